@@ -1,0 +1,25 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** One benchmark of an inference server: warm-up, single-request phase and concurrency sweep, results in status. */
+@Group(ApiGroup.GROUP)
+@Version(ApiGroup.VERSION)
+@ShortNames("br")
+@Categories(ApiGroup.CATEGORY)
+@AdditionalPrinterColumn(name = "Target", jsonPath = ".status.target", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Progress", jsonPath = ".status.progress", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Single tok/s", jsonPath = ".status.summary.singleStreamTokensPerSecond", type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(name = "Peak tok/s", jsonPath = ".status.summary.peakTokensPerSecond", type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(name = "At Conc", jsonPath = ".status.summary.peakConcurrency", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "Speedup", jsonPath = ".status.comparison.peakThroughputSpeedup", type = AdditionalPrinterColumn.Type.NUMBER, priority = 1)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunStatus> implements Namespaced {
+}

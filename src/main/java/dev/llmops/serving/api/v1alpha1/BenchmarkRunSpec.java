@@ -1,0 +1,60 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** What to benchmark and how; immutable, so a status always describes the spec it ran. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self == oldSelf", message = "spec is immutable: create a new BenchmarkRun to run again",
+        reason = "FieldValueForbidden")
+public class BenchmarkRunSpec {
+
+    @Required
+    @JsonPropertyDescription("The server to benchmark: a ModelServer, or an external OpenAI-compatible URL.")
+    public BenchmarkTarget target;
+
+    @Default("3600")
+    @Min(0)
+    @Max(172800)
+    @JsonPropertyDescription("Seconds to wait for the target ModelServer to become inference-ready before failing with ServerNotReady.")
+    public Integer waitTimeoutSeconds = 3600;
+
+    @JsonPropertyDescription("Requests sent and discarded before measuring (JIT compilation, CUDA graphs, caches).")
+    public WarmupSpec warmup = new WarmupSpec();
+
+    @JsonPropertyDescription("Each prompt sent alone: the single-stream baseline.")
+    public SingleRequestSpec singleRequest = new SingleRequestSpec();
+
+    @JsonPropertyDescription("Closed-loop concurrency sweep.")
+    public SweepSpec sweep = new SweepSpec();
+
+    @JsonPropertyDescription("Sampling parameters of every measured request.")
+    public SamplingSpec sampling = new SamplingSpec();
+
+    @Default("900")
+    @Min(1)
+    @Max(86400)
+    @JsonPropertyDescription("Seconds one request may take before it counts as failed with a timeout.")
+    public Integer requestTimeoutSeconds = 900;
+
+    @JsonPropertyDescription("Prompts of the sweep: the single-request prompts, or random token sequences of fixed lengths.")
+    public DatasetSpec dataset = new DatasetSpec();
+
+    @JsonPropertyDescription("The benchmark Job's pod.")
+    public RunnerPodSpec runner = new RunnerPodSpec();
+
+    @Size(max = 253)
+    @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+    @JsonPropertyDescription("Name of another BenchmarkRun in this namespace to compare against (e.g. the autoregressive run).")
+    public String baseline;
+
+    @JsonPropertyDescription("Latency limits; the SLOMet condition says whether they held and where they broke.")
+    public SloSpec slo;
+}

@@ -1,0 +1,57 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Observed state and results of a BenchmarkRun. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BenchmarkRunStatus {
+
+    @JsonPropertyDescription("metadata.generation this status describes.")
+    public Long observedGeneration;
+
+    @JsonPropertyDescription("Pending, WaitingForServer, Running, Succeeded or Failed.")
+    public BenchmarkRunPhase phase;
+
+    @JsonPropertyDescription("Ready, Succeeded, Reconciling, Stalled and SLOMet, in the Kubernetes condition shape.")
+    public List<Condition> conditions = new ArrayList<>();
+
+    @JsonPropertyDescription("What is measured: ModelServer name or URL, for kubectl get.")
+    public String target;
+
+    @JsonPropertyDescription("Name of the benchmark Job.")
+    public String jobName;
+
+    @JsonPropertyDescription("When the benchmark Job started (RFC 3339).")
+    public String startTime;
+
+    @JsonPropertyDescription("When the run finished (RFC 3339).")
+    public String completionTime;
+
+    @JsonPropertyDescription("Stages finished out of stages planned, e.g. 4/7.")
+    public String progress;
+
+    @JsonPropertyDescription("Results of each measured stage: the single-request phase and every concurrency level.")
+    public List<StageResult> stages = new ArrayList<>();
+
+    @JsonPropertyDescription("Each single-request prompt on its own.")
+    public List<SingleRequestResult> singleRequests = new ArrayList<>();
+
+    @JsonPropertyDescription("The figures a team decides on.")
+    public BenchmarkSummary summary;
+
+    @JsonPropertyDescription("Speedup over spec.baseline.")
+    public BaselineComparison comparison;
+
+    @JsonPropertyDescription("What was measured: server image and arguments, GPUs, driver, model.")
+    public Provenance provenance;
+
+    @JsonPropertyDescription("Lowest concurrency at which a spec.slo limit was exceeded; absent when every level met it.")
+    public Integer sloBrokenAtConcurrency;
+
+    @JsonPropertyDescription("Warnings of the runner about the trustworthiness of its figures (client bottleneck, token counts estimated).")
+    public List<String> warnings = new ArrayList<>();
+}

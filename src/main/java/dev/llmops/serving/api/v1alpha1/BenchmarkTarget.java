@@ -1,0 +1,33 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** The server a benchmark measures: one of the operator's ModelServers or any OpenAI-compatible URL. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "has(self.modelServer) != has(self.url)",
+        message = "spec.target: set exactly one of modelServer or url", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.url) || has(self.model)",
+        message = "spec.target.model is required with spec.target.url", reason = "FieldValueRequired", fieldPath = ".model")
+public class BenchmarkTarget {
+
+    @Size(max = 253)
+    @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+    @JsonPropertyDescription("Name of a ModelServer in this namespace; the run waits until it is inference-ready.")
+    public String modelServer;
+
+    @Size(max = 2048)
+    @Pattern("^https?://[^\\s]+$")
+    @JsonPropertyDescription("Base URL of an external OpenAI-compatible server, e.g. http://sglang.example:30000.")
+    public String url;
+
+    @Size(max = 256)
+    @JsonPropertyDescription("Model name to request. Defaults to the ModelServer's served model name.")
+    public String model;
+
+    @JsonPropertyDescription("Secret key holding the API key, sent as a bearer token.")
+    public SecretKeyReference apiKeySecret;
+}

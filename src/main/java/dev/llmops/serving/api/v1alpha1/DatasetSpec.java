@@ -1,0 +1,37 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** Where the sweep's prompts come from. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self.type != 'Random' || (has(self.inputLength) && has(self.outputLength))",
+        message = "spec.dataset.inputLength and spec.dataset.outputLength are required when spec.dataset.type is Random",
+        reason = "FieldValueRequired", fieldPath = ".inputLength")
+@ValidationRule(value = "self.type == 'Random' || (!has(self.inputLength) && !has(self.outputLength))",
+        message = "spec.dataset.inputLength and spec.dataset.outputLength apply only when spec.dataset.type is Random",
+        reason = "FieldValueForbidden", fieldPath = ".inputLength")
+public class DatasetSpec {
+
+    @Default("Prompts")
+    @JsonPropertyDescription("Prompts: the single-request prompts in rotation. Random: random token sequences of fixed lengths.")
+    public DatasetType type = DatasetType.Prompts;
+
+    @Min(1)
+    @Max(1048576)
+    @JsonPropertyDescription("Input tokens per request (Random only).")
+    public Integer inputLength;
+
+    @Min(1)
+    @Max(1048576)
+    @JsonPropertyDescription("Output tokens per request (Random only); replaces spec.sampling.maxTokens.")
+    public Integer outputLength;
+
+    @Default("false")
+    @JsonPropertyDescription("Ask the server to ignore end-of-sequence so every request produces exactly its max tokens; short outputs are counted.")
+    public Boolean ignoreEos = false;
+}

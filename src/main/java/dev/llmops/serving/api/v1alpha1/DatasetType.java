@@ -1,0 +1,7 @@
+package dev.llmops.serving.api.v1alpha1;
+
+/** Kinds of benchmark dataset. */
+public enum DatasetType {
+    Prompts,
+    Random
+}

@@ -1,0 +1,24 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** An SGLang server deployment on GPU nodes that is Ready only once it really generates tokens. */
+@Group(ApiGroup.GROUP)
+@Version(ApiGroup.VERSION)
+@ShortNames("ms")
+@Categories(ApiGroup.CATEGORY)
+@AdditionalPrinterColumn(name = "Model", jsonPath = ".spec.model.path", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "GPUs", jsonPath = ".spec.accelerator.gpusPerReplica", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.readyReplicasText", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.diagnosis.reason", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(name = "Endpoint", jsonPath = ".status.endpoint", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class ModelServer extends CustomResource<ModelServerSpec, ModelServerStatus> implements Namespaced {
+}

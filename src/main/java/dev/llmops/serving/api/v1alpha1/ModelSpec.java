@@ -1,0 +1,31 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+
+/** The model a server loads and the name it is served under. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ModelSpec {
+
+    @Required
+    @Size(min = 1, max = 512)
+    @JsonPropertyDescription("Hugging Face model id (e.g. moonshotai/Kimi-K2-Instruct) or a path inside the model cache.")
+    public String path;
+
+    @Size(max = 256)
+    @Pattern("^[A-Za-z0-9][A-Za-z0-9._/:-]*$")
+    @JsonPropertyDescription("Model name the OpenAI-compatible API answers to. Defaults to spec.model.path.")
+    public String servedModelName;
+
+    @Size(max = 128)
+    @JsonPropertyDescription("Hugging Face revision (branch, tag or commit) to load.")
+    public String revision;
+
+    @Default("false")
+    @JsonPropertyDescription("Allow the model repository's own Python code to run (--trust-remote-code); Kimi and DeepSeek need it.")
+    public Boolean trustRemoteCode = false;
+}

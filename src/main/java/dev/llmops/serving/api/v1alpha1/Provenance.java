@@ -1,0 +1,32 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What exactly was measured, so results can be compared and reproduced. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class Provenance {
+
+    @JsonPropertyDescription("Model the server served.")
+    public String model;
+
+    @JsonPropertyDescription("Server image.")
+    public String image;
+
+    @JsonPropertyDescription("Server command line.")
+    public List<String> serverArgs = new ArrayList<>();
+
+    @JsonPropertyDescription("GPU product from the node's nvidia.com/gpu.product label.")
+    public String gpuProduct;
+
+    @JsonPropertyDescription("GPUs per replica.")
+    public Integer gpuCount;
+
+    @JsonPropertyDescription("NVIDIA driver version from the node's nvidia.com/cuda.driver-version.full label.")
+    public String driverVersion;
+
+    @JsonPropertyDescription("Version of the benchmark runner.")
+    public String runnerVersion;
+}

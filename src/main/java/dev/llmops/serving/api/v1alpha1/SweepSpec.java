@@ -1,0 +1,37 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The closed-loop concurrency sweep: N workers each send the next request when their last one finishes. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!(has(self.requestsPerLevel) && has(self.durationSecondsPerLevel))",
+        message = "spec.sweep: set requestsPerLevel or durationSecondsPerLevel, not both", reason = "FieldValueInvalid")
+public class SweepSpec {
+
+    public static final List<Integer> DEFAULT_LEVELS = List.of(8, 16, 32, 48, 64);
+
+    @Size(max = 32)
+    @ValidationRule(value = "self.all(c, c >= 1 && c <= 4096)",
+            message = "spec.sweep.concurrency: every level must be between 1 and 4096")
+    @ValidationRule(value = "self.all(c, self.exists_one(d, d == c))",
+            message = "spec.sweep.concurrency: levels must not repeat")
+    @JsonPropertyDescription("Concurrency levels, run in the order given. Empty skips the sweep. Default 8, 16, 32, 48, 64.")
+    public List<Integer> concurrency = new ArrayList<>(DEFAULT_LEVELS);
+
+    @Min(1)
+    @Max(1000000)
+    @JsonPropertyDescription("Requests per level. When neither this nor durationSecondsPerLevel is set, each level sends 4 × its concurrency.")
+    public Integer requestsPerLevel;
+
+    @Min(1)
+    @Max(86400)
+    @JsonPropertyDescription("Seconds per level instead of a request count; requests in flight at the end are awaited and counted.")
+    public Integer durationSecondsPerLevel;
+}

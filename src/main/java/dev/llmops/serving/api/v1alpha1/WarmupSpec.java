@@ -1,0 +1,24 @@
+package dev.llmops.serving.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+
+/** Requests that warm the server up and are not measured. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class WarmupSpec {
+
+    @Default("3")
+    @Min(0)
+    @Max(1000)
+    @JsonPropertyDescription("Number of warm-up requests (0 skips warm-up).")
+    public Integer requests = 3;
+
+    @Default("256")
+    @Min(1)
+    @Max(1048576)
+    @JsonPropertyDescription("max_tokens of each warm-up request.")
+    public Integer maxTokens = 256;
+}

@@ -1,0 +1,42 @@
+package dev.llmops.serving.crd;
+
+import dev.llmops.serving.api.v1alpha1.ApiGroup;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crdv2.generator.CRDPostProcessor;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Puts printer columns in the order the resource class declares them. The CRD generator sorts them by JSON path,
+ * which would make kubectl print AGE first and the figures users look for in an arbitrary order.
+ */
+public class PrinterColumnOrder implements CRDPostProcessor {
+
+    @Override
+    public HasMetadata process(HasMetadata crd, String crdSpecVersion) {
+        if (crd instanceof CustomResourceDefinition definition
+                && ApiGroup.GROUP.equals(definition.getSpec().getGroup())) {
+            List<String> declared = declaredColumnNames(definition.getSpec().getNames().getKind());
+            definition.getSpec().getVersions().forEach(version -> {
+                if (version.getAdditionalPrinterColumns() != null) {
+                    version.getAdditionalPrinterColumns()
+                            .sort(Comparator.comparingInt((CustomResourceColumnDefinition c) -> declared.indexOf(c.getName())));
+                }
+            });
+        }
+        return crd;
+    }
+
+    private static List<String> declaredColumnNames(String kind) {
+        try {
+            Class<?> resource = Class.forName(ApiGroup.class.getPackageName() + "." + kind, false, PrinterColumnOrder.class.getClassLoader());
+            return Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class)).map(AdditionalPrinterColumn::name).toList();
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("No resource class for kind " + kind, e);
+        }
+    }
+}
