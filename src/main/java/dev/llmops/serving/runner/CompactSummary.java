@@ -1,0 +1,69 @@
+package dev.llmops.serving.runner;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The runner's results in at most {@value #MAX_BYTES} bytes of JSON: what a benchmark pod leaves as its termination
+ * message and the operator copies into the BenchmarkRun status. Only {@code v} and the stage names, levels and counts
+ * are always present; the writer drops the other fields, most detailed first, when space runs short, and says so in
+ * {@code truncated}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record CompactSummary(
+        @JsonProperty("v") int version,
+        @JsonProperty("model") String model,
+        @JsonProperty("stages") List<Stage> stages,
+        @JsonProperty("single") List<SinglePrompt> singleRequests,
+        @JsonProperty("sum") Headline headline,
+        @JsonProperty("fails") Map<String, Integer> failuresByClass,
+        @JsonProperty("warn") List<String> warnings,
+        @JsonProperty("trunc") Boolean truncated) {
+
+    public static final int FORMAT_VERSION = 1;
+    public static final int MAX_BYTES = 4096;
+
+    /**
+     * One measured stage. Latency arrays are milliseconds in the order mean, p50, p90, p99, max.
+     *
+     * @param name single, or c&lt;N&gt; for concurrency level N, or r&lt;R&gt; for an open-loop rate
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Stage(
+            @JsonProperty("n") String name,
+            @JsonProperty("c") int concurrency,
+            @JsonProperty("ok") int completed,
+            @JsonProperty("fail") int failed,
+            @JsonProperty("dur") Double durationSeconds,
+            @JsonProperty("otps") Double outputTokensPerSecond,
+            @JsonProperty("ttps") Double totalTokensPerSecond,
+            @JsonProperty("rps") Double requestsPerSecond,
+            @JsonProperty("ac") Double achievedConcurrency,
+            @JsonProperty("ttft") double[] ttftMillis,
+            @JsonProperty("tpot") double[] tpotMillis,
+            @JsonProperty("itl") double[] itlMillis,
+            @JsonProperty("e2e") double[] e2eMillis) {
+    }
+
+    /** One prompt of the single-request phase; the prompt text is shortened. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record SinglePrompt(
+            @JsonProperty("p") String prompt,
+            @JsonProperty("out") int outputTokens,
+            @JsonProperty("tps") double tokensPerSecond,
+            @JsonProperty("ttft") double ttftMillis,
+            @JsonProperty("e2e") double e2eMillis) {
+    }
+
+    /** The headline figures: single-stream and peak output tokens/s, where the peak and the saturation knee were. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Headline(
+            @JsonProperty("sstps") Double singleStreamTokensPerSecond,
+            @JsonProperty("peak") Double peakTokensPerSecond,
+            @JsonProperty("peakc") Integer peakConcurrency,
+            @JsonProperty("knee") Integer kneeConcurrency,
+            @JsonProperty("fail") int failedRequests) {
+    }
+}
