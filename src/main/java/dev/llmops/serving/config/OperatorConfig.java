@@ -1,0 +1,31 @@
+package dev.llmops.serving.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.util.Optional;
+
+/** Operator-wide defaults a platform team sets once (Helm values), instead of in every resource. */
+@ConfigMapping(prefix = "llmops")
+public interface OperatorConfig {
+
+    Sglang sglang();
+
+    Runner runner();
+
+    /** Defaults of the SGLang pods. */
+    interface Sglang {
+        /** Pinned CUDA 13 SGLang image used when a ModelServer names none. */
+        @WithDefault("lmsysorg/sglang:v0.5.18-cu130")
+        String image();
+
+        /** Runtime class of GPU pods (often {@code nvidia}) when a ModelServer names none. */
+        Optional<String> runtimeClassName();
+    }
+
+    /** Defaults of the benchmark Jobs. */
+    interface Runner {
+        /** Image that runs {@code bench}: the operator's own image. */
+        @WithDefault("ghcr.io/llmops-dev/llm-serving-operator:0.1.0")
+        String image();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.llmops.serving.status;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Writes conditions in the Kubernetes shape: lastTransitionTime moves only when the status flips, and every
+ * condition carries the generation it was computed for, so kubectl wait, kstatus and Argo CD read them right.
+ */
+public final class Conditions {
+
+    public static final String TRUE = "True";
+    public static final String FALSE = "False";
+    public static final String UNKNOWN = "Unknown";
+
+    private final Clock clock;
+
+    public Conditions(Clock clock) {
+        this.clock = clock;
+    }
+
+    public static Conditions systemUtc() {
+        return new Conditions(Clock.systemUTC());
+    }
+
+    /** Sets (adds or updates) the condition of the given type, keeping lastTransitionTime unless the status changed. */
+    public void set(List<Condition> conditions, String type, String status, String reason, String message, Long generation) {
+        Optional<Condition> existing = find(conditions, type);
+        String transitionTime = existing.filter(c -> status.equals(c.getStatus()))
+                .map(Condition::getLastTransitionTime)
+                .orElseGet(this::now);
+        Condition updated = new ConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withReason(reason)
+                .withMessage(message == null ? "" : message)
+                .withObservedGeneration(generation)
+                .withLastTransitionTime(transitionTime)
+                .build();
+        existing.ifPresentOrElse(c -> conditions.set(conditions.indexOf(c), updated), () -> conditions.add(updated));
+    }
+
+    public static Optional<Condition> find(List<Condition> conditions, String type) {
+        return conditions == null ? Optional.empty() : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+
+    public static boolean isTrue(List<Condition> conditions, String type) {
+        return find(conditions, type).map(c -> TRUE.equals(c.getStatus())).orElse(false);
+    }
+
+    /** RFC 3339 with second precision, as metav1.Time serialises. */
+    public String now() {
+        return Instant.now(clock).truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+}
