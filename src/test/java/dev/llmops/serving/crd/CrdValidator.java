@@ -1,6 +1,7 @@
 package dev.llmops.serving.crd;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.google.re2j.Pattern;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -40,6 +42,8 @@ public final class CrdValidator {
     private static final String RULES_NOT_CHECKED =
             "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
 
+    private static final Map<String, CrdValidator> BY_KIND = new ConcurrentHashMap<>();
+
     private final CustomResourceDefinition crd;
     private final JSONSchemaProps schema;
     private final CelRules rules;
@@ -52,6 +56,10 @@ public final class CrdValidator {
 
     /** The validator of the committed CRD whose kind is {@code kind}, e.g. {@code ModelServer}. */
     public static CrdValidator forKind(String kind) {
+        return BY_KIND.computeIfAbsent(kind, CrdValidator::load);
+    }
+
+    private static CrdValidator load(String kind) {
         try (Stream<Path> files = Files.list(CRD_DIRECTORY)) {
             return files.sorted()
                     .map(CrdValidator::readCrd)
@@ -73,13 +81,12 @@ public final class CrdValidator {
         return crd;
     }
 
-    /** Reads a YAML manifest into plain maps and lists, with integers as {@code Long}. */
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> readManifest(Path file) {
-        try {
-            return YAML.readValue(file.toFile(), Map.class);
+    /** Reads the documents of a YAML file into plain maps and lists, with integers as {@code Long}. */
+    public static List<Map<String, Object>> readDocuments(Path file) {
+        try (MappingIterator<Map<String, Object>> documents = YAML.readerFor(Map.class).readValues(file.toFile())) {
+            return documents.readAll();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException("cannot read " + file, e);
         }
     }
 
@@ -250,7 +257,7 @@ public final class CrdValidator {
                 if (childSchema != null) {
                     checkSchema(child, childSchema, childPath, false);
                 } else if (!preserveUnknown && !(resourceRoot && RESOURCE_ROOT_FIELDS.contains(key))) {
-                    errors.add(new FieldError(childPath, FieldError.UNKNOWN_FIELD, null, "the CRD schema has no field " + childPath));
+                    errors.add(new FieldError(childPath, FieldError.UNKNOWN_FIELD, null, ""));
                 }
             });
         }
