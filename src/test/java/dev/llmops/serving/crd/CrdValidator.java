@@ -35,7 +35,7 @@ import java.util.stream.Stream;
 public final class CrdValidator {
 
     /** Where the committed CRDs live, relative to the project directory tests run in. */
-    public static final Path CRD_DIRECTORY = Path.of("deploy/crds");
+    private static final Path CRD_DIRECTORY = Path.of("deploy/crds");
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.USE_LONG_FOR_INTS);
     private static final Set<String> RESOURCE_ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
@@ -70,11 +70,6 @@ public final class CrdValidator {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** The validator of the CRD in {@code crdFile}; throws if a rule does not compile against the schema. */
-    public static CrdValidator of(Path crdFile) {
-        return new CrdValidator(readCrd(crdFile));
     }
 
     public CustomResourceDefinition crd() {
@@ -112,9 +107,9 @@ public final class CrdValidator {
      * rejects a CRD whose defaults would not validate.
      */
     public List<FieldError> validateDefaults() {
-        Walk walk = new Walk();
-        checkDefaults(schema, "", walk);
-        return walk.errors;
+        List<FieldError> errors = new ArrayList<>();
+        checkDefaults(schema, "", errors);
+        return errors;
     }
 
     private List<FieldError> validate(Map<String, Object> object, Map<String, Object> old) {
@@ -128,23 +123,25 @@ public final class CrdValidator {
         return walk.errors;
     }
 
-    private void checkDefaults(JSONSchemaProps node, String path, Walk walk) {
+    private void checkDefaults(JSONSchemaProps node, String path, List<FieldError> errors) {
         if (node.getDefault() != null) {
             Object value = YAML.convertValue(node.getDefault(), Object.class);
             applyDefaults(value, node);
+            Walk walk = new Walk();
             walk.checkSchema(value, node, path, false);
             if (!walk.blocked) {
                 walk.checkRules(value, null, node, path);
             }
+            errors.addAll(walk.errors);
         }
         if (node.getProperties() != null) {
-            node.getProperties().forEach((name, child) -> checkDefaults(child, join(path, name), walk));
+            node.getProperties().forEach((name, child) -> checkDefaults(child, join(path, name), errors));
         }
         if (node.getItems() != null && node.getItems().getSchema() != null) {
-            checkDefaults(node.getItems().getSchema(), path + "[*]", walk);
+            checkDefaults(node.getItems().getSchema(), path + "[*]", errors);
         }
         if (node.getAdditionalProperties() != null && node.getAdditionalProperties().getSchema() != null) {
-            checkDefaults(node.getAdditionalProperties().getSchema(), path + "[*]", walk);
+            checkDefaults(node.getAdditionalProperties().getSchema(), path + "[*]", errors);
         }
     }
 

@@ -19,8 +19,6 @@ public record FieldError(String field, String type, Object value, String detail)
     static final String TOO_LONG = "Too long";
     static final String TOO_MANY = "Too many";
     static final String UNKNOWN_FIELD = "Unknown field";
-    /** An invalid value of the wrong JSON type; like the API server, its presence stops rule evaluation. */
-    static final String TYPE_INVALID = INVALID;
 
     @Override
     public String toString() {
