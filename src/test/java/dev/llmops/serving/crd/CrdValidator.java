@@ -116,7 +116,7 @@ public final class CrdValidator {
         Walk walk = new Walk();
         walk.checkSchema(object, schema, "", true);
         if (walk.blocked) {
-            walk.errors.add(new FieldError("<nil>", FieldError.INVALID, null, RULES_NOT_CHECKED));
+            walk.errors.add(new FieldError(FieldError.NO_FIELD, FieldError.INVALID, null, RULES_NOT_CHECKED));
         } else {
             walk.checkRules(object, old, schema, "");
         }

@@ -19,6 +19,8 @@ public record FieldError(String field, String type, Object value, String detail)
     static final String TOO_LONG = "Too long";
     static final String TOO_MANY = "Too many";
     static final String UNKNOWN_FIELD = "Unknown field";
+    /** The field of an error about the whole object, as the API server prints a nil path. */
+    static final String NO_FIELD = "<nil>";
 
     @Override
     public String toString() {
