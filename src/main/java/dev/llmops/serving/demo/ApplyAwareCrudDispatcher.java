@@ -41,13 +41,7 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse apply(RecordedRequest request) throws IOException {
-        String path = request.getPath();
-        String query = "";
-        int queryStart = path.indexOf('?');
-        if (queryStart >= 0) {
-            query = path.substring(queryStart);
-            path = path.substring(0, queryStart);
-        }
+        String path = request.getPath().replaceFirst("\\?.*$", "");
         boolean statusSubresource = path.endsWith(STATUS);
         String objectPath = statusSubresource ? path.substring(0, path.length() - STATUS.length()) : path;
         ObjectNode applied = (ObjectNode) YAML.readTree(request.getUtf8Body());
@@ -58,7 +52,7 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
                 return current;
             }
             String collection = objectPath.substring(0, objectPath.lastIndexOf('/'));
-            return handleCreate(request(HttpMethod.POST, collection + query, applied));
+            return handleCreate(request(HttpMethod.POST, collection, applied));
         }
         ObjectNode existing = (ObjectNode) JSON.readTree(current.getBody().readUtf8());
         ObjectNode merged;
@@ -71,7 +65,7 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
             ((ObjectNode) applied.with("metadata")).remove(List.of("uid", "resourceVersion", "creationTimestamp", "generation"));
             mergeInto(merged, applied);
         }
-        return handleUpdate(request(HttpMethod.PUT, path + query, merged));
+        return handleUpdate(request(HttpMethod.PUT, path, merged));
     }
 
     private static void mergeInto(ObjectNode target, ObjectNode source) {
