@@ -186,7 +186,7 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
         }
 
         synchronized PodInference snapshot(String podUid) {
-            return new PodInference(podUid, podName, lastGenerationAttempt != null, generating, lastSuccess, lastError);
+            return new PodInference(podUid, podName, generating || lastError != null, generating, lastSuccess, lastError);
         }
     }
 }

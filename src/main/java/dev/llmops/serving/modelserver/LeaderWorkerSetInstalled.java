@@ -1,7 +1,6 @@
 package dev.llmops.serving.modelserver;
 
 import dev.llmops.serving.api.v1alpha1.ModelServer;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
@@ -16,7 +15,7 @@ import java.time.Instant;
  * looked up again after a short while, so installing LeaderWorkerSet later needs no operator restart.
  */
 @ApplicationScoped
-public class LeaderWorkerSetInstalled implements Condition<GenericKubernetesResource, ModelServer> {
+public class LeaderWorkerSetInstalled implements Condition<LeaderWorkerSet, ModelServer> {
 
     private static final Duration RECHECK_ABSENT_AFTER = Duration.ofSeconds(30);
 
@@ -24,13 +23,13 @@ public class LeaderWorkerSetInstalled implements Condition<GenericKubernetesReso
     private volatile Instant lastAbsentCheck = Instant.MIN;
 
     @Override
-    public boolean isMet(DependentResource<GenericKubernetesResource, ModelServer> dependent, ModelServer server, Context<ModelServer> context) {
+    public boolean isMet(DependentResource<LeaderWorkerSet, ModelServer> dependent, ModelServer server, Context<ModelServer> context) {
         return isInstalled(context.getClient());
     }
 
     public boolean isInstalled(KubernetesClient client) {
         if (!installed && Instant.now().isAfter(lastAbsentCheck.plus(RECHECK_ABSENT_AFTER))) {
-            installed = client.supports(LeaderWorkerSetDependent.API_VERSION, LeaderWorkerSetDependent.KIND);
+            installed = client.supports(LeaderWorkerSet.API_VERSION, LeaderWorkerSet.KIND);
             lastAbsentCheck = Instant.now();
         }
         return installed;

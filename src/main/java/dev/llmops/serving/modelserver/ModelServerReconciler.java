@@ -46,7 +46,7 @@ import java.util.stream.Collectors;
 @RBACRule(apiGroups = "serving.llmops.dev", resources = {"modelservers/status"}, verbs = {"get", "patch", "update"})
 @RBACRule(apiGroups = "serving.llmops.dev", resources = {"modelservers/finalizers"}, verbs = {"update"})
 @RBACRule(apiGroups = "apps", resources = {"deployments"}, verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
-@RBACRule(apiGroups = LeaderWorkerSetDependent.GROUP, resources = {"leaderworkersets"},
+@RBACRule(apiGroups = LeaderWorkerSet.GROUP, resources = {"leaderworkersets"},
         verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
 @RBACRule(apiGroups = "", resources = {"services"}, verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
 @RBACRule(apiGroups = "", resources = {"persistentvolumeclaims"}, verbs = {"get", "list", "watch", "create", "delete"})
@@ -95,7 +95,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         if (server.getSpec().parallelism.nodes > 1 && !leaderWorkerSetInstalled.isInstalled(client)) {
             problems.add(new SpecValidator.Problem("LeaderWorkerSetNotInstalled", "spec.parallelism.nodes",
                     "spec.parallelism.nodes=%d needs a LeaderWorkerSet (%s), but its CRD is not installed in this cluster: install LeaderWorkerSet or set nodes to 1"
-                            .formatted(server.getSpec().parallelism.nodes, LeaderWorkerSetDependent.API_VERSION)));
+                            .formatted(server.getSpec().parallelism.nodes, LeaderWorkerSet.API_VERSION)));
         }
         if (problems.isEmpty()) {
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();

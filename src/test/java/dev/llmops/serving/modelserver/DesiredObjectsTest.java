@@ -7,7 +7,6 @@ import dev.llmops.serving.api.v1alpha1.SchedulingSpec;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -137,7 +136,7 @@ class DesiredObjectsTest {
         kimi.getSpec().parallelism.tp = 16;
         kimi.getSpec().parallelism.nodes = 2;
         kimi.getSpec().replicas = 3;
-        GenericKubernetesResource lws = LeaderWorkerSetDependent.desired(kimi, TestModelServers.config(Optional.empty()));
+        LeaderWorkerSet lws = LeaderWorkerSetDependent.desired(kimi, TestModelServers.config(Optional.empty()));
 
         assertThat(lws.getApiVersion()).isEqualTo("leaderworkerset.x-k8s.io/v1");
         assertThat(lws.getKind()).isEqualTo("LeaderWorkerSet");
