@@ -129,8 +129,10 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         if (status.phase != before) {
             recordTransition(server, status);
         }
+        var json = client.getKubernetesSerialization();
+        boolean changed = !json.asJson(status).equals(json.asJson(server.getStatus()));
         server.setStatus(status);
-        UpdateControl<ModelServer> update = UpdateControl.patchStatus(server);
+        UpdateControl<ModelServer> update = changed ? UpdateControl.patchStatus(server) : UpdateControl.noUpdate();
         return nextProbe.map(update::rescheduleAfter).orElse(update);
     }
 
