@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,21 +62,16 @@ public class InferenceReadyGate {
     }
 
     private static List<Map<String, Object>> patch(Pod pod, PodCondition condition) {
-        List<PodCondition> conditions = pod.getStatus() == null || pod.getStatus().getConditions() == null
-                ? List.of() : pod.getStatus().getConditions();
-        List<Map<String, Object>> operations = new ArrayList<>();
-        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
-            operations.add(operation("add", "/status/conditions", List.of(condition)));
-            return operations;
+        List<PodCondition> conditions = pod.getStatus() == null ? null : pod.getStatus().getConditions();
+        if (conditions == null) {
+            return List.of(operation("add", "/status/conditions", List.of(condition)));
         }
         int index = conditions.indexOf(PodDiagnoser.condition(pod, condition.getType()).orElse(null));
         if (index < 0) {
-            operations.add(operation("add", "/status/conditions/-", condition));
-        } else {
-            operations.add(operation("test", "/status/conditions/" + index + "/type", condition.getType()));
-            operations.add(operation("replace", "/status/conditions/" + index, condition));
+            return List.of(operation("add", "/status/conditions/-", condition));
         }
-        return operations;
+        return List.of(operation("test", "/status/conditions/" + index + "/type", condition.getType()),
+                operation("replace", "/status/conditions/" + index, condition));
     }
 
     private static Map<String, Object> operation(String op, String path, Object value) {
