@@ -162,7 +162,7 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
                 lastSuccess = result;
                 lastError = null;
             } else {
-                lastError = failure != null ? String.valueOf(failure.getMessage())
+                lastError = failure != null ? (failure.getMessage() != null ? failure.getMessage() : failure.toString())
                         : generation.error() != null ? generation.error() : "the completion returned no tokens";
             }
         }
