@@ -2,9 +2,9 @@ package dev.llmops.serving.modelserver;
 
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.config.OperatorConfig;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
 import jakarta.inject.Inject;
 import java.util.LinkedHashMap;
@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * The LeaderWorkerSet of multi-node replicas: each group is one leader that serves HTTP and nodes-1 workers that join
- * its process group.
+ * its process group. Only the leader carries the HTTP port, the probes and the inference-ready gate, so the group is
+ * Ready when the leader generates.
  */
 public class LeaderWorkerSetDependent extends CRUDKubernetesDependentResource<LeaderWorkerSet, ModelServer> {
 

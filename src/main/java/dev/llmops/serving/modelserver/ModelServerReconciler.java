@@ -6,6 +6,7 @@ import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
 import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -137,7 +138,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     }
 
     private void recordTransition(ModelServer server, ModelServerStatus status) {
-        String message = Conditions.find(status.conditions, StatusReport.READY).map(c -> c.getMessage()).orElse("");
+        String message = Conditions.find(status.conditions, StatusReport.READY).map(Condition::getMessage).orElse("");
         boolean bad = status.phase == ModelServerPhase.Failed || status.phase == ModelServerPhase.Degraded;
         events.record(server, bad ? EventRecorder.WARNING : EventRecorder.NORMAL, status.phase.name(),
                 "Phase " + status.phase + (message.isEmpty() ? "" : ": " + message));

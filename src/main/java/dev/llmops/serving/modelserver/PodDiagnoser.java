@@ -33,7 +33,7 @@ public class PodDiagnoser {
     public record Finding(Diagnosis diagnosis, Severity severity) {
     }
 
-    static final int LOG_TAIL_LINES = 200;
+    private static final int LOG_TAIL_LINES = 200;
     private static final int LOG_CACHE_ENTRIES = 256;
     private static final Set<String> IMAGE_PULL_FAILURES = Set.of("ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull");
     private static final Set<String> START_FAILURES = Set.of("RunContainerError", "CreateContainerError", "StartError", "ContainerCannotRun");
@@ -100,14 +100,14 @@ public class PodDiagnoser {
         if ("CreateContainerConfigError".equals(waitingReason)) {
             return Optional.of(configError(server.getSpec(), pod, waitingMessage));
         }
-        Optional<FailureSignatures.Match> runtime = FailureSignatures.find(FailureSignatures.STARTUP,
-                waitingMessage + "\n" + terminationMessage(status));
+        ContainerStateTerminated lastTermination = startedAgain(status) ? null : lastTermination(status);
+        String terminationMessage = lastTermination == null || lastTermination.getMessage() == null ? "" : lastTermination.getMessage();
+        Optional<FailureSignatures.Match> runtime = FailureSignatures.find(FailureSignatures.STARTUP, waitingMessage + "\n" + terminationMessage);
         if (runtime.isPresent() || START_FAILURES.contains(waitingReason)) {
             return Optional.of(runtime.map(match -> signatureFinding(pod, match))
                     .orElseGet(() -> finding(pod, waitingReason, "The container cannot start: " + waitingMessage,
                             "Check the pod events (kubectl describe pod " + pod.getMetadata().getName() + ").", Severity.STALLED)));
         }
-        ContainerStateTerminated lastTermination = lastTermination(status);
         if (lastTermination != null && "OOMKilled".equals(lastTermination.getReason())) {
             return Optional.of(finding(pod, "HostMemoryTooLow",
                     "The container was killed for using more than its memory limit (" + memoryLimit(server.getSpec())
@@ -220,9 +220,9 @@ public class PodDiagnoser {
         return status.getLastState() == null ? null : status.getLastState().getTerminated();
     }
 
-    private static String terminationMessage(ContainerStatus status) {
-        ContainerStateTerminated terminated = lastTermination(status);
-        return terminated == null || terminated.getMessage() == null ? "" : terminated.getMessage();
+    /** A container that crashed before but is running and past its start-up probe again has recovered. */
+    private static boolean startedAgain(ContainerStatus status) {
+        return status.getState() != null && status.getState().getRunning() != null && Boolean.TRUE.equals(status.getStarted());
     }
 
     private static String gpuRequest(ModelServerSpec spec) {

@@ -35,7 +35,7 @@ public final class SglangPodTemplate {
     public static final String PORT_NAME = "http";
     /** Pod condition the operator sets True only after a real chat completion against the pod returned tokens. */
     public static final String INFERENCE_READY_GATE = "serving.llmops.dev/inference-ready";
-    static final int STARTUP_PROBE_PERIOD_SECONDS = 10;
+    private static final int STARTUP_PROBE_PERIOD_SECONDS = 10;
     private static final String SHM_VOLUME = "dshm";
     private static final String CACHE_VOLUME = "model-cache";
 

@@ -51,6 +51,16 @@ class PodDiagnoserTest {
     }
 
     @Test
+    void aContainerRunningAndStartedAgainAfterAnOomKillHasRecovered() {
+        ContainerStatus recovered = new ContainerStatusBuilder().withName("sglang").withRestartCount(1).withStarted(true).withReady(true)
+                .withNewState().withNewRunning().endRunning().endState()
+                .withNewLastState().withNewTerminated().withReason("OOMKilled").withExitCode(137).endTerminated().endLastState()
+                .build();
+
+        assertThat(diagnose(recovered)).isEmpty();
+    }
+
+    @Test
     void aDriverTooOldForCuda13IsReadFromTheRuntimeError() {
         PodDiagnoser.Finding finding = diagnose(new ContainerStatusBuilder().withName("sglang")
                 .withNewState().withNewWaiting().withReason("RunContainerError").withMessage("failed to create containerd task: OCI runtime create failed:"
