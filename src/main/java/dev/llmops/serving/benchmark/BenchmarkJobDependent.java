@@ -29,7 +29,8 @@ import java.util.Map;
 
 /**
  * The benchmark Job of a run: the operator's image running {@code bench} against the target, CPU-only, off GPU nodes,
- * under Pod Security "restricted". Created once and never updated (a Job's pod template is immutable); its name is
+ * under Pod Security "restricted", owned by the run (controller reference, blocking the run's foreground deletion until
+ * the Job and its pods are gone). Created once and never updated (a Job's pod template is immutable); its name is
  * derived from the run, so after an operator restart the existing Job is found and adopted instead of duplicated.
  */
 @KubernetesDependent(createResourceOnlyIfNotExistingWithSSA = true,
@@ -88,6 +89,14 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                     .withName(name)
                     .withNamespace(run.getMetadata().getNamespace())
                     .withLabels(labels)
+                    .addNewOwnerReference()
+                        .withApiVersion(run.getApiVersion())
+                        .withKind(run.getKind())
+                        .withName(run.getMetadata().getName())
+                        .withUid(run.getMetadata().getUid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                    .endOwnerReference()
                 .endMetadata()
                 .withNewSpec()
                     .withBackoffLimit(BACKOFF_LIMIT)
@@ -163,7 +172,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
 
     static boolean isControlledBy(Job job, BenchmarkRun run) {
         return job.getMetadata().getOwnerReferences().stream()
-                .anyMatch(ref -> Boolean.TRUE.equals(ref.getController()) && run.getMetadata().getUid().equals(ref.getUid()));
+                .anyMatch(ref -> run.getMetadata().getUid().equals(ref.getUid()));
     }
 
     private static Affinity offGpuNodes() {
