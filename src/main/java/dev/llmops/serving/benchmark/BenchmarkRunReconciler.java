@@ -29,10 +29,10 @@ import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -255,15 +255,15 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
         return text.toString();
     }
 
-    /** The runner's last words: its summary's failure classes if it left one, else the end of its log. */
+    /** The runner's last words: the warnings and failure classes of the summary it left, else the end of its log. */
     private static String describeOutput(String output) {
-        try {
-            CompactSummary summary = SummaryParser.parse(output);
-            return summary.failuresByClass() == null || summary.failuresByClass().isEmpty() ? "The runner left a summary."
-                    : "Failed requests by class: " + BenchmarkResults.failureClasses(summary) + ".";
-        } catch (InvalidSummaryException e) {
-            return "Runner output: " + SummaryParser.abbreviate(output, 400);
-        }
+        return SummaryParser.readFailure(output).map(summary -> {
+            List<String> words = new ArrayList<>(summary.warnings() == null ? List.of() : summary.warnings());
+            if (summary.failuresByClass() != null && !summary.failuresByClass().isEmpty()) {
+                words.add("failed requests by class: " + BenchmarkResults.failureClasses(summary));
+            }
+            return words.isEmpty() ? "The runner left no explanation." : "Runner: " + String.join("; ", words) + ".";
+        }).orElseGet(() -> "Runner output: " + SummaryParser.abbreviate(output, 400));
     }
 
     private void compareWithBaseline(BenchmarkRun run, BenchmarkRunStatus status, Context<BenchmarkRun> context) {

@@ -20,8 +20,10 @@ public final class RunnerArguments {
     public static List<String> of(BenchmarkRunSpec spec, String url, String model) {
         List<String> args = new ArrayList<>(List.of("bench", "--url", url, "--model", model));
         for (String prompt : spec.singleRequest.prompts) {
-            args.add("--prompts");
-            args.add(prompt);
+            add(args, "--prompts", prompt);
+        }
+        if (spec.singleRequest.prompts.isEmpty()) {
+            args.add("--no-single");
         }
         if (spec.dataset.type == DatasetType.Random) {
             add(args, "--dataset", "random");
@@ -33,7 +35,11 @@ public final class RunnerArguments {
         if (Boolean.TRUE.equals(spec.dataset.ignoreEos)) {
             args.add("--ignore-eos");
         }
-        add(args, "--concurrency", spec.sweep.concurrency.stream().map(String::valueOf).collect(Collectors.joining(",")));
+        if (spec.sweep.concurrency.isEmpty()) {
+            args.add("--no-sweep");
+        } else {
+            add(args, "--concurrency", spec.sweep.concurrency.stream().map(String::valueOf).collect(Collectors.joining(",")));
+        }
         add(args, "--requests-per-level", spec.sweep.requestsPerLevel);
         add(args, "--duration-per-level", spec.sweep.durationSecondsPerLevel);
         add(args, "--warmup", spec.warmup.requests);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.llmops.serving.runner.CompactSummary;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads the runner's termination-message summary and rejects anything the status must not show: a figure that is not
@@ -45,6 +46,19 @@ public final class SummaryParser {
         }
         validate(summary);
         return summary;
+    }
+
+    /**
+     * A summary the runner left when it gave up (no stages, a warning saying why) or when every request failed: read
+     * without the checks a result must pass, to explain a failed Job. Empty when the text is not a summary.
+     */
+    public static Optional<CompactSummary> readFailure(String message) {
+        try {
+            CompactSummary summary = MAPPER.readValue(message, CompactSummary.class);
+            return summary != null && summary.version() == CompactSummary.FORMAT_VERSION ? Optional.of(summary) : Optional.empty();
+        } catch (JsonProcessingException e) {
+            return Optional.empty();
+        }
     }
 
     private static void validate(CompactSummary summary) throws InvalidSummaryException {

@@ -4,12 +4,16 @@ import static dev.llmops.serving.benchmark.BenchmarkFixtures.url;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
+import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -38,8 +42,6 @@ import org.junit.jupiter.api.Test;
 @WithKubernetesTestServer(crud = true)
 class BenchmarkRunReconcilerTest {
 
-    private static final String SUMMARY = SummaryParserTest.fixture();
-
     @Inject
     KubernetesClient client;
 
@@ -65,97 +67,112 @@ class BenchmarkRunReconcilerTest {
     @Test
     void waitsForTheServerRunsTheJobAndPutsTheResultsInTheStatus() {
         String ns = BenchmarkTestProfile.FLOW;
-        fixtures.createModelServer(ns, "kimi");
-        fixtures.editServerStatus(ns, "kimi", status -> status.conditions.add(condition("InferenceReady", "False", "Loading")));
-        fixtures.createRun(ns, "kimi-ar", spec -> {
-            spec.target.modelServer = "kimi";
-            spec.target.apiKeySecret = new SecretKeyReference();
-            spec.target.apiKeySecret.name = "kimi-api";
-            spec.target.apiKeySecret.key = "token";
-            spec.slo = new SloSpec();
-            spec.slo.ttftP99Millis = 5000;
-            spec.slo.tpotP99Millis = 100;
-        });
+        try (SglangSimulator simulator = RunnerRuns.simulator()) {
+            fixtures.createModelServer(ns, "kimi");
+            fixtures.editServerStatus(ns, "kimi", status -> status.conditions.add(condition("InferenceReady", "False", "Loading")));
+            fixtures.createRun(ns, "kimi-ar", spec -> {
+                spec.target.modelServer = "kimi";
+                spec.target.apiKeySecret = new SecretKeyReference();
+                spec.target.apiKeySecret.name = "kimi-api";
+                spec.target.apiKeySecret.key = "token";
+                RunnerRuns.smallPlan(spec);
+                spec.slo = new SloSpec();
+                spec.slo.ttftP99Millis = 1;
+                spec.slo.tpotP99Millis = 60000;
+            });
 
-        BenchmarkRun waiting = fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.WaitingForServer);
-        assertThat(waiting.getStatus().target).isEqualTo("kimi");
-        assertThat(condition(waiting, "Ready")).extracting(Condition::getStatus, Condition::getReason)
-                .containsExactly("False", "WaitingForServer");
-        assertThat(condition(waiting, "Ready").getObservedGeneration()).isEqualTo(waiting.getMetadata().getGeneration());
-        assertThat(condition(waiting, "Reconciling").getStatus()).isEqualTo("True");
-        assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
+            BenchmarkRun waiting = fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.WaitingForServer);
+            assertThat(waiting.getStatus().target).isEqualTo("kimi");
+            assertThat(condition(waiting, "Ready")).extracting(Condition::getStatus, Condition::getReason)
+                    .containsExactly("False", "WaitingForServer");
+            assertThat(condition(waiting, "Ready").getObservedGeneration()).isEqualTo(waiting.getMetadata().getGeneration());
+            assertThat(condition(waiting, "Reconciling").getStatus()).isEqualTo("True");
+            assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
 
-        client.resource(new NodeBuilder().withNewMetadata().withName("gpu-node-1")
-                .addToLabels("nvidia.com/gpu.product", "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition")
-                .addToLabels("nvidia.com/cuda.driver-version.full", "580.95.05").endMetadata().build()).create();
-        client.resource(new PodBuilder().withNewMetadata().withName("kimi-0").withNamespace(ns).endMetadata()
-                .withNewSpec().withNodeName("gpu-node-1").addNewContainer().withName("sglang").withImage("sglang").endContainer().endSpec()
-                .build()).create();
-        fixtures.editServerStatus(ns, "kimi", status -> {
-            status.conditions.set(0, condition("InferenceReady", "True", "GenerationSucceeded"));
-            status.endpoint = "http://kimi.bench-flow.svc:30000";
-            status.image = "lmsysorg/sglang:v0.5.18-cu130";
-            status.serverArgs = List.of("--model-path", "moonshotai/Kimi-K2-Instruct", "--tp-size", "8");
-            status.lastInferenceProbe = new InferenceProbeResult();
-            status.lastInferenceProbe.pod = "kimi-0";
-        });
+            client.resource(new NodeBuilder().withNewMetadata().withName("gpu-node-1")
+                    .addToLabels("nvidia.com/gpu.product", "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition")
+                    .addToLabels("nvidia.com/cuda.driver-version.full", "580.95.05").endMetadata().build()).create();
+            client.resource(new PodBuilder().withNewMetadata().withName("kimi-0").withNamespace(ns).endMetadata()
+                    .withNewSpec().withNodeName("gpu-node-1").addNewContainer().withName("sglang").withImage("sglang").endContainer().endSpec()
+                    .build()).create();
+            fixtures.editServerStatus(ns, "kimi", status -> {
+                status.conditions.set(0, condition("InferenceReady", "True", "GenerationSucceeded"));
+                status.endpoint = simulator.baseUrl().toString();
+                status.image = "lmsysorg/sglang:v0.5.18-cu130";
+                status.serverArgs = List.of("--model-path", "moonshotai/Kimi-K2-Instruct", "--tp-size", "8");
+                status.lastInferenceProbe = new InferenceProbeResult();
+                status.lastInferenceProbe.pod = "kimi-0";
+            });
 
-        Job job = fixtures.awaitJob(ns, "kimi-ar");
-        assertJobSpec(job);
-        assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
-                .containsSubsequence("--url", "http://kimi.bench-flow.svc:30000", "--model", "kimi-k2")
-                .containsSubsequence("--api-key-env", "BENCH_API_KEY");
-        assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().get(0).getValueFrom().getSecretKeyRef())
-                .extracting(s -> s.getName(), s -> s.getKey()).containsExactly("kimi-api", "token");
-        assertThat(job.getMetadata().getOwnerReferences()).singleElement()
-                .satisfies(ref -> assertThat(ref.getController()).isTrue())
-                .satisfies(ref -> assertThat(ref.getKind()).isEqualTo("BenchmarkRun"));
+            Job job = fixtures.awaitJob(ns, "kimi-ar");
+            assertJobSpec(job);
+            List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+            assertThat(args).containsSubsequence("--url", simulator.baseUrl().toString(), "--model", "kimi-k2")
+                    .containsSubsequence("--api-key-env", "BENCH_API_KEY");
+            assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().get(0).getValueFrom().getSecretKeyRef())
+                    .extracting(s -> s.getName(), s -> s.getKey()).containsExactly("kimi-api", "token");
+            assertThat(job.getMetadata().getOwnerReferences()).singleElement()
+                    .satisfies(ref -> assertThat(ref.getController()).isTrue())
+                    .satisfies(ref -> assertThat(ref.getKind()).isEqualTo("BenchmarkRun"));
 
-        Pod pod = fixtures.startJobPod(job);
-        server.expect().get()
-                .withPath("/api/v1/namespaces/" + ns + "/pods/" + pod.getMetadata().getName() + "/log?pretty=false&container=bench&tailLines="
-                        + JobObserver.LOG_LINES)
-                .andReturn(200, "starting\nPROGRESS 1/4 warmup\nPROGRESS 2/4 single\nc8 running\n").always();
-        BenchmarkRun running = fixtures.awaitRun(ns, "kimi-ar", r -> "2/4".equals(r.getStatus().progress));
-        assertThat(running.getStatus().phase).isEqualTo(BenchmarkRunPhase.Running);
-        assertThat(running.getStatus().jobName).isEqualTo("kimi-ar-bench");
-        assertThat(running.getStatus().startTime).isNotNull();
-        assertThat(running.getStatus().provenance).satisfies(p -> {
-            assertThat(p.gpuProduct).isEqualTo("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition");
-            assertThat(p.driverVersion).isEqualTo("580.95.05");
-            assertThat(p.gpuCount).isEqualTo(8);
-            assertThat(p.image).isEqualTo("lmsysorg/sglang:v0.5.18-cu130");
-            assertThat(p.serverArgs).contains("--tp-size");
-        });
+            // The pod's part, played by the real runner with the Job's own arguments.
+            RunnerRuns.Output output = RunnerRuns.bench(args);
+            assertThat(output.exitCode()).as(output.stderr()).isZero();
+            List<String> progressLines = output.stdout().lines().filter(l -> l.startsWith("PROGRESS ")).toList();
+            assertThat(progressLines).hasSize(3);
 
-        fixtures.finishJob(job, pod, 0, SUMMARY);
+            Pod pod = fixtures.startJobPod(job);
+            server.expect().get()
+                    .withPath("/api/v1/namespaces/" + ns + "/pods/" + pod.getMetadata().getName()
+                            + "/log?pretty=false&container=bench&tailLines=" + JobObserver.LOG_LINES)
+                    .andReturn(200, output.stdout().substring(0, output.stdout().indexOf(progressLines.get(1)) + progressLines.get(1).length() + 1))
+                    .always();
+            BenchmarkRun running = fixtures.awaitRun(ns, "kimi-ar", r -> "2/3".equals(r.getStatus().progress));
+            assertThat(running.getStatus().phase).isEqualTo(BenchmarkRunPhase.Running);
+            assertThat(running.getStatus().jobName).isEqualTo("kimi-ar-bench");
+            assertThat(running.getStatus().startTime).isNotNull();
+            assertThat(running.getStatus().provenance).satisfies(p -> {
+                assertThat(p.gpuProduct).isEqualTo("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition");
+                assertThat(p.driverVersion).isEqualTo("580.95.05");
+                assertThat(p.gpuCount).isEqualTo(8);
+                assertThat(p.image).isEqualTo("lmsysorg/sglang:v0.5.18-cu130");
+                assertThat(p.serverArgs).contains("--tp-size");
+            });
 
-        BenchmarkRun done = fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
-        assertThat(done.getStatus().stages).extracting(s -> s.name).containsExactly("single", "c8", "c16");
-        assertThat(done.getStatus().singleRequests).hasSize(3);
-        assertThat(done.getStatus().summary.singleStreamTokensPerSecond).isEqualTo(98.4);
-        assertThat(done.getStatus().summary.peakTokensPerSecond).isEqualTo(1450.2);
-        assertThat(done.getStatus().summary.peakConcurrency).isEqualTo(16);
-        assertThat(done.getStatus().progress).isEqualTo("4/4");
-        assertThat(done.getStatus().completionTime).isNotNull();
-        assertThat(done.getStatus().provenance.model).isEqualTo("kimi-k2");
-        assertThat(done.getStatus().warnings).contains("Failed requests by class: timeout=1");
-        assertThat(condition(done, "Ready")).extracting(Condition::getStatus, Condition::getReason).containsExactly("True", "Succeeded");
-        assertThat(condition(done, "Succeeded").getStatus()).isEqualTo("True");
-        assertThat(condition(done, "Reconciling").getStatus()).isEqualTo("False");
-        assertThat(condition(done, "Stalled").getStatus()).isEqualTo("False");
-        // the fixture's c16 p99 TTFT is 6200 ms against a 5000 ms limit
-        assertThat(condition(done, "SLOMet")).extracting(Condition::getStatus, Condition::getReason).containsExactly("False", "SLOBroken");
-        assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(16);
-        assertThat(events(ns, "kimi-ar")).extracting(Event::getReason).contains("WaitingForServer", "JobRunning", "Succeeded");
+            fixtures.finishJob(job, pod, 0, output.summary());
 
-        assertThat(registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT).tags("run", "kimi-ar", "namespace", ns, "stage", "c16").gauge())
-                .isNotNull().satisfies(g -> assertThat(g.value()).isEqualTo(1450.2));
-        assertThat(registry.find(BenchmarkMetrics.TTFT).tags("run", "kimi-ar", "stage", "c16", "stat", "p99", "model", "kimi-k2").gauge().value())
-                .isEqualTo(6.2);
+            BenchmarkRun done = fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+            assertThat(done.getStatus().stages).extracting(s -> s.name).containsExactly("single", "c2", "c4");
+            assertThat(done.getStatus().stages).allSatisfy(s -> assertThat(s.outputTokensPerSecond).isPositive());
+            assertThat(done.getStatus().singleRequests).hasSize(3);
+            assertThat(done.getStatus().summary.singleStreamTokensPerSecond).isPositive();
+            assertThat(done.getStatus().summary.peakTokensPerSecond).isEqualTo(done.getStatus().stages.stream()
+                    .filter(s -> s.concurrency > 1).mapToDouble(s -> s.outputTokensPerSecond).max().orElseThrow());
+            assertThat(done.getStatus().summary.peakConcurrency).isIn(2, 4);
+            assertThat(done.getStatus().summary.failedRequests).isZero();
+            assertThat(done.getStatus().progress).isEqualTo("3/3");
+            assertThat(done.getStatus().completionTime).isNotNull();
+            assertThat(done.getStatus().provenance.model).isEqualTo("kimi-k2");
+            assertThat(condition(done, "Ready")).extracting(Condition::getStatus, Condition::getReason).containsExactly("True", "Succeeded");
+            assertThat(condition(done, "Succeeded").getStatus()).isEqualTo("True");
+            assertThat(condition(done, "Reconciling").getStatus()).isEqualTo("False");
+            assertThat(condition(done, "Stalled").getStatus()).isEqualTo("False");
+            // no simulated first token comes within 1 ms, so the TTFT limit breaks at the lowest level: the single requests
+            assertThat(condition(done, "SLOMet")).extracting(Condition::getStatus, Condition::getReason).containsExactly("False", "SLOBroken");
+            assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(1);
+            assertThat(events(ns, "kimi-ar")).extracting(Event::getReason).contains("WaitingForServer", "JobRunning", "Succeeded");
 
-        client.resource(done).delete();
-        await().atMost(BenchmarkFixtures.TIMEOUT).until(() -> registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT).tag("run", "kimi-ar").gauges().isEmpty());
+            double c4 = done.getStatus().stages.get(2).outputTokensPerSecond;
+            assertThat(registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT).tags("run", "kimi-ar", "namespace", ns, "stage", "c4").gauge())
+                    .isNotNull().satisfies(g -> assertThat(g.value()).isEqualTo(c4));
+            double ttftP99Seconds = done.getStatus().stages.get(2).ttftMillis.p99 / 1000.0;
+            assertThat(registry.find(BenchmarkMetrics.TTFT).tags("run", "kimi-ar", "stage", "c4", "concurrency", "4", "stat", "p99",
+                    "model", "kimi-k2").gauge().value()).isEqualTo(ttftP99Seconds);
+
+            client.resource(done).delete();
+            await().atMost(BenchmarkFixtures.TIMEOUT)
+                    .until(() -> registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT).tag("run", "kimi-ar").gauges().isEmpty());
+        }
     }
 
     @Test
@@ -196,12 +213,13 @@ class BenchmarkRunReconcilerTest {
         Job job = fixtures.awaitJob(ns, "garbled");
         Pod pod = fixtures.startJobPod(job);
 
-        fixtures.finishJob(job, pod, 0, SUMMARY.substring(0, 900));
+        String summary = RunnerRuns.standardSummary();
+        fixtures.finishJob(job, pod, 0, summary.substring(0, summary.length() / 2));
 
         BenchmarkRun failed = fixtures.awaitRun(ns, "garbled", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
         assertThat(condition(failed, "Ready").getReason()).isEqualTo("ResultsInvalid");
         assertThat(condition(failed, "Ready").getMessage()).contains("garbled-bench finished but its results cannot be used",
-                "cut off after 900 bytes");
+                "cut off after " + summary.length() / 2 + " bytes");
         assertThat(failed.getStatus().stages).isEmpty();
     }
 
@@ -241,14 +259,15 @@ class BenchmarkRunReconcilerTest {
     }
 
     @Test
-    void comparesWithTheBaselineOnceTheBaselineHasFinished() {
+    void comparesWithTheBaselineOnceTheBaselineHasFinished() throws JsonProcessingException {
         String ns = BenchmarkTestProfile.BASELINE;
         fixtures.createRun(ns, "eagle3", spec -> {
             url("http://eagle3.example:30000").accept(spec);
             spec.baseline = "autoregressive";
         });
         Job eagleJob = fixtures.awaitJob(ns, "eagle3");
-        fixtures.finishJob(eagleJob, fixtures.startJobPod(eagleJob), 0, SUMMARY);
+        String summary = RunnerRuns.standardSummary();
+        fixtures.finishJob(eagleJob, fixtures.startJobPod(eagleJob), 0, summary);
 
         BenchmarkRun noBaseline = fixtures.awaitRun(ns, "eagle3",
                 r -> Conditions.find(r.getStatus().conditions, BenchmarkRunReconciler.BASELINE_COMPARED).isPresent());
@@ -260,23 +279,33 @@ class BenchmarkRunReconcilerTest {
         fixtures.createRun(ns, "autoregressive", url("http://autoregressive.example:30000"));
         fixtures.awaitRun(ns, "eagle3", r -> "BaselinePending".equals(condition(r, "BaselineCompared").getReason()));
         Job baselineJob = fixtures.awaitJob(ns, "autoregressive");
-        String slower = SUMMARY.replace("\"sstps\":98.4", "\"sstps\":49.2").replace("\"peak\":1450.2", "\"peak\":725.1");
-        fixtures.finishJob(baselineJob, fixtures.startJobPod(baselineJob), 0, slower);
+        fixtures.finishJob(baselineJob, fixtures.startJobPod(baselineJob), 0, halveHeadline(summary));
 
         BenchmarkRun compared = fixtures.awaitRun(ns, "eagle3", r -> r.getStatus().comparison != null);
         assertThat(compared.getStatus().comparison.baseline).isEqualTo("autoregressive");
         assertThat(compared.getStatus().comparison.singleStreamSpeedup).isEqualTo(2.0);
         assertThat(compared.getStatus().comparison.peakThroughputSpeedup).isEqualTo(2.0);
-        assertThat(compared.getStatus().comparison.stages).extracting(s -> s.name).containsExactly("single", "c8", "c16");
+        assertThat(compared.getStatus().comparison.stages).extracting(s -> s.name).containsExactly("single", "c2", "c4");
+        assertThat(compared.getStatus().comparison.stages).allSatisfy(s -> assertThat(s.throughputSpeedup).isEqualTo(1.0));
         assertThat(condition(compared, "BaselineCompared")).extracting(Condition::getStatus, Condition::getReason)
                 .containsExactly("True", "Compared");
+    }
+
+    /** The same summary with half the headline throughput: the run it belongs to looks exactly twice as slow. */
+    private static String halveHeadline(String summary) throws JsonProcessingException {
+        ObjectNode root = (ObjectNode) new ObjectMapper().readTree(summary);
+        ObjectNode headline = (ObjectNode) root.get("sum");
+        headline.put("sstps", headline.get("sstps").asDouble() / 2);
+        headline.put("peak", headline.get("peak").asDouble() / 2);
+        return root.toString();
     }
 
     private static void assertJobSpec(Job job) {
         assertThat(job.getMetadata().getName()).isEqualTo("kimi-ar-bench");
         assertThat(job.getSpec().getBackoffLimit()).isEqualTo(1);
         assertThat(job.getSpec().getTtlSecondsAfterFinished()).isEqualTo(7 * 24 * 3600);
-        assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600L + 900 * (3 + 3) + 2 * 4 * 900);
+        // 600 + 30 × (1 warm-up + 3 prompts) + 30 × (⌈8/2⌉ + ⌈8/4⌉ rounds)
+        assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600L + 30 * 4 + 30 * (4 + 2));
         assertThat(job.getSpec().getPodFailurePolicy().getRules()).satisfiesExactly(
                 failJob -> assertThat(failJob.getOnExitCodes().getValues()).containsExactly(2),
                 ignore -> assertThat(ignore.getOnPodConditions().get(0).getType()).isEqualTo("DisruptionTarget"));

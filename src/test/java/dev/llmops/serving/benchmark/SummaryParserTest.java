@@ -4,39 +4,51 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.StageResult;
 import dev.llmops.serving.runner.CompactSummary;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
+/** The runner's summary read, checked and copied into the status; the valid one comes from a real runner run. */
 class SummaryParserTest {
 
-    static String fixture() {
-        try (InputStream in = SummaryParserTest.class.getResourceAsStream("summary.json")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Test
-    void aValidSummaryFillsStagesSingleRequestsHeadlineAndWarnings() throws InvalidSummaryException {
-        CompactSummary summary = SummaryParser.parse(fixture());
+    void aRealRunnerSummaryFillsStagesSingleRequestsAndHeadline() throws InvalidSummaryException {
+        CompactSummary summary = SummaryParser.parse(RunnerRuns.standardSummary());
         BenchmarkRunStatus status = new BenchmarkRunStatus();
 
         BenchmarkResults.apply(summary, status);
 
-        assertThat(status.stages).extracting(s -> s.name).containsExactly("single", "c8", "c16");
-        assertThat(status.stages.get(2).ttftMillis.p99).isEqualTo(6200.0);
-        assertThat(status.stages.get(2).ttftMillis.mean).isEqualTo(900.0);
-        assertThat(status.stages.get(2).e2eMillis.max).isEqualTo(13100.0);
-        assertThat(status.stages.get(1).concurrency).isEqualTo(8);
-        assertThat(status.singleRequests).hasSize(3);
-        assertThat(status.summary.peakTokensPerSecond).isEqualTo(1450.2);
-        assertThat(status.summary.peakConcurrency).isEqualTo(16);
-        assertThat(status.summary.failedRequests).isEqualTo(1);
-        assertThat(status.warnings).containsExactly("client event-loop lag p99 12 ms", "Failed requests by class: timeout=1");
+        assertThat(status.stages).extracting(s -> s.name).containsExactly("single", "c2", "c4");
+        assertThat(status.stages).extracting(s -> s.concurrency).containsExactly(1, 2, 4);
+        for (int i = 0; i < summary.stages().size(); i++) {
+            CompactSummary.Stage stage = summary.stages().get(i);
+            StageResult result = status.stages.get(i);
+            assertThat(result.completed).isEqualTo(stage.completed()).isPositive();
+            assertThat(result.outputTokensPerSecond).isEqualTo(stage.outputTokensPerSecond()).isPositive();
+            assertThat(result.ttftMillis.mean).isEqualTo(stage.ttftMillis()[0]);
+            assertThat(result.ttftMillis.p50).isEqualTo(stage.ttftMillis()[1]);
+            assertThat(result.ttftMillis.p90).isEqualTo(stage.ttftMillis()[2]);
+            assertThat(result.ttftMillis.p99).isEqualTo(stage.ttftMillis()[3]).isGreaterThanOrEqualTo(result.ttftMillis.p50);
+            assertThat(result.ttftMillis.max).isEqualTo(stage.ttftMillis()[4]);
+            assertThat(result.tpotMillis.p99).isEqualTo(stage.tpotMillis()[3]);
+        }
+        assertThat(status.singleRequests).hasSize(3).allSatisfy(r -> assertThat(r.outputTokens).isPositive());
+        assertThat(status.summary.singleStreamTokensPerSecond).isEqualTo(summary.headline().singleStreamTokensPerSecond()).isPositive();
+        assertThat(status.summary.peakTokensPerSecond).isEqualTo(
+                status.stages.stream().filter(s -> s.concurrency > 1).mapToDouble(s -> s.outputTokensPerSecond).max().orElseThrow());
+        assertThat(status.summary.peakConcurrency).isIn(2, 4);
+        assertThat(status.summary.failedRequests).isZero();
+    }
+
+    @Test
+    void failuresByClassAndTheRunnersWarningsBecomeStatusWarnings() throws InvalidSummaryException {
+        CompactSummary summary = SummaryParser.parse("""
+                {"v":1,"stages":[{"n":"c8","c":8,"ok":30,"fail":2}],"fails":{"timeout":2},"warn":["client lag p99 12 ms"]}""");
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+
+        BenchmarkResults.apply(summary, status);
+
+        assertThat(status.warnings).containsExactly("client lag p99 12 ms", "Failed requests by class: timeout=2");
     }
 
     @Test
@@ -60,9 +72,18 @@ class SummaryParserTest {
 
     @Test
     void rejectsASummaryCutOffMidway() {
-        String full = fixture();
-        assertThatThrownBy(() -> SummaryParser.parse(full.substring(0, 700))).isInstanceOf(InvalidSummaryException.class)
-                .hasMessageContaining("cut off after 700 bytes");
+        String full = RunnerRuns.standardSummary();
+        for (int length : new int[] {full.length() / 3, full.length() / 2, full.length() - 1}) {
+            assertThatThrownBy(() -> SummaryParser.parse(full.substring(0, length))).isInstanceOf(InvalidSummaryException.class)
+                    .hasMessageContaining("cut off after " + length + " bytes");
+        }
+    }
+
+    @Test
+    void readsTheSummaryTheRunnerLeavesWhenItGivesUp() {
+        assertThat(SummaryParser.readFailure("{\"v\":1,\"stages\":[],\"warn\":[\"connection refused\"]}"))
+                .hasValueSatisfying(s -> assertThat(s.warnings()).containsExactly("connection refused"));
+        assertThat(SummaryParser.readFailure("bench: --concurrency: invalid value")).isEmpty();
     }
 
     @Test
