@@ -162,7 +162,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
             }
             Job existing = context.getClient().batch().v1().jobs()
                     .inNamespace(desired.getMetadata().getNamespace()).withName(desired.getMetadata().getName()).get();
-            if (existing != null && isControlledBy(existing, run)) {
+            if (existing != null && isOwnedBy(existing, run)) {
                 return existing;
             }
             throw new IllegalStateException("Job " + desired.getMetadata().getName()
@@ -170,7 +170,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
         }
     }
 
-    static boolean isControlledBy(Job job, BenchmarkRun run) {
+    static boolean isOwnedBy(Job job, BenchmarkRun run) {
         return job.getMetadata().getOwnerReferences().stream()
                 .anyMatch(ref -> run.getMetadata().getUid().equals(ref.getUid()));
     }

@@ -11,6 +11,7 @@ import dev.llmops.serving.status.EventRecorder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -64,6 +65,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
     private final JobObserver jobs;
     private final ProvenanceCollector provenance;
     private final EventRecorder events;
+    private final KubernetesSerialization serialization;
     private final Conditions conditions = Conditions.systemUtc();
 
     public BenchmarkRunReconciler(KubernetesClient client, OperatorConfig config, BenchmarkMetrics metrics) {
@@ -72,6 +74,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
         this.jobs = new JobObserver(client);
         this.provenance = new ProvenanceCollector(client);
         this.events = new EventRecorder(client);
+        this.serialization = client.getKubernetesSerialization();
     }
 
     /** Wakes a run when its target ModelServer or its baseline run changes, found through indexes of the run cache. */
@@ -95,6 +98,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
 
     @Override
     public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun run, Context<BenchmarkRun> context) {
+        String before = serialization.asJson(run.getStatus());
         BenchmarkRunStatus status = statusOf(run);
         Optional<Duration> recheck = Optional.empty();
         if (!isFinished(status.phase)) {
@@ -105,7 +109,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
             metrics.publish(run);
         }
         status.observedGeneration = run.getMetadata().getGeneration();
-        UpdateControl<BenchmarkRun> control = UpdateControl.patchStatus(run);
+        UpdateControl<BenchmarkRun> control = before.equals(serialization.asJson(status))
+                ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run);
         recheck.ifPresent(control::rescheduleAfter);
         return control;
     }
@@ -150,15 +155,15 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
 
     private Optional<Duration> waitForServer(BenchmarkRun run, BenchmarkRunStatus status, TargetState target) {
         long timeout = run.getSpec().waitTimeoutSeconds;
-        Instant created = Instant.parse(run.getMetadata().getCreationTimestamp());
-        long left = timeout - Duration.between(created, Instant.now()).toSeconds();
-        if (left <= 0) {
+        Instant giveUp = Instant.parse(run.getMetadata().getCreationTimestamp()).plusSeconds(timeout);
+        Duration left = Duration.between(Instant.now(), giveUp);
+        if (left.isNegative() || left.isZero()) {
             fail(run, status, "ServerNotReady", "Gave up after waitTimeoutSeconds (" + timeout + " s): " + target.notReadyReason());
             return Optional.empty();
         }
         transition(run, status, BenchmarkRunPhase.WaitingForServer, "WaitingForServer",
-                target.notReadyReason() + ". Waiting up to " + left + " s more (spec.waitTimeoutSeconds).");
-        return Optional.of(Duration.ofSeconds(left + 1));
+                target.notReadyReason() + ". Waiting until " + giveUp + " (spec.waitTimeoutSeconds).");
+        return Optional.of(left.plusSeconds(1));
     }
 
     private Optional<Duration> observe(BenchmarkRun run, BenchmarkRunStatus status, TargetState target, Job job) {

@@ -1,5 +1,6 @@
 package dev.llmops.serving.benchmark;
 
+import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -37,11 +38,12 @@ public class JobObserver {
         List<Pod> pods = pods(job);
         Optional<JobCondition> failed = terminalCondition(job, "Failed");
         if (failed.isPresent()) {
-            Optional<ContainerStateTerminated> terminated = pods.stream()
-                    .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder())).reversed())
-                    .map(JobObserver::terminated).flatMap(Optional::stream).findFirst();
-            return new JobOutcome.Failed(terminated.map(ContainerStateTerminated::getExitCode).orElse(null),
-                    failed.get().getReason(), failed.get().getMessage(), terminated.map(ContainerStateTerminated::getMessage).orElse(null));
+            Optional<ContainerStateTerminated> last = pods.stream()
+                    .filter(p -> terminated(p).isPresent())
+                    .max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder())))
+                    .flatMap(JobObserver::terminated);
+            return new JobOutcome.Failed(last.map(ContainerStateTerminated::getExitCode).orElse(null),
+                    failed.get().getReason(), failed.get().getMessage(), last.map(ContainerStateTerminated::getMessage).orElse(null));
         }
         if (terminalCondition(job, "Complete").isPresent()) {
             return pods.stream().map(JobObserver::terminated).flatMap(Optional::stream)
@@ -76,7 +78,7 @@ public class JobObserver {
                 .filter(s -> BenchmarkJobDependent.CONTAINER.equals(s.getName()))
                 .map(ContainerStatus::getState)
                 .filter(s -> s != null && s.getTerminated() != null)
-                .map(s -> s.getTerminated())
+                .map(ContainerState::getTerminated)
                 .findFirst();
     }
 
