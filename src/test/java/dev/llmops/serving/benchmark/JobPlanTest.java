@@ -88,6 +88,17 @@ class JobPlanTest {
     }
 
     @Test
+    void emptyPromptsAndLevelsSkipTheirPhasesInsteadOfFallingBackToTheRunnersDefaults() {
+        BenchmarkRunSpec spec = spec();
+        spec.singleRequest.prompts = List.of();
+        spec.sweep.concurrency = List.of();
+
+        List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2");
+
+        assertThat(args).contains("--no-single", "--no-sweep").doesNotContain("--prompts", "--concurrency");
+    }
+
+    @Test
     void progressIsTheLastProgressLineOfTheLog() {
         assertThat(JobObserver.progressOf("warming up\nPROGRESS 1/7 warmup\nc8: 32 requests\nPROGRESS 3/7 c8\nc16 started\n"))
                 .isEqualTo("3/7");
