@@ -54,6 +54,7 @@ public final class KubeletStandIn implements AutoCloseable {
     private static final String SUMMARY_FILE = "--summary-file";
 
     private final KubernetesClient client;
+    private volatile boolean closed;
     private final Predicate<Pod> scope;
     private final Function<Pod, SimulatedServerProfile> profiles;
     private final BenchmarkLauncher launcher;
@@ -109,7 +110,9 @@ public final class KubeletStandIn implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.warnf(e, "kubelet stand-in: %s", e.getMessage());
+            if (!closed) {
+                LOG.warnf(e, "kubelet stand-in: %s", e.getMessage());
+            }
         }
     }
 
@@ -135,7 +138,7 @@ public final class KubeletStandIn implements AutoCloseable {
                 .model(flag(args, "--served-model-name").or(() -> flag(args, "--model-path")).orElse("model"))
                 .speculativeAlgorithm(flag(args, "--speculative-algorithm").orElse(null))
                 .ttft(profile.ttft())
-                .tokenDelay(profile.stepDelay())
+                .tokenDelay(profile.stepDelay().dividedBy(profile.tokensPerStep()))
                 .tokensPerChunk(profile.tokensPerStep())
                 .maxRunning(profile.maxRunning())
                 .loading(profile.loading())
@@ -351,6 +354,7 @@ public final class KubeletStandIn implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         loop.shutdownNow();
         benchmarks.shutdownNow();
         List.copyOf(simulators.keySet()).forEach(this::stopSimulator);

@@ -35,6 +35,7 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(WorkloadControllerStandIn.class);
 
     private final KubernetesClient client;
+    private volatile boolean closed;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "workload-controller-stand-in");
         thread.setDaemon(true);
@@ -59,7 +60,9 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
             jobs.forEach(j -> syncJob(j, ownedBy(pods, j)));
             collectOrphans(pods, deployments, jobs);
         } catch (RuntimeException e) {
-            LOG.warnf(e, "workload stand-in: %s", e.getMessage());
+            if (!closed) {
+                LOG.warnf(e, "workload stand-in: %s", e.getMessage());
+            }
         }
     }
 
@@ -190,6 +193,7 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         loop.shutdownNow();
     }
 }
