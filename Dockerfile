@@ -10,6 +10,7 @@ FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /build
 COPY pom.xml ./
 COPY src/main ./src/main
+COPY deploy/crds ./deploy/crds
 RUN --mount=type=cache,target=/root/.m2 mvn -B -ntp package -Dmaven.test.skip=true
 
 FROM eclipse-temurin:17-jre

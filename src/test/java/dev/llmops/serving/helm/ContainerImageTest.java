@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,9 +69,16 @@ class ContainerImageTest {
         List<String> ignore = Files.readAllLines(Path.of(".dockerignore")).stream()
                 .filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
 
-        assertThat(ignore).containsExactly("*", "!pom.xml", "!src/main/");
+        assertThat(ignore).containsExactly("*", "!pom.xml", "!src/main/", "!deploy/crds/");
         assertThat(stages().get(0)).filteredOn(i -> i.keyword().equals("COPY")).extracting(Instruction::arguments)
-                .containsExactly("pom.xml ./", "src/main ./src/main");
+                .containsExactly("pom.xml ./", "src/main ./src/main", "deploy/crds ./deploy/crds");
+        String pom = Files.readString(Path.of("pom.xml"));
+        Matcher resourceDirectories = Pattern.compile("<directory>([^<]+)</directory>").matcher(pom);
+        while (resourceDirectories.find()) {
+            String directory = resourceDirectories.group(1);
+            assertThat(List.of("src/main/", "deploy/crds/")).as("build resource " + directory + " is in the image's build context")
+                    .anySatisfy(included -> assertThat(directory + "/").startsWith(included));
+        }
     }
 
     /** One Dockerfile instruction with its continuation lines joined. */
