@@ -40,31 +40,41 @@ app.kubernetes.io/component: operator
 {{- end }}
 
 {{/*
-What the controllers do in the namespaces they watch. Every verb is listed; nothing reads Secrets: model servers
-get tokens through secretKeyRef, which the kubelet resolves.
+What the controllers do in the namespaces they watch: every verb is listed, per resource. Creating and updating owned
+objects is server-side apply (patch). Nothing reads Secrets: pods get tokens through secretKeyRef, which the kubelet
+resolves.
 */}}
 {{- define "llm-serving-operator.namespacedRules" -}}
 - apiGroups: ["serving.llmops.dev"]
-  resources: ["modelservers", "benchmarkruns"]
+  resources: ["modelservers"]
   verbs: ["get", "list", "watch", "patch", "update"]
 - apiGroups: ["serving.llmops.dev"]
-  resources: ["modelservers/status", "benchmarkruns/status"]
+  resources: ["benchmarkruns"]
+  verbs: ["get", "list", "watch", "patch"]
+- apiGroups: ["serving.llmops.dev"]
+  resources: ["modelservers/status"]
   verbs: ["get", "patch", "update"]
+- apiGroups: ["serving.llmops.dev"]
+  resources: ["benchmarkruns/status"]
+  verbs: ["patch"]
 - apiGroups: ["serving.llmops.dev"]
   resources: ["modelservers/finalizers", "benchmarkruns/finalizers"]
   verbs: ["update"]
 - apiGroups: ["apps"]
   resources: ["deployments"]
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
-- apiGroups: [""]
-  resources: ["services", "persistentvolumeclaims"]
-  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
-- apiGroups: ["batch"]
-  resources: ["jobs"]
-  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
 - apiGroups: ["leaderworkerset.x-k8s.io"]
   resources: ["leaderworkersets"]
   verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+- apiGroups: [""]
+  resources: ["services"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+- apiGroups: [""]
+  resources: ["persistentvolumeclaims"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
+- apiGroups: ["batch"]
+  resources: ["jobs"]
+  verbs: ["get", "list", "watch", "create", "patch"]
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "watch"]
@@ -76,16 +86,12 @@ get tokens through secretKeyRef, which the kubelet resolves.
   verbs: ["get"]
 - apiGroups: [""]
   resources: ["events"]
-  verbs: ["create", "patch"]
+  verbs: ["create", "list"]
 {{- end }}
 
-{{/* What the controllers read cluster-wide whatever they watch: GPU node labels, and whether LeaderWorkerSet is installed. */}}
+{{/* What the controllers read cluster-wide whatever they watch: the GPU labels of the node a benchmark ran on. */}}
 {{- define "llm-serving-operator.clusterRules" -}}
 - apiGroups: [""]
   resources: ["nodes"]
-  verbs: ["get", "list", "watch"]
-- apiGroups: ["apiextensions.k8s.io"]
-  resources: ["customresourcedefinitions"]
-  resourceNames: ["leaderworkersets.leaderworkerset.x-k8s.io"]
   verbs: ["get"]
 {{- end }}

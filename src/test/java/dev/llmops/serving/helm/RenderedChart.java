@@ -66,17 +66,13 @@ public record RenderedChart(List<HasMetadata> objects) {
     /** A rule and where it applies: a namespace, or every namespace when null. */
     public record ScopedRule(String namespace, PolicyRule rule) {
 
-        /**
-         * @param namespace where the call is made, null for a cluster-scoped resource
-         * @param name the object the call names, null for calls on any object (list, watch, create)
-         */
-        public boolean permits(String namespace, String group, String resource, String verb, String name) {
-            boolean anyName = rule.getResourceNames() == null || rule.getResourceNames().isEmpty();
+        /** Whether the rule allows the verb on any object of the resource; namespace null for a cluster-scoped resource. */
+        public boolean permits(String namespace, String group, String resource, String verb) {
             return (this.namespace == null || this.namespace.equals(namespace))
+                    && (rule.getResourceNames() == null || rule.getResourceNames().isEmpty())
                     && rule.getApiGroups().contains(group)
                     && rule.getResources().contains(resource)
-                    && rule.getVerbs().contains(verb)
-                    && (anyName || rule.getResourceNames().contains(name));
+                    && rule.getVerbs().contains(verb);
         }
     }
 }
