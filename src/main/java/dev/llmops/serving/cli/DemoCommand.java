@@ -67,7 +67,8 @@ public class DemoCommand implements Callable<Integer> {
             try (var workloads = new WorkloadControllerStandIn(kubernetes.client()).start();
                     var kubelet = new KubeletStandIn(kubernetes.client(), pod -> true,
                             pod -> demo.profileOf(pod.getMetadata().getLabels().get(ApiGroup.GROUP + "/modelserver")),
-                            args -> new CommandLine(BenchCommand.class, factory).execute(args.toArray(String[]::new))).start()) {
+                            (args, log) -> new CommandLine(BenchCommand.class, factory).setOut(log).setErr(log)
+                                    .execute(args.toArray(String[]::new))).start()) {
                 DemoRunner runner = new DemoRunner(kubernetes.client(), demo, out);
                 runner.apply();
                 DemoRunner.Outcome outcome = runner.awaitCompletion(Duration.ofSeconds(timeoutSeconds));

@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,10 +44,10 @@ import org.jboss.logging.Logger;
  */
 public final class KubeletStandIn implements AutoCloseable {
 
-    /** Runs the {@code bench} command line of a benchmark pod in this process and returns its exit code. */
+    /** Runs the {@code bench} command line of a benchmark pod in this process, writing its output to the pod's log. */
     @FunctionalInterface
     public interface BenchmarkLauncher {
-        int run(List<String> args);
+        int run(List<String> args, PrintWriter log);
     }
 
     private static final Logger LOG = Logger.getLogger(KubeletStandIn.class);
@@ -168,9 +170,10 @@ public final class KubeletStandIn implements AutoCloseable {
             Path summary = null;
             try {
                 summary = Files.createTempFile("benchmark-summary", ".json");
-                int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary));
+                StringWriter log = new StringWriter();
+                int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary), new PrintWriter(log, true));
                 String message = Files.readString(summary, StandardCharsets.UTF_8);
-                finish(pod, exitCode, message);
+                finish(pod, exitCode, message.isEmpty() && exitCode != 0 ? tail(log.toString()) : message);
             } catch (Exception | LinkageError e) {
                 LOG.warnf(e, "benchmark pod %s failed", key(pod));
                 finish(pod, 1, String.valueOf(e.getMessage()));
@@ -241,6 +244,11 @@ public final class KubeletStandIn implements AutoCloseable {
                     .build()));
             return p;
         });
+    }
+
+    /** What FallbackToLogsOnError keeps: the end of the log, at most 4096 bytes. */
+    private static String tail(String log) {
+        return log.length() <= 4096 ? log : log.substring(log.length() - 4096);
     }
 
     private PodStatus runningStatus(Pod pod, String address, boolean containerReady) {

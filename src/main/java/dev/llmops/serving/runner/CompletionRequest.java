@@ -59,13 +59,18 @@ public record CompletionRequest(
     }
 
     public CompletionRequest withPrompt(String newPrompt) {
-        return new CompletionRequest(baseUrl, endpoint, model, newPrompt, maxTokens, temperature, topP, ignoreEos, stream,
-                continuousUsage, apiKey, timeout, captureText);
+        return toBuilder().prompt(newPrompt).build();
     }
 
     public CompletionRequest withMaxTokens(int newMaxTokens) {
-        return new CompletionRequest(baseUrl, endpoint, model, prompt, newMaxTokens, temperature, topP, ignoreEos, stream,
-                continuousUsage, apiKey, timeout, captureText);
+        return toBuilder().maxTokens(newMaxTokens).build();
+    }
+
+    /** A builder holding this request's values. */
+    public Builder toBuilder() {
+        return new Builder(baseUrl, model).endpoint(endpoint).prompt(prompt).maxTokens(maxTokens).temperature(temperature)
+                .topP(topP).ignoreEos(ignoreEos).stream(stream).continuousUsage(continuousUsage).apiKey(apiKey)
+                .timeout(timeout).captureText(captureText);
     }
 
     /** Builds a {@link CompletionRequest}; every setter is optional. */

@@ -553,7 +553,7 @@ public final class SglangSimulator implements AutoCloseable {
             try {
                 return new SglangSimulator(this);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot bind the simulator to " + host + ":" + port, e);
+                throw new UncheckedIOException("cannot bind the simulator to " + host + ":" + port + ": " + e.getMessage(), e);
             }
         }
 

@@ -44,6 +44,7 @@ class OpenAiClientTest {
             assertThat(result.finishReason()).isEqualTo("length");
             assertThat(result.text()).startsWith(" The answer");
             SimulatedRequest truth = simulator.requests().get(0);
+            System.out.printf("DEBUG upload %.2f start %.2f firstwrite-intended %.2f firstchunk %.2f%n", (truth.receivedNanos()-result.sendNanos())/1e6, (truth.startedNanos()-truth.receivedNanos())/1e6, (truth.sentChunkNanos()[0]-truth.intendedChunkNanos()[0])/1e6, (result.tokenChunkNanos()[0]-truth.sentChunkNanos()[0])/1e6);
             assertThat(truth.id()).isEqualTo(result.responseId());
             assertThat(result.tokenChunkNanos()).hasSize(20);
             long[] delivery = new long[20];
