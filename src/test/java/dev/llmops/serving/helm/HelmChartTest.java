@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import dev.llmops.serving.config.LeaderElection;
 import dev.llmops.serving.config.OperatorConfig;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -18,14 +19,21 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.smallrye.config.WithDefault;
 import java.io.IOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /** The chart lints, renders what its values say, and grants the operator only what it needs. */
@@ -91,17 +99,34 @@ class HelmChartTest {
 
     @Test
     void defaultsMatchTheOperatorsOwnDefaults() throws NoSuchMethodException {
-        Map<String, String> env = env(RenderedChart.render(Map.of()).deployment().getSpec().getTemplate().getSpec().getContainers().get(0));
+        Container operator = RenderedChart.render(Map.of()).deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
 
-        assertThat(env).containsEntry("LLMOPS_SGLANG_IMAGE", withDefault(OperatorConfig.Sglang.class, "image"))
+        assertThat(operator.getImage()).isEqualTo(OPERATOR_IMAGE);
+        assertThat(env(operator)).containsEntry("LLMOPS_SGLANG_IMAGE", withDefault(OperatorConfig.Sglang.class, "image"))
                 .containsEntry("LLMOPS_RUNNER_IMAGE", withDefault(OperatorConfig.Runner.class, "image"))
                 .containsEntry("LLMOPS_RUNNER_IMAGE", OPERATOR_IMAGE)
                 .containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", "JOSDK_ALL_NAMESPACES")
                 .containsEntry("LLMOPS_LEADER_ELECTION_LEASE_NAME", FULLNAME)
                 .containsEntry("QUARKUS_LOG_LEVEL", "INFO")
+                .containsEntry("QUARKUS_HTTP_PORT", "8080")
                 .doesNotContainKey("LLMOPS_SGLANG_RUNTIME_CLASS_NAME");
-        assertThat(RenderedChart.render(Map.of()).deployment().getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
-                .isEqualTo(OPERATOR_IMAGE);
+    }
+
+    @Test
+    void everyOperatorVariableOfTheChartIsASettingOfTheOperator() {
+        Set<String> settings = new TreeSet<>();
+        mappingSettings("llmops", OperatorConfig.class, settings);
+        for (Method producer : LeaderElection.class.getDeclaredMethods()) {
+            for (Parameter parameter : producer.getParameters()) {
+                Optional.ofNullable(parameter.getAnnotation(ConfigProperty.class)).ifPresent(p -> settings.add(p.name()));
+            }
+        }
+        Set<String> variables = settings.stream().map(s -> s.toUpperCase().replaceAll("[^A-Z0-9]", "_")).collect(Collectors.toSet());
+
+        Container operator = RenderedChart.render(Map.of("sglang.runtimeClassName", "nvidia")).deployment().getSpec().getTemplate()
+                .getSpec().getContainers().get(0);
+        assertThat(operator.getEnv()).extracting(EnvVar::getName).filteredOn(name -> name.startsWith("LLMOPS_"))
+                .hasSize(5).allSatisfy(name -> assertThat(variables).contains(name));
     }
 
     @Test
@@ -141,7 +166,7 @@ class HelmChartTest {
                 "metrics.serviceMonitor.labels.release", "kube-prometheus-stack"));
         HasMetadata monitor = chart.ofKind("ServiceMonitor").findFirst().orElseThrow();
         assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "kube-prometheus-stack");
-        String yaml = new io.fabric8.kubernetes.client.utils.KubernetesSerialization().asYaml(monitor);
+        String yaml = new KubernetesSerialization().asYaml(monitor);
         assertThat(yaml).contains("path: \"/q/metrics\"", "port: \"http\"");
         assertThat(chart.ofKind("Service")).singleElement()
                 .satisfies(s -> assertThat(s.getMetadata().getName()).isEqualTo(FULLNAME + "-metrics"));
@@ -213,6 +238,18 @@ class HelmChartTest {
     static Map<String, String> env(Container container) {
         return container.getEnv().stream().filter(e -> e.getValue() != null)
                 .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
+    }
+
+    /** The property names of a config mapping: nested interfaces by their method names, in kebab case. */
+    private static void mappingSettings(String prefix, Class<?> mapping, Set<String> settings) {
+        for (Method method : mapping.getDeclaredMethods()) {
+            String name = prefix + "." + method.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();
+            if (method.getReturnType().isInterface() && method.getReturnType().getEnclosingClass() == mapping) {
+                mappingSettings(name, method.getReturnType(), settings);
+            } else {
+                settings.add(name);
+            }
+        }
     }
 
     private static String withDefault(Class<?> mapping, String method) throws NoSuchMethodException {
