@@ -23,11 +23,11 @@ import picocli.CommandLine.Spec;
                 "  kubectl get benchmarkrun NAME -o yaml | llm-serving-operator report > report.html"})
 public class ReportCommand implements Callable<Integer> {
 
-    static final int INVALID_INPUT = 2;
-    static final int WRITE_FAILED = 1;
+    private static final int INVALID_INPUT = 2;
+    private static final int WRITE_FAILED = 1;
 
-    /** Output formats. */
-    enum Format { html, md }
+    /** What the report is written as. */
+    enum OutputFormat { html, md }
 
     @Spec
     CommandSpec spec;
@@ -40,7 +40,7 @@ public class ReportCommand implements Callable<Integer> {
     Path baseline;
 
     @Option(names = "--format", defaultValue = "html", description = "html or md (default: ${DEFAULT-VALUE}).")
-    Format format;
+    OutputFormat format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Where to write the report (default: standard output).")
     Path output;
@@ -66,7 +66,7 @@ public class ReportCommand implements Callable<Integer> {
             err.println("report: " + e.getMessage());
             return INVALID_INPUT;
         }
-        String report = format == Format.md
+        String report = format == OutputFormat.md
                 ? MarkdownReport.render(candidate, baselineRun)
                 : HtmlReport.render(candidate, baselineRun);
         try {

@@ -14,11 +14,21 @@ import java.util.Optional;
  */
 public record Comparison(String baseline, Double singleStreamSpeedup, Double peakThroughputSpeedup, List<Stage> stages) {
 
-    /** One stage of both runs. Baseline and candidate figures are absent when only the status's speedups are known. */
+    /** One stage of both runs. Only the speedups and the candidate's throughput are known when they come from the status. */
     public record Stage(String name, Integer concurrency,
                         Double baselineTokensPerSecond, Double candidateTokensPerSecond, Double throughputSpeedup,
                         Double baselineTtftP50, Double candidateTtftP50, Double ttftP50Speedup,
                         Double baselineTpotP50, Double candidateTpotP50) {
+    }
+
+    /** Whether the baseline's own figures are known, not only the speedups the status recorded. */
+    public boolean baselineMeasured() {
+        return stages.stream().anyMatch(s -> s.baselineTokensPerSecond() != null);
+    }
+
+    /** Compares with the given baseline run, or else as the candidate's status already did, if it did. */
+    public static Optional<Comparison> of(BenchmarkRun candidate, Optional<BenchmarkRun> baseline) {
+        return baseline.map(b -> between(candidate, b)).or(() -> fromStatus(candidate));
     }
 
     /** Compares two full runs stage by stage, matching stages by name. */
@@ -59,8 +69,7 @@ public record Comparison(String baseline, Double singleStreamSpeedup, Double pea
         Optional<StageResult> stage = Stages.named(candidate, speedup.name);
         return new Stage(speedup.name, stage.map(s -> s.concurrency).orElse(null),
                 null, stage.map(s -> s.outputTokensPerSecond).orElse(null), speedup.throughputSpeedup,
-                null, stage.map(s -> Stages.percentile(s.ttftMillis, Stages.Percentile.P50)).orElse(null), speedup.ttftP50Speedup,
-                null, stage.map(s -> Stages.percentile(s.tpotMillis, Stages.Percentile.P50)).orElse(null));
+                null, null, speedup.ttftP50Speedup, null, null);
     }
 
     static Double ratio(Double numerator, Double denominator) {

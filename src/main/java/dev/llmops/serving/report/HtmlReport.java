@@ -34,7 +34,7 @@ public final class HtmlReport {
         List<BenchmarkRun> runs = new ArrayList<>();
         runs.add(candidate);
         baseline.ifPresent(runs::add);
-        Optional<Comparison> comparison = baseline.map(b -> Comparison.between(candidate, b)).or(() -> Comparison.fromStatus(candidate));
+        Optional<Comparison> comparison = Comparison.of(candidate, baseline);
 
         StringBuilder html = new StringBuilder();
         String title = "BenchmarkRun " + name(candidate) + baseline.map(b -> " vs " + name(b)).orElse("");
@@ -118,6 +118,14 @@ public final class HtmlReport {
         StringBuilder html = new StringBuilder("<p>Single-stream speedup <strong>").append(Format.speedup(c.singleStreamSpeedup()))
                 .append("</strong> · peak throughput speedup <strong>").append(Format.speedup(c.peakThroughputSpeedup()))
                 .append("</strong></p>");
+        if (!c.baselineMeasured()) {
+            Table table = new Table("Stage", "Concurrency", "Output tok/s", "Throughput speedup", "TTFT p50 speedup");
+            for (Comparison.Stage s : c.stages()) {
+                table.row(s.name(), Format.integer(s.concurrency()), Format.number(s.candidateTokensPerSecond()),
+                        Format.speedup(s.throughputSpeedup()), Format.speedup(s.ttftP50Speedup()));
+            }
+            return html.append(table.html()).toString();
+        }
         Table table = new Table("Stage", "Concurrency", "Baseline tok/s", "Candidate tok/s", "Throughput speedup",
                 "Baseline TTFT p50 (ms)", "Candidate TTFT p50 (ms)", "TTFT speedup", "Baseline TPOT p50 (ms)", "Candidate TPOT p50 (ms)");
         for (Comparison.Stage s : c.stages()) {

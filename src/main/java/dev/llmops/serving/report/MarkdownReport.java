@@ -24,18 +24,26 @@ public final class MarkdownReport {
                 .append(Format.integer(summary.peakConcurrency))
                 .append(" · failed requests ").append(Format.integer(summary.failedRequests)).append("\n\n");
 
-        Optional<Comparison> comparison = baseline.map(b -> Comparison.between(candidate, b)).or(() -> Comparison.fromStatus(candidate));
+        Optional<Comparison> comparison = Comparison.of(candidate, baseline);
         if (comparison.isPresent()) {
             Comparison c = comparison.get();
             md.append("Against `").append(c.baseline()).append("`: single-stream ").append(Format.speedup(c.singleStreamSpeedup()))
                     .append(", peak throughput ").append(Format.speedup(c.peakThroughputSpeedup())).append("\n\n");
-            table(md, List.of("Stage", "Concurrency", "Baseline tok/s", "Candidate tok/s", "Speedup",
-                    "TTFT p50 baseline → candidate (ms)", "TPOT p50 baseline → candidate (ms)"));
-            for (Comparison.Stage s : c.stages()) {
-                row(md, s.name(), Format.integer(s.concurrency()), Format.number(s.baselineTokensPerSecond()),
-                        Format.number(s.candidateTokensPerSecond()), Format.speedup(s.throughputSpeedup()),
-                        Format.number(s.baselineTtftP50()) + " → " + Format.number(s.candidateTtftP50()),
-                        Format.number(s.baselineTpotP50()) + " → " + Format.number(s.candidateTpotP50()));
+            if (c.baselineMeasured()) {
+                table(md, List.of("Stage", "Concurrency", "Baseline tok/s", "Candidate tok/s", "Speedup",
+                        "TTFT p50 baseline → candidate (ms)", "TPOT p50 baseline → candidate (ms)"));
+                for (Comparison.Stage s : c.stages()) {
+                    row(md, s.name(), Format.integer(s.concurrency()), Format.number(s.baselineTokensPerSecond()),
+                            Format.number(s.candidateTokensPerSecond()), Format.speedup(s.throughputSpeedup()),
+                            Format.number(s.baselineTtftP50()) + " → " + Format.number(s.candidateTtftP50()),
+                            Format.number(s.baselineTpotP50()) + " → " + Format.number(s.candidateTpotP50()));
+                }
+            } else {
+                table(md, List.of("Stage", "Concurrency", "Output tok/s", "Speedup", "TTFT p50 speedup"));
+                for (Comparison.Stage s : c.stages()) {
+                    row(md, s.name(), Format.integer(s.concurrency()), Format.number(s.candidateTokensPerSecond()),
+                            Format.speedup(s.throughputSpeedup()), Format.speedup(s.ttftP50Speedup()));
+                }
             }
         } else {
             table(md, List.of("Stage", "Concurrency", "Output tok/s", "TTFT p50 (ms)", "TTFT p99 (ms)", "TPOT p50 (ms)",
