@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param style how the line is drawn, so percentiles of one run share a colour and differ in dash
  */
-public record Series(String name, int colour, LineStyle style, List<Point> points) {
+record Series(String name, int colour, LineStyle style, List<Point> points) {
 
     /** A measured value at a requested concurrency. */
     public record Point(int concurrency, double value) {

@@ -9,9 +9,9 @@ import java.util.TreeSet;
  * Draws a line chart of values against concurrency as inline SVG, so a report is one self-contained file. Each point
  * carries its value as data attributes and a tooltip, so the figures can be read exactly and checked by a parser.
  */
-public final class SvgLineChart {
+final class SvgLineChart {
 
-    static final String[] PALETTE = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"};
+    private static final String[] PALETTE = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"};
     private static final int WIDTH = 680;
     private static final int HEIGHT = 340;
     private static final int LEFT = 72;
@@ -23,7 +23,7 @@ public final class SvgLineChart {
     private SvgLineChart() {
     }
 
-    public static String render(String title, String yLabel, String unit, List<Series> series) {
+    static String render(String title, String yLabel, String unit, List<Series> series) {
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-title=\"%s\">",
