@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -109,8 +108,8 @@ public final class KubeletStandIn implements AutoCloseable {
                     reportServerStatus(pod);
                 }
             }
-        } catch (KubernetesClientException e) {
-            LOG.debugf("kubelet stand-in: %s", e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "kubelet stand-in: %s", e.getMessage());
         }
     }
 

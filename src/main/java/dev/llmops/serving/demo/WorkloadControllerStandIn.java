@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
@@ -59,8 +58,8 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
             deployments.forEach(d -> syncDeployment(d, ownedBy(pods, d)));
             jobs.forEach(j -> syncJob(j, ownedBy(pods, j)));
             collectOrphans(pods, deployments, jobs);
-        } catch (KubernetesClientException e) {
-            LOG.debugf("workload stand-in: %s", e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "workload stand-in: %s", e.getMessage());
         }
     }
 
