@@ -75,8 +75,7 @@ public final class DemoRunner {
         return run.getStatus() != null
                 && (run.getStatus().phase == BenchmarkRunPhase.Succeeded || run.getStatus().phase == BenchmarkRunPhase.Failed)
                 && Conditions.find(run.getStatus().conditions, BenchmarkRunReconciler.BASELINE_COMPARED)
-                        .map(c -> !Conditions.TRUE.equals(c.getStatus()) && "BaselinePending".equals(c.getReason()))
-                        .map(pending -> !pending)
+                        .map(c -> !"BaselinePending".equals(c.getReason()))
                         .orElse(true);
     }
 }
