@@ -16,6 +16,7 @@ import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfig
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -39,10 +40,14 @@ import java.util.stream.Collectors;
 /**
  * Drives a BenchmarkRun: waits for its ModelServer to be inference-ready, runs the benchmark Job, and copies the runner's
  * summary into the status with provenance, the SLO verdict and the comparison with a baseline run.
- * Besides its Jobs (create, get, list, watch) it needs: modelservers get/list/watch, pods get/list, pods/log get,
- * nodes get (provenance) and events create.
+ * The rules below are the API calls it makes beyond those its workflow and informers imply.
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
+@RBACRule(apiGroups = "batch", resources = {"jobs"}, verbs = {"get"})
+@RBACRule(apiGroups = "", resources = {"pods"}, verbs = {"get", "list"})
+@RBACRule(apiGroups = "", resources = {"pods/log"}, verbs = {"get"})
+@RBACRule(apiGroups = "", resources = {"nodes"}, verbs = {"get"})
+@RBACRule(apiGroups = "", resources = {"events"}, verbs = {"create"})
 @Workflow(explicitInvocation = true,
         dependents = @Dependent(type = BenchmarkJobDependent.class, reconcilePrecondition = TargetReadyOrJobExists.class))
 public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner<BenchmarkRun> {
