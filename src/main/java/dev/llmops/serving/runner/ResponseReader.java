@@ -159,7 +159,7 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         } else {
             failureClass = FailureClass.DISCONNECT;
         }
-        fail(failureClass, describe(cause), now);
+        fail(failureClass, "no response from " + request.uri() + ": " + describe(cause), now);
     }
 
     /** The request's deadline passed: whatever arrived so far is kept, the connection is dropped. */
