@@ -1,0 +1,93 @@
+package dev.llmops.serving.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.io.IOException;
+import java.net.HttpURLConnection;
+import java.util.List;
+
+/**
+ * The fabric8 mock API server in CRUD mode, taught enough server-side apply for the operator's production patch path:
+ * applying an object that does not exist creates it; applying one that does merges the sent fields into it (objects
+ * field by field, lists and values replaced), so fields other managers own — the user's spec under a finalizer
+ * apply — stay; an apply to the status subresource replaces the status, which the operator alone writes. Field
+ * ownership, removal of fields a manager stopped sending, and conflicts are out of its scope.
+ */
+final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final YAMLMapper YAML = new YAMLMapper();
+    private static final String STATUS = "/status";
+
+    @Override
+    public MockResponse handlePatch(RecordedRequest request) {
+        String contentType = request.getHeader("Content-Type");
+        if (contentType == null || !contentType.contains("apply-patch")) {
+            return super.handlePatch(request);
+        }
+        try {
+            return apply(request);
+        } catch (IOException e) {
+            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_BAD_REQUEST).setBody(e.getMessage());
+        }
+    }
+
+    private MockResponse apply(RecordedRequest request) throws IOException {
+        String path = request.getPath();
+        String query = "";
+        int queryStart = path.indexOf('?');
+        if (queryStart >= 0) {
+            query = path.substring(queryStart);
+            path = path.substring(0, queryStart);
+        }
+        boolean statusSubresource = path.endsWith(STATUS);
+        String objectPath = statusSubresource ? path.substring(0, path.length() - STATUS.length()) : path;
+        ObjectNode applied = (ObjectNode) YAML.readTree(request.getUtf8Body());
+
+        MockResponse current = handleGet(objectPath);
+        if (current.code() == HttpURLConnection.HTTP_NOT_FOUND) {
+            if (statusSubresource) {
+                return current;
+            }
+            String collection = objectPath.substring(0, objectPath.lastIndexOf('/'));
+            return handleCreate(request(HttpMethod.POST, collection + query, applied));
+        }
+        ObjectNode existing = (ObjectNode) JSON.readTree(current.getBody().readUtf8());
+        ObjectNode merged;
+        if (statusSubresource) {
+            merged = existing.deepCopy();
+            merged.set("status", applied.get("status"));
+        } else {
+            merged = existing.deepCopy();
+            applied.remove("status");
+            ((ObjectNode) applied.with("metadata")).remove(List.of("uid", "resourceVersion", "creationTimestamp", "generation"));
+            mergeInto(merged, applied);
+        }
+        return handleUpdate(request(HttpMethod.PUT, path + query, merged));
+    }
+
+    private static void mergeInto(ObjectNode target, ObjectNode source) {
+        source.fields().forEachRemaining(field -> {
+            JsonNode current = target.get(field.getKey());
+            if (current instanceof ObjectNode currentObject && field.getValue() instanceof ObjectNode sourceObject) {
+                mergeInto(currentObject, sourceObject);
+            } else {
+                target.set(field.getKey(), field.getValue());
+            }
+        });
+    }
+
+    private static RecordedRequest request(HttpMethod method, String path, JsonNode body) throws IOException {
+        Headers headers = new Headers.Builder().add("Content-Type", "application/json").build();
+        Buffer buffer = new Buffer().writeUtf8(JSON.writeValueAsString(body));
+        return new RecordedRequest("HTTP/1.1", method, path, headers, buffer);
+    }
+}
