@@ -8,7 +8,8 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /** Keeps the runner and the simulator plain Java, so the benchmark runs anywhere and tests start them in-process. */
-@AnalyzeClasses(packages = "dev.llmops.serving", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = {"dev.llmops.serving.runner", "dev.llmops.serving.simulator"},
+        importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
     private static final String[] PLATFORM_PACKAGES = {"io.fabric8..", "io.javaoperatorsdk..", "io.quarkus..",

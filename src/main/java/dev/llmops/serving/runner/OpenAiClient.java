@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -93,9 +92,8 @@ public final class OpenAiClient implements AutoCloseable {
 
     /** GETs {@code path} (e.g. {@code /health}); any status is an answer, only a missing response is a failure. */
     public CompletableFuture<EndpointResponse> get(URI baseUrl, String path, String apiKey, Duration timeout) {
-        String base = baseUrl.toString();
-        URI uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout).GET();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(CompletionRequest.resolve(baseUrl, path)).timeout(timeout)
+                .GET();
         if (apiKey != null) {
             builder.header("Authorization", "Bearer " + apiKey);
         }
@@ -110,11 +108,8 @@ public final class OpenAiClient implements AutoCloseable {
                                         ? body.substring(0, EndpointResponse.MAX_BODY_CHARS) : body,
                                 latency, null, null);
                     }
-                    Throwable cause = error.getCause() != null ? error.getCause() : error;
-                    String failureClass = cause instanceof java.net.ConnectException
-                            || cause instanceof java.net.http.HttpConnectTimeoutException ? FailureClass.CONNECT
-                            : cause instanceof HttpTimeoutException ? FailureClass.TIMEOUT : FailureClass.DISCONNECT;
-                    return new EndpointResponse(0, "", latency, failureClass, cause.toString());
+                    return new EndpointResponse(0, "", latency, FailureClass.of(error),
+                            FailureClass.rootOf(error).toString());
                 });
     }
 
@@ -170,7 +165,7 @@ public final class OpenAiClient implements AutoCloseable {
         return logger;
     }
 
-    private static ThreadFactory daemonThreads(String prefix) {
+    static ThreadFactory daemonThreads(String prefix) {
         AtomicInteger counter = new AtomicInteger();
         return runnable -> {
             Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
