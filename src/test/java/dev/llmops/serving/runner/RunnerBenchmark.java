@@ -106,7 +106,8 @@ class RunnerBenchmark {
             System.out.printf(Locale.ROOT, "Throughput runner %.0f tok/s; ground truth %.0f tok/s (%+.2f %%)%n",
                     stage.outputThroughput(), truthThroughput,
                     (stage.outputThroughput() / truthThroughput - 1) * 100);
-            System.out.printf(Locale.ROOT, "Chunks received: %.0f /s sustained%n", chunks / stage.durationSeconds());
+            System.out.printf(Locale.ROOT, "Chunks received: %.0f /s sustained; achieved concurrency %.0f of %d%n",
+                    chunks / stage.durationSeconds(), stage.achievedConcurrency(), streams);
             System.out.printf(Locale.ROOT, "Client CPU: %.2f s (%.2f s per million tokens); simulator %.2f s; whole process"
                     + " %.2f s%n", clientCpu, clientCpu / millionTokens, simulatorCpu, processCpu);
             System.out.printf(Locale.ROOT, "Client lag reported by the runner: p99 %.2f ms, max %.2f ms; warnings: %s%n",
