@@ -1,14 +1,14 @@
 package dev.llmops.serving.e2e;
 
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
-import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,10 +39,10 @@ public final class FakeGpuNodes {
     }
 
     public static final List<FakeNode> FLEET = List.of(
-            gpuNode(SM120_A, "blackwell", 12, 0, RTX_PRO_6000, 97887, "580.95.05", "13.0", "192", "1536Gi"),
-            gpuNode(SM120_B, "blackwell", 12, 0, RTX_PRO_6000, 97887, "580.95.05", "13.0", "192", "1536Gi"),
-            gpuNode(B200, "blackwell", 10, 0, "NVIDIA-B200", 183359, "580.95.05", "13.0", "224", "2Ti"),
-            gpuNode(HOPPER, "hopper", 9, 0, "NVIDIA-H100-80GB-HBM3", 81559, "570.172.08", "12.8", "224", "2Ti"),
+            gpuNode(SM120_A, "blackwell", 12, RTX_PRO_6000, 97887, "580.95.05", "13.0", "192", "1536Gi"),
+            gpuNode(SM120_B, "blackwell", 12, RTX_PRO_6000, 97887, "580.95.05", "13.0", "192", "1536Gi"),
+            gpuNode(B200, "blackwell", 10, "NVIDIA-B200", 183359, "580.95.05", "13.0", "224", "2Ti"),
+            gpuNode(HOPPER, "hopper", 9, "NVIDIA-H100-80GB-HBM3", 81559, "570.172.08", "12.8", "224", "2Ti"),
             new FakeNode(CPU_ONLY, baseLabels(CPU_ONLY), 0, "32", "128Gi"));
 
     private FakeGpuNodes() {
@@ -54,24 +54,24 @@ public final class FakeGpuNodes {
             client.nodes().resource(new NodeBuilder()
                     .withNewMetadata().withName(fake.name()).withLabels(fake.labels()).endMetadata()
                     .build()).create();
-            Node node = client.nodes().withName(fake.name()).get();
-            node.setStatus(new NodeStatusBuilder()
+            // Merge patches without a resourceVersion: the controller-manager annotates new nodes concurrently.
+            client.nodes().resource(new NodeBuilder()
+                    .withNewMetadata().withName(fake.name()).endMetadata()
+                    .withNewStatus()
                     .withCapacity(resources(fake))
                     .withAllocatable(resources(fake))
                     .withConditions(readyConditions())
                     .withNewNodeInfo().withArchitecture("amd64").withOperatingSystem("linux").endNodeInfo()
-                    .build());
-            client.nodes().resource(node).updateStatus();
+                    .endStatus()
+                    .build()).patchStatus();
             // The TaintNodesByCondition admission plugin taints every new node not-ready; the node lifecycle
             // controller that would lift it is off (no kubelet heartbeats), so the fleet sets its own taints.
-            client.nodes().withName(fake.name()).edit(n -> {
-                n.getSpec().setTaints(taints(fake));
-                return n;
-            });
+            client.nodes().withName(fake.name()).patch(PatchContext.of(PatchType.JSON_MERGE),
+                    client.getKubernetesSerialization().asJson(Map.of("spec", Map.of("taints", taints(fake)))));
         }
     }
 
-    private static FakeNode gpuNode(String name, String family, int computeMajor, int computeMinor, String product,
+    private static FakeNode gpuNode(String name, String family, int computeMajor, String product,
             int memoryMiB, String driver, String cudaRuntime, String cpu, String memory) {
         String[] driverParts = driver.split("\\.");
         String[] runtimeParts = cudaRuntime.split("\\.");
@@ -79,7 +79,7 @@ public final class FakeGpuNodes {
         labels.put("nvidia.com/gpu.present", "true");
         labels.put("nvidia.com/gpu.family", family);
         labels.put("nvidia.com/gpu.compute.major", String.valueOf(computeMajor));
-        labels.put("nvidia.com/gpu.compute.minor", String.valueOf(computeMinor));
+        labels.put("nvidia.com/gpu.compute.minor", "0");
         labels.put("nvidia.com/gpu.product", product);
         labels.put("nvidia.com/gpu.count", "8");
         labels.put("nvidia.com/gpu.memory", String.valueOf(memoryMiB));

@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,21 +34,23 @@ class GpuSchedulingIT {
 
     @Test
     void eightGpuPodsRequiringSm120LandOnlyOnSm120Nodes(KubernetesClient client, TestNamespace namespace) {
-        List<String> names = List.of("sm120-first", "sm120-second", "sm120-third");
-        names.forEach(name -> client.pods().inNamespace(namespace.name())
+        List<String> pods = List.of("sm120-first", "sm120-second", "sm120-third");
+        pods.forEach(name -> client.pods().inNamespace(namespace.name())
                 .resource(gpuPod(name, 8, Map.of("nvidia.com/gpu.compute.major", "12"))).create());
 
-        await("two of the three pods to be bound").atMost(SCHEDULING_TIMEOUT)
-                .until(() -> boundNodes(client, namespace, names).size() == 2);
+        await("every pod to be bound or to fail scheduling").atMost(SCHEDULING_TIMEOUT)
+                .until(() -> pods.stream().allMatch(pod -> nodeOf(client, namespace, pod) != null
+                        || failedScheduling(client, namespace, pod) != null));
 
-        assertThat(boundNodes(client, namespace, names))
-                .containsExactlyInAnyOrder(FakeGpuNodes.SM120_A, FakeGpuNodes.SM120_B);
+        Map<String, String> nodes = new TreeMap<>();
+        pods.forEach(pod -> nodes.put(pod, String.valueOf(nodeOf(client, namespace, pod))));
+        assertThat(nodes.values()).as("nodes of " + pods)
+                .containsExactlyInAnyOrder(FakeGpuNodes.SM120_A, FakeGpuNodes.SM120_B, "null");
         // The third fits only on a B200 or Hopper node by GPU count, which its node affinity forbids.
-        String unbound = names.stream().filter(n -> nodeOf(client, namespace, n) == null).findFirst().orElseThrow();
-        assertThat(awaitFailedScheduling(client, namespace, unbound))
+        String unbound = pods.stream().filter(pod -> nodeOf(client, namespace, pod) == null).findFirst().orElseThrow();
+        assertThat(failedScheduling(client, namespace, unbound))
                 .contains("Insufficient nvidia.com/gpu")
                 .contains("didn't match Pod's node affinity/selector");
-        assertThat(nodeOf(client, namespace, unbound)).isNull();
     }
 
     @Test
@@ -83,19 +87,19 @@ class GpuSchedulingIT {
         return pod.build();
     }
 
-    private static List<String> boundNodes(KubernetesClient client, TestNamespace namespace, List<String> pods) {
-        return pods.stream().map(p -> nodeOf(client, namespace, p)).filter(n -> n != null).toList();
-    }
-
     private static String nodeOf(KubernetesClient client, TestNamespace namespace, String pod) {
         return client.pods().inNamespace(namespace.name()).withName(pod).get().getSpec().getNodeName();
     }
 
     private static String awaitFailedScheduling(KubernetesClient client, TestNamespace namespace, String pod) {
         return await("a FailedScheduling event for " + pod).atMost(SCHEDULING_TIMEOUT)
-                .until(() -> client.v1().events().inNamespace(namespace.name())
-                        .withField("involvedObject.name", pod).list().getItems().stream()
-                        .filter(e -> "FailedScheduling".equals(e.getReason()))
-                        .map(Event::getMessage).findFirst().orElse(null), message -> message != null);
+                .until(() -> failedScheduling(client, namespace, pod), Objects::nonNull);
+    }
+
+    /** The message of the pod's FailedScheduling event, or null while there is none. */
+    private static String failedScheduling(KubernetesClient client, TestNamespace namespace, String pod) {
+        return client.v1().events().inNamespace(namespace.name()).withField("involvedObject.name", pod).list()
+                .getItems().stream().filter(e -> "FailedScheduling".equals(e.getReason()))
+                .map(Event::getMessage).findFirst().orElse(null);
     }
 }

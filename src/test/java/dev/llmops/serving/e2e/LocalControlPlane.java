@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * etcd and kube-apiserver through kube-api-test, plus the kube-controller-manager and kube-scheduler it does not run,
@@ -35,6 +36,7 @@ final class LocalControlPlane implements AutoCloseable {
     private final KubernetesClient client;
     private final Path kubeconfig;
     private final List<ComponentProcess> components;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalControlPlane(KubeAPIServer apiServer, KubernetesClient client, Path kubeconfig,
             List<ComponentProcess> components) {
@@ -51,7 +53,11 @@ final class LocalControlPlane implements AutoCloseable {
                 .withOfflineMode(true)
                 .withUpdateKubeConfig(false)
                 .withStartupTimeout((int) COMPONENT_START_TIMEOUT.toMillis())
+                // Serve on loopback only, independent of the host's network: no endpoints for the kubernetes
+                // Service, since no pod runs to call it.
                 .withApiServerFlag("--bind-address", "127.0.0.1")
+                .withApiServerFlag("--advertise-address", "127.0.0.1")
+                .withApiServerFlag("--endpoint-reconciler-type", "none")
                 .build());
         apiServer.start();
         Path kubeconfig = writeKubeconfig(apiServer.getKubeConfigYaml(), workDirectory);
@@ -64,6 +70,8 @@ final class LocalControlPlane implements AutoCloseable {
                         controllerManagerFlags(kubeconfig, binaries.kubeApiTestDir()), logs),
                 ComponentProcess.start(binaries.path("kube-scheduler"), componentFlags(kubeconfig), logs));
         LocalControlPlane controlPlane = new LocalControlPlane(apiServer, client, kubeconfig, components);
+        // Stops the processes also when the test JVM is terminated before the run ends.
+        Runtime.getRuntime().addShutdownHook(new Thread(controlPlane::close));
         try {
             controlPlane.awaitLeader("kube-controller-manager");
             controlPlane.awaitLeader("kube-scheduler");
@@ -122,6 +130,9 @@ final class LocalControlPlane implements AutoCloseable {
 
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         components.forEach(ComponentProcess::close);
         client.close();
         apiServer.stop();
