@@ -1,13 +1,141 @@
 package dev.llmops.serving.cli;
 
+import dev.llmops.serving.api.v1alpha1.ApiGroup;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.demo.DemoRunner;
+import dev.llmops.serving.demo.DemoScenario;
+import dev.llmops.serving.demo.EmbeddedKubernetes;
+import dev.llmops.serving.demo.KubeletStandIn;
+import dev.llmops.serving.demo.WorkloadControllerStandIn;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.javaoperatorsdk.operator.Operator;
+import io.quarkus.runtime.Quarkus;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** Placeholder until the demo tool lands; exits with the configuration-error code. */
-@Command(name = "demo", mixinStandardHelpOptions = true, description = "Run the whole flow on an embedded Kubernetes API.")
-public class DemoCommand implements java.util.concurrent.Callable<Integer> {
+/** The main job without a cluster: the operator, simulated GPU servers and real benchmarks on an embedded Kubernetes API. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Run the whole flow on an embedded Kubernetes API: the operator, simulated SGLang servers behind",
+                "pods, and benchmark Jobs that run the real runner. No cluster needed."})
+public class DemoCommand implements Callable<Integer> {
+
+    @Option(names = "--scenario", defaultValue = "speculative-decoding",
+            description = "speculative-decoding (an autoregressive and an EAGLE3 server, benchmarked and compared) or"
+                    + " half-ready (a server that lists its model but cannot generate). Default: ${DEFAULT-VALUE}.")
+    String scenario;
+
+    @Option(names = "--keep", description = "Keep the API server running at the end and print how to reach it.")
+    boolean keep;
+
+    @Option(names = "--port", defaultValue = "0", description = "Port of the embedded Kubernetes API (0 picks a free one).")
+    int port;
+
+    @Option(names = "--timeout", defaultValue = "300", description = "Seconds to wait for the benchmarks. Default: ${DEFAULT-VALUE}.")
+    int timeoutSeconds;
+
+    @Option(names = "--save", paramLabel = "DIR", description = "Write the final ModelServers and BenchmarkRuns as YAML into DIR (input for `report`).")
+    Path saveDirectory;
+
+    @Inject
+    Instance<Operator> operator;
+
+    @Inject
+    CommandLine.IFactory factory;
+
     @Override
-    public Integer call() {
-        System.err.println("demo: not available in this build yet");
-        return 2;
+    public Integer call() throws Exception {
+        DemoScenario demo = DemoScenario.named(scenario);
+        PrintStream out = System.out;
+        try (EmbeddedKubernetes kubernetes = EmbeddedKubernetes.start(port)) {
+            out.printf("Kubernetes API   %s (embedded; CRDs from deploy/crds)%n", kubernetes.url());
+            out.println("Operator         ModelServer and BenchmarkRun controllers, in this process");
+            out.println("Nodes            simulated: SGLang servers on 127.0.0.x behind pods; benchmark pods run the real runner");
+            out.println();
+            Operator controllers = startOperator(kubernetes);
+            try (var workloads = new WorkloadControllerStandIn(kubernetes.client()).start();
+                    var kubelet = new KubeletStandIn(kubernetes.client(), pod -> true,
+                            pod -> demo.profileOf(pod.getMetadata().getLabels().get(ApiGroup.GROUP + "/modelserver")),
+                            (args, log) -> new CommandLine(BenchCommand.class, factory).setOut(log).setErr(log)
+                                    .execute(args.toArray(String[]::new))).start()) {
+                DemoRunner runner = new DemoRunner(kubernetes.client(), demo, out);
+                runner.apply();
+                DemoRunner.Outcome outcome = runner.awaitCompletion(Duration.ofSeconds(timeoutSeconds));
+                runner.print(outcome);
+                if (saveDirectory != null) {
+                    save(kubernetes, outcome);
+                }
+                if (keep) {
+                    Path kubeconfig = kubernetes.writeKubeconfig(Files.createTempFile("llm-serving-demo", ".kubeconfig"));
+                    out.printf("%nThe embedded API keeps running. Try:%n  kubectl --kubeconfig %s get ms,br -n %s%nCtrl-C stops it.%n",
+                            kubeconfig, DemoScenario.NAMESPACE);
+                    Quarkus.waitForExit();
+                }
+                controllers.stop();
+                return expected(demo, outcome, out) ? 0 : 1;
+            }
+        }
+    }
+
+    /** Points the operator's client at the embedded API, then starts the controllers. */
+    private Operator startOperator(EmbeddedKubernetes kubernetes) {
+        System.setProperty("kubernetes.master", kubernetes.url());
+        System.setProperty("kubernetes.auth.tryKubeConfig", "false");
+        System.setProperty("kubernetes.auth.tryServiceAccount", "false");
+        System.setProperty("kubernetes.namespace", "default");
+        Operator controllers = operator.get();
+        controllers.start();
+        return controllers;
+    }
+
+    private boolean expected(DemoScenario demo, DemoRunner.Outcome outcome, PrintStream out) {
+        if (!outcome.finished()) {
+            out.printf("%nThe benchmarks did not finish within %d s.%n", timeoutSeconds);
+            return false;
+        }
+        if ("half-ready".equals(demo.name())) {
+            boolean failedAsExpected = outcome.runs().stream().allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Failed
+                    && reason(r, "Ready").equals("ServerNotReady"));
+            out.printf("%n%s%n", failedAsExpected
+                    ? "As expected: the server answers /v1/models but never generated, so it never became Ready and the benchmark gave up with ServerNotReady."
+                    : "Unexpected: the half-ready server should have kept the benchmark from running.");
+            return failedAsExpected;
+        }
+        return outcome.runs().stream().allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+    }
+
+    private static String reason(BenchmarkRun run, String conditionType) {
+        return run.getStatus().conditions.stream().filter(c -> conditionType.equals(c.getType()))
+                .map(Condition::getReason).findFirst().orElse("");
+    }
+
+    private void save(EmbeddedKubernetes kubernetes, DemoRunner.Outcome outcome) {
+        try {
+            Files.createDirectories(saveDirectory);
+            var serialization = kubernetes.client().getKubernetesSerialization();
+            for (var resource : List.copyOf(concat(outcome))) {
+                Files.writeString(saveDirectory.resolve(resource.getKind().toLowerCase() + "-" + resource.getMetadata().getName() + ".yaml"),
+                        serialization.asYaml(resource));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<io.fabric8.kubernetes.api.model.HasMetadata> concat(DemoRunner.Outcome outcome) {
+        List<io.fabric8.kubernetes.api.model.HasMetadata> all = new java.util.ArrayList<>(outcome.servers());
+        all.addAll(outcome.runs());
+        return all;
     }
 }

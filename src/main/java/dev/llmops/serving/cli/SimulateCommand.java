@@ -1,13 +1,118 @@
 package dev.llmops.serving.cli;
 
+import dev.llmops.serving.simulator.Fault;
+import dev.llmops.serving.simulator.SglangSimulator;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until the simulate tool lands; exits with the configuration-error code. */
-@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Run an SGLang simulator for tests and demos.")
-public class SimulateCommand implements java.util.concurrent.Callable<Integer> {
+/** Serves an SGLang simulator until stopped (or for a set time), for demos and trying the bench and probe tools. */
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run an SGLang simulator: the same endpoints and streaming, configurable speed and faults.")
+public class SimulateCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind. Default: ${DEFAULT-VALUE}.")
+    String host;
+
+    @Option(names = "--port", defaultValue = "30000", description = "Port to bind (0 picks one). Default: ${DEFAULT-VALUE}.")
+    int port;
+
+    @Option(names = "--model", defaultValue = "simulated/model", description = "Served model name. Default: ${DEFAULT-VALUE}.")
+    String model;
+
+    @Option(names = "--ttft-ms", defaultValue = "50", description = "Time to first token. Default: ${DEFAULT-VALUE}.")
+    long ttftMillis;
+
+    @Option(names = "--token-delay-ms", defaultValue = "10", description = "Time per further token. Default: ${DEFAULT-VALUE}.")
+    double tokenDelayMillis;
+
+    @Option(names = "--tokens-per-chunk", defaultValue = "1", description = "Tokens per streamed chunk. Default: ${DEFAULT-VALUE}.")
+    int tokensPerChunk;
+
+    @Option(names = "--reasoning-tokens", defaultValue = "0", description = "Tokens streamed as reasoning_content first.")
+    int reasoningTokens;
+
+    @Option(names = "--natural-length", defaultValue = "0", description = "Without ignore_eos, answers stop after this many tokens (0: never early).")
+    int naturalLength;
+
+    @Option(names = "--max-running", defaultValue = "0", description = "Batch limit; more requests queue (0: no limit).")
+    int maxRunning;
+
+    @Option(names = "--loading-seconds", defaultValue = "0", description = "Slow start: /health 503 and generation failing this long.")
+    long loadingSeconds;
+
+    @Option(names = "--fault", defaultValue = "NONE", description = "One of ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
+    Fault fault;
+
+    @Option(names = "--error-rate", defaultValue = "0", description = "Fraction of generation requests answered with HTTP 500.")
+    double errorRate;
+
+    @Option(names = "--api-key-env", paramLabel = "VAR", description = "Environment variable holding the API key to require.")
+    String apiKeyEnv;
+
+    @Option(names = "--speculative-algorithm", description = "Reported by /get_server_info, e.g. EAGLE3.")
+    String speculativeAlgorithm;
+
+    @Option(names = "--duration-seconds", description = "Stop after this long instead of running until killed.")
+    Long durationSeconds;
+
     @Override
-    public Integer call() {
-        System.err.println("simulate: not available in this build yet");
-        return 2;
+    public Integer call() throws InterruptedException {
+        SglangSimulator simulator;
+        try {
+            simulator = SglangSimulator.builder()
+                    .host(host)
+                    .port(port)
+                    .model(model)
+                    .ttft(Duration.ofMillis(ttftMillis))
+                    .tokenDelay(Duration.ofNanos(Math.round(tokenDelayMillis * 1e6)))
+                    .tokensPerChunk(tokensPerChunk)
+                    .reasoningTokens(reasoningTokens)
+                    .naturalLength(naturalLength)
+                    .maxRunning(maxRunning)
+                    .loading(Duration.ofSeconds(loadingSeconds))
+                    .fault(fault)
+                    .errorRate(errorRate)
+                    .apiKey(apiKey())
+                    .speculativeAlgorithm(speculativeAlgorithm)
+                    .recordGroundTruth(false)
+                    .start();
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            simulator.close();
+            stopped.countDown();
+        }));
+        spec.commandLine().getOut().println("SGLang simulator serving " + model + " on " + simulator.baseUrl());
+        spec.commandLine().getOut().flush();
+        if (durationSeconds != null) {
+            stopped.await(durationSeconds, TimeUnit.SECONDS);
+            simulator.close();
+        } else {
+            stopped.await();
+        }
+        return 0;
+    }
+
+    private String apiKey() {
+        if (apiKeyEnv == null) {
+            return null;
+        }
+        String key = System.getenv(apiKeyEnv);
+        if (key == null || key.isBlank()) {
+            throw new IllegalArgumentException("--api-key-env: environment variable " + apiKeyEnv + " is not set");
+        }
+        return key;
     }
 }

@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,8 @@ public class SingleRequestSpec {
             "Explain quantum entanglement",
             "Write a comprehensive guide to Redis data structures");
 
+    @Default("[\"Write a Python quicksort implementation\", \"Explain quantum entanglement\","
+            + " \"Write a comprehensive guide to Redis data structures\"]")
     @Size(max = 32)
     @JsonPropertyDescription("Prompts sent one at a time. Empty skips the phase. Defaults to a code, a science and a long-form prompt.")
     public List<String> prompts = new ArrayList<>(DEFAULT_PROMPTS);

@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
@@ -17,6 +18,7 @@ public class SweepSpec {
 
     public static final List<Integer> DEFAULT_LEVELS = List.of(8, 16, 32, 48, 64);
 
+    @Default("[8, 16, 32, 48, 64]")
     @Size(max = 32)
     @ValidationRule(value = "self.all(c, c >= 1 && c <= 4096)",
             message = "spec.sweep.concurrency: every level must be between 1 and 4096")

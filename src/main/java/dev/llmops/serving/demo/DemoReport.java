@@ -1,0 +1,172 @@
+package dev.llmops.serving.demo;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.LatencyStats;
+import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
+import dev.llmops.serving.api.v1alpha1.StageResult;
+import dev.llmops.serving.api.v1alpha1.StageSpeedup;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+
+/** Prints what a person running the demo wants to see: state changes as they happen, then kubectl-style tables. */
+final class DemoReport {
+
+    private final PrintStream out;
+    private final long startNanos = System.nanoTime();
+    private String lastState = "";
+
+    DemoReport(PrintStream out) {
+        this.out = out;
+    }
+
+    /** One line per change of any resource's phase, progress or reason. */
+    void progress(List<ModelServer> servers, List<BenchmarkRun> runs) {
+        List<String> parts = new ArrayList<>();
+        for (ModelServer server : servers) {
+            ModelServerStatus status = server.getStatus();
+            parts.add("ms/" + server.getMetadata().getName() + " " + (status == null || status.phase == null ? "-" : status.phase)
+                    + (status != null && status.diagnosis != null ? " (" + status.diagnosis.reason + ")" : ""));
+        }
+        for (BenchmarkRun run : runs) {
+            BenchmarkRunStatus status = run.getStatus();
+            parts.add("br/" + run.getMetadata().getName() + " " + (status == null || status.phase == null ? "-" : status.phase)
+                    + (status != null && status.progress != null ? " " + status.progress : ""));
+        }
+        String state = String.join("  |  ", parts);
+        if (!state.equals(lastState)) {
+            lastState = state;
+            out.printf(Locale.ROOT, "[%5.1fs] %s%n", (System.nanoTime() - startNanos) / 1e9, state);
+        }
+    }
+
+    void modelServers(List<ModelServer> servers) {
+        Table table = new Table("NAME", "MODEL", "GPUS", "PHASE", "READY", "ENDPOINT");
+        for (ModelServer server : servers) {
+            ModelServerStatus status = server.getStatus() == null ? new ModelServerStatus() : server.getStatus();
+            table.row(server.getMetadata().getName(), server.getSpec().model.path, String.valueOf(server.getSpec().accelerator.gpusPerReplica),
+                    text(status.phase), text(status.readyReplicasText), text(status.endpoint));
+        }
+        out.println();
+        out.println("$ kubectl get modelservers -n " + DemoScenario.NAMESPACE + " -o wide");
+        table.print(out);
+        for (ModelServer server : servers) {
+            ModelServerStatus status = server.getStatus();
+            if (status != null && status.diagnosis != null) {
+                out.printf("%n%s is not ready: %s — %s%n  hint: %s%n", server.getMetadata().getName(), status.diagnosis.reason,
+                        status.diagnosis.message, status.diagnosis.hint);
+            }
+            conditions("ModelServer " + server.getMetadata().getName(), status == null ? List.of() : status.conditions);
+        }
+    }
+
+    void benchmarkRuns(List<BenchmarkRun> runs) {
+        Table table = new Table("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "SPEEDUP");
+        for (BenchmarkRun run : runs) {
+            BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus() : run.getStatus();
+            table.row(run.getMetadata().getName(), text(status.target), text(status.phase), text(status.progress),
+                    status.summary == null ? "" : number(status.summary.singleStreamTokensPerSecond),
+                    status.summary == null ? "" : number(status.summary.peakTokensPerSecond),
+                    status.summary == null ? "" : text(status.summary.peakConcurrency),
+                    status.comparison == null ? "" : number(status.comparison.peakThroughputSpeedup));
+        }
+        out.println();
+        out.println("$ kubectl get benchmarkruns -n " + DemoScenario.NAMESPACE + " -o wide");
+        table.print(out);
+        for (BenchmarkRun run : runs) {
+            BenchmarkRunStatus status = run.getStatus();
+            if (status == null) {
+                continue;
+            }
+            if (!status.stages.isEmpty()) {
+                stages(run.getMetadata().getName(), status.stages);
+            }
+            if (status.comparison != null && !status.comparison.stages.isEmpty()) {
+                speedups(run.getMetadata().getName(), status.comparison.baseline, status.comparison.stages);
+            }
+            status.warnings.forEach(w -> out.println("  warning: " + w));
+            conditions("BenchmarkRun " + run.getMetadata().getName(), status.conditions);
+        }
+    }
+
+    private void stages(String run, List<StageResult> stages) {
+        out.printf("%nResults of %s:%n", run);
+        Table table = new Table("STAGE", "CONC", "OK", "FAILED", "OUT TOK/S", "REQ/S", "TTFT P50", "TTFT P99", "TPOT P50", "ITL P50", "E2E P50");
+        for (StageResult stage : stages) {
+            table.row(stage.name, text(stage.concurrency), text(stage.completed), text(stage.failed), number(stage.outputTokensPerSecond),
+                    number(stage.requestsPerSecond), millis(stage.ttftMillis, s -> s.p50), millis(stage.ttftMillis, s -> s.p99),
+                    millis(stage.tpotMillis, s -> s.p50), millis(stage.itlMillis, s -> s.p50), millis(stage.e2eMillis, s -> s.p50));
+        }
+        table.print(out);
+    }
+
+    private void speedups(String run, String baseline, List<StageSpeedup> speedups) {
+        out.printf("%nSpeedup of %s over %s (above 1 is faster):%n", run, baseline);
+        Table table = new Table("STAGE", "THROUGHPUT", "TTFT P50");
+        speedups.forEach(s -> table.row(s.name, ratio(s.throughputSpeedup), ratio(s.ttftP50Speedup)));
+        table.print(out);
+    }
+
+    private void conditions(String what, List<Condition> conditions) {
+        if (conditions.isEmpty()) {
+            return;
+        }
+        out.printf("%nConditions of %s:%n", what);
+        Table table = new Table("TYPE", "STATUS", "REASON", "MESSAGE");
+        conditions.forEach(c -> table.row(c.getType(), c.getStatus(), text(c.getReason()), text(c.getMessage())));
+        table.print(out);
+    }
+
+    private static String millis(LatencyStats stats, Function<LatencyStats, Double> pick) {
+        return stats == null || pick.apply(stats) == null ? "" : String.format(Locale.ROOT, "%.1f ms", pick.apply(stats));
+    }
+
+    private static String number(Double value) {
+        return value == null ? "" : String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    private static String ratio(Double value) {
+        return value == null ? "" : String.format(Locale.ROOT, "%.2fx", value);
+    }
+
+    private static String text(Object value) {
+        return value == null ? "" : value.toString();
+    }
+
+    /** Left-aligned columns separated by three spaces, like kubectl. */
+    private static final class Table {
+        private final List<String[]> rows = new ArrayList<>();
+
+        Table(String... header) {
+            rows.add(header);
+        }
+
+        void row(String... cells) {
+            rows.add(cells);
+        }
+
+        void print(PrintStream out) {
+            int columns = rows.get(0).length;
+            int[] widths = new int[columns];
+            for (String[] row : rows) {
+                for (int i = 0; i < columns; i++) {
+                    widths[i] = Math.max(widths[i], Objects.toString(row[i], "").length());
+                }
+            }
+            for (String[] row : rows) {
+                StringBuilder line = new StringBuilder();
+                for (int i = 0; i < columns; i++) {
+                    String cell = Objects.toString(row[i], "");
+                    line.append(cell).append(i < columns - 1 ? " ".repeat(widths[i] - cell.length() + 3) : "");
+                }
+                out.println(line.toString().stripTrailing());
+            }
+        }
+    }
+}

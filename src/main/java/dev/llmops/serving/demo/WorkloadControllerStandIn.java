@@ -1,0 +1,196 @@
+package dev.llmops.serving.demo;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Plays the Deployment, Job and garbage-collector controllers on an API server that has none (the embedded one):
+ * creates pods from Deployment and Job templates, rolls pods whose template changed, reports Deployment and Job status
+ * from the pods, and deletes pods whose owner is gone. A real control plane does all of this itself.
+ */
+public final class WorkloadControllerStandIn implements AutoCloseable {
+
+    static final String TEMPLATE_HASH = "pod-template-hash";
+    static final String JOB_NAME = "batch.kubernetes.io/job-name";
+    private static final Logger LOG = Logger.getLogger(WorkloadControllerStandIn.class);
+
+    private final KubernetesClient client;
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "workload-controller-stand-in");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public WorkloadControllerStandIn(KubernetesClient client) {
+        this.client = client;
+    }
+
+    public WorkloadControllerStandIn start() {
+        loop.scheduleWithFixedDelay(this::syncSafely, 0, 250, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    private void syncSafely() {
+        try {
+            List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
+            List<Deployment> deployments = client.apps().deployments().inAnyNamespace().list().getItems();
+            List<Job> jobs = client.batch().v1().jobs().inAnyNamespace().list().getItems();
+            deployments.forEach(d -> syncDeployment(d, ownedBy(pods, d)));
+            jobs.forEach(j -> syncJob(j, ownedBy(pods, j)));
+            collectOrphans(pods, deployments, jobs);
+        } catch (KubernetesClientException e) {
+            LOG.debugf("workload stand-in: %s", e.getMessage());
+        }
+    }
+
+    private void syncDeployment(Deployment deployment, List<Pod> pods) {
+        String hash = Integer.toHexString(deployment.getSpec().getTemplate().hashCode());
+        int desired = deployment.getSpec().getReplicas() == null ? 1 : deployment.getSpec().getReplicas();
+        List<Pod> current = pods.stream().filter(p -> hash.equals(p.getMetadata().getLabels().get(TEMPLATE_HASH))).toList();
+        pods.stream().filter(p -> !current.contains(p)).forEach(this::delete);
+        current.stream().skip(desired).forEach(this::delete);
+        for (int i = current.size(); i < desired; i++) {
+            Map<String, String> labels = Map.of(TEMPLATE_HASH, hash);
+            create(deployment, deployment.getSpec().getTemplate(), deployment.getMetadata().getName() + "-" + hash + "-" + suffix(), labels);
+        }
+        int ready = (int) current.stream().limit(desired).filter(WorkloadControllerStandIn::isReady).count();
+        int shown = Math.min(current.size(), desired);
+        client.apps().deployments().inNamespace(deployment.getMetadata().getNamespace()).withName(deployment.getMetadata().getName())
+                .editStatus(d -> {
+                    d.setStatus(new io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder()
+                            .withObservedGeneration(d.getMetadata().getGeneration())
+                            .withReplicas(shown).withUpdatedReplicas(shown)
+                            .withReadyReplicas(ready).withAvailableReplicas(ready).withUnavailableReplicas(desired - ready)
+                            .build());
+                    return d;
+                });
+    }
+
+    private void syncJob(Job job, List<Pod> pods) {
+        if (job.getStatus() != null && job.getStatus().getCompletionTime() != null
+                || job.getStatus() != null && job.getStatus().getFailed() != null && job.getStatus().getFailed() > 0) {
+            return;
+        }
+        if (pods.isEmpty()) {
+            Map<String, String> labels = new LinkedHashMap<>();
+            labels.put(JOB_NAME, job.getMetadata().getName());
+            labels.put("job-name", job.getMetadata().getName());
+            labels.put("controller-uid", job.getMetadata().getUid());
+            create(job, job.getSpec().getTemplate(), job.getMetadata().getName() + "-" + suffix(), labels);
+            setJobStatus(job, 1, 0, 0, null);
+            return;
+        }
+        String phase = pods.get(0).getStatus() == null ? null : pods.get(0).getStatus().getPhase();
+        if ("Succeeded".equals(phase)) {
+            setJobStatus(job, 0, 1, 0, "Complete");
+        } else if ("Failed".equals(phase)) {
+            setJobStatus(job, 0, 0, 1, "Failed");
+        }
+    }
+
+    private void setJobStatus(Job job, int active, int succeeded, int failed, String finished) {
+        String now = now();
+        client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
+                .editStatus(j -> {
+                    var status = new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder(
+                            j.getStatus() == null ? new io.fabric8.kubernetes.api.model.batch.v1.JobStatus() : j.getStatus())
+                            .withActive(active).withSucceeded(succeeded).withFailed(failed);
+                    if (j.getStatus() == null || j.getStatus().getStartTime() == null) {
+                        status.withStartTime(now);
+                    }
+                    if (finished != null) {
+                        status.addToConditions(new JobConditionBuilder().withType(finished).withStatus("True")
+                                .withReason("Complete".equals(finished) ? "CompletionsReached" : "BackoffLimitExceeded")
+                                .withLastTransitionTime(now).withLastProbeTime(now).build());
+                        if ("Complete".equals(finished)) {
+                            status.withCompletionTime(now);
+                        }
+                    }
+                    j.setStatus(status.build());
+                    return j;
+                });
+    }
+
+    private void create(HasMetadata owner, PodTemplateSpec template, String name, Map<String, String> extraLabels) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (template.getMetadata() != null && template.getMetadata().getLabels() != null) {
+            labels.putAll(template.getMetadata().getLabels());
+        }
+        labels.putAll(extraLabels);
+        OwnerReference reference = new OwnerReferenceBuilder()
+                .withApiVersion(owner.getApiVersion()).withKind(owner.getKind())
+                .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid())
+                .withController(true).withBlockOwnerDeletion(true).build();
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                    .withName(name)
+                    .withNamespace(owner.getMetadata().getNamespace())
+                    .withLabels(labels)
+                    .withAnnotations(template.getMetadata() == null ? null : template.getMetadata().getAnnotations())
+                    .withOwnerReferences(reference)
+                .endMetadata()
+                .withSpec(template.getSpec())
+                .withNewStatus().withPhase("Pending").endStatus()
+                .build();
+        client.pods().inNamespace(owner.getMetadata().getNamespace()).resource(pod).create();
+    }
+
+    private void collectOrphans(List<Pod> pods, List<Deployment> deployments, List<Job> jobs) {
+        Set<String> owners = new HashSet<>();
+        deployments.forEach(d -> owners.add(d.getMetadata().getUid()));
+        jobs.forEach(j -> owners.add(j.getMetadata().getUid()));
+        pods.stream()
+                .filter(p -> p.getMetadata().getOwnerReferences().stream().anyMatch(o -> Set.of("Deployment", "Job").contains(o.getKind())))
+                .filter(p -> p.getMetadata().getOwnerReferences().stream().noneMatch(o -> owners.contains(o.getUid())))
+                .forEach(this::delete);
+    }
+
+    private static List<Pod> ownedBy(List<Pod> pods, HasMetadata owner) {
+        return pods.stream()
+                .filter(p -> p.getMetadata().getOwnerReferences().stream().anyMatch(o -> owner.getMetadata().getUid().equals(o.getUid())))
+                .toList();
+    }
+
+    static boolean isReady(Pod pod) {
+        return pod.getStatus() != null && pod.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    private void delete(Pod pod) {
+        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+    }
+
+    private static String suffix() {
+        return Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36, 36L * 36 * 36 * 36 * 36), 36);
+    }
+
+    static String now() {
+        return Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    @Override
+    public void close() {
+        loop.shutdownNow();
+    }
+}

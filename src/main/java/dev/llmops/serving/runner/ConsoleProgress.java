@@ -1,0 +1,82 @@
+package dev.llmops.serving.runner;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * Prints a run for people and for the operator: a table row per finished stage and notes while it runs on one
+ * writer, and one {@code PROGRESS <done>/<total> <stage>} line per finished stage on the other, which the
+ * BenchmarkRun controller reads from the pod log.
+ */
+public final class ConsoleProgress implements BenchmarkListener {
+
+    private static final String ROW = "%-8s %6s %6s %5s %8s %10s %8s %15s %15s %15s %10s %7s%n";
+
+    private final PrintWriter table;
+    private final PrintWriter progress;
+
+    public ConsoleProgress(PrintWriter table, PrintWriter progress) {
+        this.table = table;
+        this.progress = progress;
+    }
+
+    @Override
+    public void readinessChecked(RequestResult result) {
+        if (result.succeeded()) {
+            note("target ready: one completion of %d tokens in %.0f ms", result.outputTokens(),
+                    result.latency().toNanos() / 1e6);
+        }
+    }
+
+    @Override
+    public void warmupFinished(int succeeded, int failed) {
+        if (succeeded + failed > 0) {
+            note("warm-up: %d requests done, %d failed", succeeded + failed, failed);
+        }
+    }
+
+    @Override
+    public void stageStarted(StagePlan stage, int index, int stages) {
+        if (index == 0) {
+            table.printf(Locale.ROOT, ROW, "stage", "conc", "ok", "fail", "dur s", "out tok/s", "req/s",
+                    "TTFT p50/p99", "TPOT p50/p99", "ITL p50/p99", "E2E p50", "ach.c");
+        }
+        table.flush();
+    }
+
+    @Override
+    public void stageProgress(StagePlan stage, int finishedRequests, double elapsedSeconds) {
+        note("%s: %d%s requests finished after %.0f s", stage.name(), finishedRequests,
+                stage.requests() > 0 ? "/" + stage.requests() : "", elapsedSeconds);
+    }
+
+    @Override
+    public void stageFinished(StageReport report, int finishedStages, int stages) {
+        table.printf(Locale.ROOT, ROW, report.name(),
+                report.maxConcurrency() != null ? report.maxConcurrency() : "r" + report.requestRate(),
+                report.completed(), report.failed(), fixed(report.durationSeconds()), fixed(report.outputThroughput()),
+                String.format(Locale.ROOT, "%.2f", report.requestThroughput()), pair(report.latency(StageReport.TTFT)),
+                pair(report.latency(StageReport.TPOT)), pair(report.latency(StageReport.ITL)),
+                report.latency(StageReport.E2E) == null ? "-" : fixed(report.latency(StageReport.E2E).median()),
+                fixed(report.achievedConcurrency()));
+        report.warnings().forEach(warning -> table.println("  warning: " + warning));
+        report.errors().forEach((failure, message) -> table.println("  " + failure + " × "
+                + report.failures().get(failure) + ", e.g.: " + message));
+        table.flush();
+        progress.println("PROGRESS " + finishedStages + "/" + stages + " " + report.name());
+        progress.flush();
+    }
+
+    private void note(String format, Object... args) {
+        table.printf(Locale.ROOT, format + "%n", args);
+        table.flush();
+    }
+
+    private static String pair(LatencySummary summary) {
+        return summary == null ? "-" : fixed(summary.median()) + "/" + fixed(summary.p99());
+    }
+
+    private static String fixed(double value) {
+        return String.format(Locale.ROOT, value >= 100 ? "%.0f" : "%.1f", value);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.llmops.serving.runner;
+
+/** Names of the ways a request can fail; reports count failures under these keys. */
+public final class FailureClass {
+
+    /** The TCP connection could not be opened (refused, unreachable, connect timeout). */
+    public static final String CONNECT = "connect";
+    /** The request's timeout elapsed before the answer was complete. */
+    public static final String TIMEOUT = "timeout";
+    /** The connection broke or the stream ended before the server said it was done. */
+    public static final String DISCONNECT = "disconnect";
+    /** The server said it was done without sending a single token. */
+    public static final String EMPTY_OUTPUT = "empty_output";
+    /** The server sent an error object without an HTTP status code inside a stream that had started with 200. */
+    public static final String STREAM_ERROR = "stream_error";
+    /** The server answered 200 with a body that is not an OpenAI-compatible completion. */
+    public static final String BAD_RESPONSE = "bad_response";
+
+    private FailureClass() {
+    }
+
+    /** An HTTP error status, or an error object with that code inside a stream: {@code http_503}. */
+    public static String http(int status) {
+        return "http_" + status;
+    }
+}

@@ -1,0 +1,168 @@
+package dev.llmops.serving.runner;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A non-blocking client for OpenAI-compatible servers (SGLang, vLLM): thousands of streams in flight on a few threads,
+ * each chunk timestamped on arrival.
+ *
+ * <p>HTTP/1.1 on {@link HttpClient}: the JDK client opens as many connections per host as there are requests in
+ * flight (no pool limit) and keeps idle ones for reuse. Responses are read by a {@link ResponseReader} that never
+ * blocks; deadlines run on one timer thread. One instance serves any number of servers: the target is part of each
+ * request. Close it when done.
+ */
+public final class OpenAiClient implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ExecutorService callbacks;
+    private final ScheduledThreadPoolExecutor deadlines;
+    private final HttpClient http;
+
+    private OpenAiClient(int threads, Duration connectTimeout) {
+        this.callbacks = Executors.newFixedThreadPool(threads, daemonThreads("openai-client"));
+        this.deadlines = new ScheduledThreadPoolExecutor(1, daemonThreads("openai-client-deadlines"));
+        this.deadlines.setRemoveOnCancelPolicy(true);
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(connectTimeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(callbacks)
+                .build();
+    }
+
+    /** A client with one callback thread per processor (at least two) and a 10 s connect timeout. */
+    public static OpenAiClient create() {
+        return new OpenAiClient(Math.max(2, Runtime.getRuntime().availableProcessors()), Duration.ofSeconds(10));
+    }
+
+    public static OpenAiClient create(int callbackThreads, Duration connectTimeout) {
+        return new OpenAiClient(callbackThreads, connectTimeout);
+    }
+
+    /**
+     * Sends one completion (chat or plain, streaming or not, as the request says). The future never completes
+     * exceptionally: every failure is a {@link RequestResult} with a {@link FailureClass}.
+     */
+    public CompletableFuture<RequestResult> complete(CompletionRequest request) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri())
+                .timeout(request.timeout())
+                .header("Content-Type", "application/json")
+                .header("Accept", request.stream() ? "text/event-stream" : "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(requestBody(request)));
+        if (request.apiKey() != null) {
+            builder.header("Authorization", "Bearer " + request.apiKey());
+        }
+        HttpRequest httpRequest = builder.build();
+        ResponseReader reader = new ResponseReader(request, System.nanoTime());
+        CompletableFuture<HttpResponse<Void>> exchange = http.sendAsync(httpRequest, reader::onHeaders);
+        exchange.whenComplete((response, error) -> {
+            if (error != null) {
+                reader.failBeforeResponse(error);
+            }
+        });
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> {
+            reader.timeOut();
+            exchange.cancel(true);
+        }, request.timeout().toNanos(), TimeUnit.NANOSECONDS);
+        return reader.result().whenComplete((result, error) -> deadline.cancel(false));
+    }
+
+    /** GETs {@code path} (e.g. {@code /health}); any status is an answer, only a missing response is a failure. */
+    public CompletableFuture<EndpointResponse> get(URI baseUrl, String path, String apiKey, Duration timeout) {
+        String base = baseUrl.toString();
+        URI uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout).GET();
+        if (apiKey != null) {
+            builder.header("Authorization", "Bearer " + apiKey);
+        }
+        long start = System.nanoTime();
+        return http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofString())
+                .handle((response, error) -> {
+                    Duration latency = Duration.ofNanos(System.nanoTime() - start);
+                    if (error == null) {
+                        String body = response.body();
+                        return new EndpointResponse(response.statusCode(),
+                                body.length() > EndpointResponse.MAX_BODY_CHARS
+                                        ? body.substring(0, EndpointResponse.MAX_BODY_CHARS) : body,
+                                latency, null, null);
+                    }
+                    Throwable cause = error.getCause() != null ? error.getCause() : error;
+                    String failureClass = cause instanceof java.net.ConnectException
+                            || cause instanceof java.net.http.HttpConnectTimeoutException ? FailureClass.CONNECT
+                            : cause instanceof HttpTimeoutException ? FailureClass.TIMEOUT : FailureClass.DISCONNECT;
+                    return new EndpointResponse(0, "", latency, failureClass, cause.toString());
+                });
+    }
+
+    /** The threads that deliver response bytes; the runner measures their queueing delay as the client's own lag. */
+    ExecutorService callbackExecutor() {
+        return callbacks;
+    }
+
+    @Override
+    public void close() {
+        deadlines.shutdownNow();
+        callbacks.shutdownNow();
+    }
+
+    static byte[] requestBody(CompletionRequest request) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("model", request.model());
+        if (request.endpoint() == Endpoint.CHAT) {
+            ObjectNode message = body.putArray("messages").addObject();
+            message.put("role", "user");
+            message.put("content", request.prompt());
+        } else {
+            body.put("prompt", request.prompt());
+        }
+        body.put("max_tokens", request.maxTokens());
+        if (request.temperature() != null) {
+            body.put("temperature", request.temperature());
+        }
+        if (request.topP() != null) {
+            body.put("top_p", request.topP());
+        }
+        if (request.ignoreEos()) {
+            body.put("ignore_eos", true);
+        }
+        body.put("stream", request.stream());
+        if (request.stream()) {
+            ObjectNode options = body.putObject("stream_options");
+            options.put("include_usage", true);
+            if (request.continuousUsage()) {
+                options.put("continuous_usage_stats", true);
+            }
+        }
+        try {
+            return JSON.writeValueAsBytes(body);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

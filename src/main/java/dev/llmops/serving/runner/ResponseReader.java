@@ -1,0 +1,424 @@
+package dev.llmops.serving.runner;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+
+/**
+ * Reads one response without ever blocking: every buffer is timestamped with {@link System#nanoTime()} on arrival,
+ * split into server-sent events and parsed on the spot. Also the place a request's outcome is decided, exactly once,
+ * whether by the end of the stream, a broken connection or the deadline.
+ */
+final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
+
+    private static final int MAX_ERROR_BODY = 8192;
+    private static final int MAX_JSON_BODY = 16 * 1024 * 1024;
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+
+    private final CompletionRequest request;
+    private final long sendNanos;
+    private final CompletableFuture<RequestResult> result = new CompletableFuture<>();
+    private final CompletableFuture<Void> body = new CompletableFuture<>();
+
+    private Flow.Subscription subscription;
+    private int status;
+    private boolean eventStream;
+    private boolean finished;
+
+    private byte[] line = new byte[512];
+    private int lineLength;
+    private byte[] data = new byte[512];
+    private int dataLength;
+    private boolean hasData;
+    private byte[] rawBody;
+    private int rawLength;
+
+    private String responseId;
+    private long firstTokenNanos = RequestResult.NO_TIME;
+    private long firstContentNanos = RequestResult.NO_TIME;
+    private boolean done;
+    private String finishReason;
+    private int promptTokens = CompletionChunk.ABSENT;
+    private int completionTokens = CompletionChunk.ABSENT;
+    private int reasoningTokens = CompletionChunk.ABSENT;
+    private boolean usageOnChoiceChunks;
+    private boolean textWithoutUsage;
+    private int cumulativeTokens;
+    private long[] chunkNanos = new long[64];
+    private int[] chunkChars = new int[64];
+    private int[] chunkTokens = new int[64];
+    private int chunks;
+    private final StringBuilder text;
+    private final StringBuilder reasoningText;
+
+    ResponseReader(CompletionRequest request, long sendNanos) {
+        this.request = request;
+        this.sendNanos = sendNanos;
+        this.text = request.captureText() ? new StringBuilder() : null;
+        this.reasoningText = request.captureText() ? new StringBuilder() : null;
+    }
+
+    CompletableFuture<RequestResult> result() {
+        return result;
+    }
+
+    synchronized ResponseReader onHeaders(HttpResponse.ResponseInfo info) {
+        status = info.statusCode();
+        eventStream = status == 200 && info.headers().firstValue("content-type")
+                .map(type -> type.toLowerCase().startsWith("text/event-stream")).orElse(false);
+        if (!eventStream) {
+            rawBody = new byte[1024];
+        }
+        return this;
+    }
+
+    @Override
+    public CompletionStage<Void> getBody() {
+        return body;
+    }
+
+    @Override
+    public synchronized void onSubscribe(Flow.Subscription s) {
+        subscription = s;
+        if (finished) {
+            s.cancel();
+        } else {
+            s.request(Long.MAX_VALUE);
+        }
+    }
+
+    @Override
+    public void onNext(List<ByteBuffer> buffers) {
+        long now = System.nanoTime();
+        synchronized (this) {
+            if (finished) {
+                return;
+            }
+            try {
+                for (ByteBuffer buffer : buffers) {
+                    if (eventStream) {
+                        readEvents(buffer, now);
+                    } else {
+                        keepBody(buffer);
+                    }
+                    if (finished) {
+                        return;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                fail(FailureClass.BAD_RESPONSE, "unreadable chunk: " + e.getMessage(), now);
+            }
+        }
+    }
+
+    @Override
+    public void onError(Throwable error) {
+        long now = System.nanoTime();
+        synchronized (this) {
+            fail(FailureClass.DISCONNECT, "connection broke after " + chunks + " chunks: " + describe(error), now);
+        }
+    }
+
+    @Override
+    public void onComplete() {
+        long now = System.nanoTime();
+        synchronized (this) {
+            if (!finished) {
+                if (status != 200) {
+                    fail(FailureClass.http(status), errorText(), now);
+                } else if (eventStream) {
+                    endOfStream(now);
+                } else {
+                    readWholeBody(now);
+                }
+            }
+        }
+    }
+
+    /** The connection could not be used or no response arrived; classified by the exception. */
+    synchronized void failBeforeResponse(Throwable error) {
+        long now = System.nanoTime();
+        Throwable cause = error;
+        while ((cause instanceof java.util.concurrent.CompletionException
+                || cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        String failureClass;
+        if (cause instanceof java.net.http.HttpConnectTimeoutException || cause instanceof java.net.ConnectException
+                || cause instanceof java.nio.channels.UnresolvedAddressException
+                || cause instanceof java.net.UnknownHostException) {
+            failureClass = FailureClass.CONNECT;
+        } else if (cause instanceof java.net.http.HttpTimeoutException) {
+            failureClass = FailureClass.TIMEOUT;
+        } else {
+            failureClass = FailureClass.DISCONNECT;
+        }
+        fail(failureClass, describe(cause), now);
+    }
+
+    /** The request's deadline passed: whatever arrived so far is kept, the connection is dropped. */
+    synchronized void timeOut() {
+        if (!finished) {
+            fail(FailureClass.TIMEOUT, "no complete answer within " + request.timeout().toMillis() + " ms ("
+                    + (status == 0 ? "no response headers" : chunks + " chunks received") + ")", System.nanoTime());
+        }
+    }
+
+    private void readEvents(ByteBuffer buffer, long now) throws IOException {
+        while (buffer.hasRemaining()) {
+            byte b = buffer.get();
+            if (b != '\n') {
+                if (lineLength == line.length) {
+                    line = Arrays.copyOf(line, line.length * 2);
+                }
+                line[lineLength++] = b;
+                continue;
+            }
+            int length = lineLength > 0 && line[lineLength - 1] == '\r' ? lineLength - 1 : lineLength;
+            lineLength = 0;
+            if (length == 0) {
+                dispatchEvent(now);
+                if (finished) {
+                    return;
+                }
+            } else if (length >= 5 && line[0] == 'd' && line[1] == 'a' && line[2] == 't' && line[3] == 'a'
+                    && line[4] == ':') {
+                int start = length > 5 && line[5] == ' ' ? 6 : 5;
+                appendData(start, length);
+            }
+        }
+    }
+
+    private void appendData(int start, int end) {
+        int needed = dataLength + (hasData ? 1 : 0) + end - start;
+        if (needed > data.length) {
+            data = Arrays.copyOf(data, Math.max(needed, data.length * 2));
+        }
+        if (hasData) {
+            data[dataLength++] = '\n';
+        }
+        System.arraycopy(line, start, data, dataLength, end - start);
+        dataLength += end - start;
+        hasData = true;
+    }
+
+    private void dispatchEvent(long now) throws IOException {
+        if (!hasData) {
+            return;
+        }
+        hasData = false;
+        int length = dataLength;
+        dataLength = 0;
+        if (Arrays.equals(data, 0, length, DONE, 0, DONE.length)) {
+            done = true;
+            endOfStream(now);
+            return;
+        }
+        accept(CompletionChunk.parse(data, 0, length), now);
+    }
+
+    private void accept(CompletionChunk chunk, long now) {
+        if (chunk.isError()) {
+            int code = chunk.errorCode;
+            fail(code >= 400 && code < 600 ? FailureClass.http(code) : FailureClass.STREAM_ERROR,
+                    "error in stream: " + chunk.errorMessage, now);
+            return;
+        }
+        if (responseId == null) {
+            responseId = chunk.id;
+        }
+        int tokens = 0;
+        if (chunk.completionTokens != CompletionChunk.ABSENT) {
+            tokens = Math.max(0, chunk.completionTokens - cumulativeTokens);
+            cumulativeTokens = Math.max(cumulativeTokens, chunk.completionTokens);
+            completionTokens = chunk.completionTokens;
+            usageOnChoiceChunks |= chunk.hasChoices;
+        }
+        if (chunk.promptTokens != CompletionChunk.ABSENT) {
+            promptTokens = chunk.promptTokens;
+        }
+        if (chunk.reasoningTokens != CompletionChunk.ABSENT) {
+            reasoningTokens = chunk.reasoningTokens;
+        }
+        if (chunk.finishReason != null) {
+            finishReason = chunk.finishReason;
+        }
+        int contentChars = chunk.content == null ? 0 : chunk.content.length();
+        int reasoningChars = chunk.reasoning == null ? 0 : chunk.reasoning.length();
+        int chars = contentChars + reasoningChars;
+        if (chars > 0) {
+            if (firstTokenNanos == RequestResult.NO_TIME) {
+                firstTokenNanos = now;
+            }
+            if (contentChars > 0 && firstContentNanos == RequestResult.NO_TIME) {
+                firstContentNanos = now;
+            }
+            textWithoutUsage |= chunk.completionTokens == CompletionChunk.ABSENT;
+            capture(text, chunk.content);
+            capture(reasoningText, chunk.reasoning);
+        }
+        if (chars > 0 || tokens > 0) {
+            addChunk(now, chars, tokens);
+        }
+    }
+
+    private static void capture(StringBuilder target, String value) {
+        if (target != null && value != null && target.length() < RequestResult.MAX_CAPTURED_CHARS) {
+            target.append(value, 0, Math.min(value.length(), RequestResult.MAX_CAPTURED_CHARS - target.length()));
+        }
+    }
+
+    private void addChunk(long now, int chars, int tokens) {
+        if (chunks == chunkNanos.length) {
+            chunkNanos = Arrays.copyOf(chunkNanos, chunks * 2);
+            chunkChars = Arrays.copyOf(chunkChars, chunks * 2);
+            chunkTokens = Arrays.copyOf(chunkTokens, chunks * 2);
+        }
+        chunkNanos[chunks] = now;
+        chunkChars[chunks] = chars;
+        chunkTokens[chunks] = tokens;
+        chunks++;
+    }
+
+    private void endOfStream(long now) {
+        if (!done && finishReason == null) {
+            fail(FailureClass.DISCONNECT, "stream ended without [DONE] after " + chunks + " chunks", now);
+            return;
+        }
+        succeed(now);
+    }
+
+    private void readWholeBody(long now) {
+        CompletionChunk whole;
+        try {
+            whole = CompletionChunk.parse(rawBody, 0, rawLength);
+        } catch (IOException e) {
+            fail(FailureClass.BAD_RESPONSE, "response is not a completion: " + e.getMessage(), now);
+            return;
+        }
+        accept(whole, now);
+        if (!finished) {
+            succeed(now);
+        }
+    }
+
+    private void succeed(long now) {
+        if (firstTokenNanos == RequestResult.NO_TIME) {
+            fail(FailureClass.EMPTY_OUTPUT, "the server finished (" + finishReason + ") without a token", now);
+            return;
+        }
+        TokenCounting counting;
+        if (completionTokens == CompletionChunk.ABSENT) {
+            counting = TokenCounting.COUNTED;
+            keepTextChunks();
+            Arrays.fill(chunkTokens, 0, chunks, 1);
+        } else if (usageOnChoiceChunks && !textWithoutUsage) {
+            counting = TokenCounting.SERVER_PER_CHUNK;
+            keepChunksWithTokens();
+        } else {
+            counting = TokenCounting.SERVER_TOTAL;
+            keepTextChunks();
+            spreadTokens(completionTokens);
+        }
+        int output = counting == TokenCounting.COUNTED ? chunks : completionTokens;
+        complete(null, null, now, output, counting);
+    }
+
+    private void keepTextChunks() {
+        int kept = 0;
+        for (int i = 0; i < chunks; i++) {
+            if (chunkChars[i] > 0) {
+                chunkNanos[kept] = chunkNanos[i];
+                chunkChars[kept] = chunkChars[i];
+                kept++;
+            }
+        }
+        chunks = kept;
+    }
+
+    private void keepChunksWithTokens() {
+        int kept = 0;
+        for (int i = 0; i < chunks; i++) {
+            if (chunkTokens[i] > 0) {
+                chunkNanos[kept] = chunkNanos[i];
+                chunkTokens[kept] = chunkTokens[i];
+                kept++;
+            }
+        }
+        chunks = kept;
+    }
+
+    /** One token per chunk when there are enough, the rest in proportion to characters, summing exactly to total. */
+    private void spreadTokens(int total) {
+        int base = total >= chunks ? 1 : 0;
+        long surplus = total - (long) base * chunks;
+        long allChars = 0;
+        for (int i = 0; i < chunks; i++) {
+            allChars += chunkChars[i];
+        }
+        long seenChars = 0;
+        long assigned = 0;
+        for (int i = 0; i < chunks; i++) {
+            seenChars += chunkChars[i];
+            long target = Math.round((double) surplus * seenChars / allChars);
+            chunkTokens[i] = (int) (base + target - assigned);
+            assigned = target;
+        }
+        keepChunksWithTokens();
+    }
+
+    private void fail(String failureClass, String message, long now) {
+        complete(failureClass, message, now, completionTokens == CompletionChunk.ABSENT ? 0 : completionTokens,
+                TokenCounting.COUNTED);
+    }
+
+    private void complete(String failureClass, String message, long now, int outputTokens, TokenCounting counting) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        if (subscription != null && failureClass != null) {
+            subscription.cancel();
+        }
+        body.complete(null);
+        result.complete(new RequestResult(failureClass, message, status, responseId, sendNanos, firstTokenNanos,
+                firstContentNanos, now, Math.max(0, promptTokens), outputTokens, Math.max(0, reasoningTokens), counting,
+                finishReason, Arrays.copyOf(chunkNanos, chunks), Arrays.copyOf(chunkTokens, chunks),
+                text == null ? null : text.toString(), reasoningText == null ? null : reasoningText.toString()));
+    }
+
+    private void keepBody(ByteBuffer buffer) {
+        int limit = status == 200 ? MAX_JSON_BODY : MAX_ERROR_BODY;
+        int take = Math.min(buffer.remaining(), limit - rawLength);
+        if (rawLength + take > rawBody.length) {
+            rawBody = Arrays.copyOf(rawBody, Math.max(rawLength + take, rawBody.length * 2));
+        }
+        buffer.get(rawBody, rawLength, take);
+        rawLength += take;
+        buffer.position(buffer.limit());
+    }
+
+    private String errorText() {
+        try {
+            CompletionChunk error = CompletionChunk.parse(rawBody, 0, rawLength);
+            if (error.errorMessage != null) {
+                return error.errorMessage;
+            }
+        } catch (IOException | RuntimeException notJson) {
+            // a plain-text error body is shown as it is
+        }
+        String raw = new String(rawBody, 0, rawLength, StandardCharsets.UTF_8).strip();
+        return raw.isEmpty() ? "HTTP " + status + " without a body" : raw.length() > 300 ? raw.substring(0, 300) : raw;
+    }
+
+    private static String describe(Throwable error) {
+        String message = error.getMessage();
+        return error.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.llmops.serving.runner;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Folds the results of one stage into counters and histograms as they arrive (from many threads), so no per-request
+ * data outlives its request; then turns them into a {@link StageReport}.
+ */
+final class StageRecorder {
+
+    static final double CLIENT_LAG_WARNING_MILLIS = 5;
+    static final double CLIENT_CPU_WARNING = 0.9;
+
+    private final StagePlan plan;
+    private final int maxTokens;
+    private final boolean ignoreEos;
+    private final LatencyHistogram ttft = new LatencyHistogram();
+    private final LatencyHistogram ttfc = new LatencyHistogram();
+    private final LatencyHistogram tpot = new LatencyHistogram();
+    private final LatencyHistogram itl = new LatencyHistogram();
+    private final LatencyHistogram e2e = new LatencyHistogram();
+    private final LatencyHistogram scheduleLag = new LatencyHistogram();
+    private final Map<String, Integer> failures = new TreeMap<>();
+    private final Map<String, String> errors = new TreeMap<>();
+    private final List<SingleRequestReport> singles = new ArrayList<>();
+    private long firstSendNanos = Long.MAX_VALUE;
+    private long lastSendNanos = Long.MIN_VALUE;
+    private long lastEndNanos = Long.MIN_VALUE;
+    private double sumLatencyNanos;
+    private int completed;
+    private int failed;
+    private long inputTokens;
+    private long outputTokens;
+    private long reasoningTokens;
+    private int shortOutputs;
+    private int countedOutputs;
+    private int estimatedSplits;
+
+    StageRecorder(StagePlan plan, int maxTokens, boolean ignoreEos) {
+        this.plan = plan;
+        this.maxTokens = maxTokens;
+        this.ignoreEos = ignoreEos;
+    }
+
+    synchronized int done() {
+        return completed + failed;
+    }
+
+    /**
+     * Records one finished request; latencies are measured from {@code intendedNanos}, which is the send time in a
+     * closed loop and the scheduled send time in an open loop (so schedule lag counts as latency).
+     */
+    synchronized void record(RequestResult result, long intendedNanos, String prompt) {
+        firstSendNanos = Math.min(firstSendNanos, intendedNanos);
+        lastSendNanos = Math.max(lastSendNanos, intendedNanos);
+        lastEndNanos = Math.max(lastEndNanos, result.endNanos());
+        sumLatencyNanos += result.endNanos() - intendedNanos;
+        if (plan.mode() == StagePlan.Mode.OPEN_LOOP) {
+            scheduleLag.record(result.sendNanos() - intendedNanos);
+        }
+        if (!result.succeeded()) {
+            failed++;
+            failures.merge(result.failureClass(), 1, Integer::sum);
+            errors.putIfAbsent(result.failureClass(), result.errorMessage());
+            if (plan.mode() == StagePlan.Mode.SINGLE) {
+                singles.add(new SingleRequestReport(prompt, result.outputTokens(), result.reasoningTokens(), 0, null, null,
+                        null, (result.endNanos() - intendedNanos) / 1e6, result.failureClass()));
+            }
+            return;
+        }
+        completed++;
+        inputTokens += result.promptTokens();
+        outputTokens += result.outputTokens();
+        reasoningTokens += result.reasoningTokens();
+        if (ignoreEos && result.outputTokens() < maxTokens) {
+            shortOutputs++;
+        }
+        if (result.tokenCounting() == TokenCounting.COUNTED) {
+            countedOutputs++;
+        } else if (result.tokenCounting() == TokenCounting.SERVER_TOTAL
+                && result.tokenChunkTokens().length != result.outputTokens()) {
+            estimatedSplits++;
+        }
+        long e2eNanos = result.endNanos() - intendedNanos;
+        long ttftNanos = result.firstTokenNanos() - intendedNanos;
+        e2e.record(e2eNanos);
+        ttft.record(ttftNanos);
+        if (result.firstContentNanos() != RequestResult.NO_TIME) {
+            ttfc.record(result.firstContentNanos() - intendedNanos);
+        }
+        result.tpotMillis().ifPresent(millis -> tpot.record(Math.round(millis * 1e6)));
+        result.forEachInterTokenLatency(itl::record);
+        if (plan.mode() == StagePlan.Mode.SINGLE) {
+            singles.add(new SingleRequestReport(prompt, result.outputTokens(), result.reasoningTokens(),
+                    result.outputTokens() / (e2eNanos / 1e9), ttftNanos / 1e6,
+                    result.firstContentNanos() == RequestResult.NO_TIME ? null
+                            : (result.firstContentNanos() - intendedNanos) / 1e6,
+                    result.tpotMillis().isPresent() ? result.tpotMillis().getAsDouble() : null, e2eNanos / 1e6, null));
+        }
+    }
+
+    synchronized List<SingleRequestReport> singles() {
+        return List.copyOf(singles);
+    }
+
+    synchronized StageReport report(ClientLagProbe.Reading client) {
+        boolean any = done() > 0;
+        double window = any ? (lastEndNanos - firstSendNanos) / 1e9 : 0;
+        Map<String, LatencySummary> latencies = new LinkedHashMap<>();
+        put(latencies, StageReport.TTFT, ttft);
+        put(latencies, StageReport.TTFC, ttfc);
+        put(latencies, StageReport.TPOT, tpot);
+        put(latencies, StageReport.ITL, itl);
+        put(latencies, StageReport.E2E, e2e);
+        put(latencies, StageReport.SCHEDULE_LAG, scheduleLag);
+        boolean closed = plan.mode() != StagePlan.Mode.OPEN_LOOP;
+        double cpuUtilisation = window > 0 ? client.cpuSeconds() / window / Runtime.getRuntime().availableProcessors() : 0;
+        return new StageReport(plan.name(), plan.mode(), closed ? plan.concurrency() : null,
+                closed ? null : plan.rate(), window, completed, failed, new LinkedHashMap<>(failures), inputTokens,
+                outputTokens, reasoningTokens, perSecond(completed, window), perSecond(outputTokens, window),
+                perSecond(inputTokens + outputTokens, window), window > 0 ? sumLatencyNanos / 1e9 / window : 0,
+                any ? (lastEndNanos - lastSendNanos) / 1e9 : 0, shortOutputs, countedOutputs, latencies,
+                new LinkedHashMap<>(errors), client.p99Millis(), client.maxMillis(), client.cpuSeconds(), cpuUtilisation,
+                warnings(client, cpuUtilisation));
+    }
+
+    private List<String> warnings(ClientLagProbe.Reading client, double cpuUtilisation) {
+        List<String> warnings = new ArrayList<>();
+        String stage = plan.name() + ": ";
+        if (client.p99Millis() > CLIENT_LAG_WARNING_MILLIS || cpuUtilisation > CLIENT_CPU_WARNING) {
+            warnings.add(String.format(java.util.Locale.ROOT, "%sthe client may have been the bottleneck (its threads ran"
+                    + " p99 %.1f ms late, CPU %.0f%% of %d cores); TTFT and ITL include client delay", stage,
+                    client.p99Millis(), cpuUtilisation * 100, Runtime.getRuntime().availableProcessors()));
+        }
+        if (shortOutputs > 0) {
+            warnings.add(stage + shortOutputs + " of " + completed + " requests returned fewer than " + maxTokens
+                    + " tokens despite ignore_eos");
+        }
+        if (countedOutputs > 0) {
+            warnings.add(stage + countedOutputs + " requests came without usage: their output tokens were counted"
+                    + " from chunks");
+        }
+        if (estimatedSplits > 0) {
+            warnings.add(stage + estimatedSplits + " requests carried several tokens per chunk without per-chunk usage:"
+                    + " their ITL splits chunks by characters");
+        }
+        return warnings;
+    }
+
+    private static void put(Map<String, LatencySummary> latencies, String metric, LatencyHistogram histogram) {
+        LatencySummary summary = histogram.summary();
+        if (summary != null) {
+            latencies.put(metric, summary);
+        }
+    }
+
+    private static double perSecond(double amount, double seconds) {
+        return seconds > 0 ? amount / seconds : 0;
+    }
+}

@@ -1,0 +1,16 @@
+package dev.llmops.serving.runner;
+
+/** The target did not complete one real request before the plan started: unreachable, or not inference-ready. */
+public final class TargetNotReadyException extends Exception {
+
+    private final transient RequestResult result;
+
+    public TargetNotReadyException(RequestResult result) {
+        super("the target is not inference-ready: " + result.failureClass() + ": " + result.errorMessage());
+        this.result = result;
+    }
+
+    public RequestResult result() {
+        return result;
+    }
+}

@@ -1,0 +1,269 @@
+package dev.llmops.serving.simulator;
+
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One simulated generation: its schedule (first chunk at start + TTFT, then one chunk every tokens-per-chunk × token
+ * delay) and its emission, one timer task per chunk on a shared scheduler, so a thousand streams need no thousand
+ * threads. Each chunk is written when its last token would have been produced.
+ */
+final class Generation {
+
+    private static final String[] CONTENT_WORDS = {" The", " answer", " depends", " on", " a", " few", " details",
+        " worth", " checking", " carefully", ",", " especially", " throughput", " and", " latency", "."};
+    private static final String[] REASONING_WORDS = {" Let", " me", " think", " about", " this", " step", " by",
+        " step", ";", " first", " the", " question", " asks", " what", " happens", "."};
+
+    private final SglangSimulator simulator;
+    private final HttpExchange exchange;
+    private final ScheduledExecutorService scheduler;
+    private final String id;
+    private final boolean chat;
+    private final boolean stream;
+    private final boolean includeUsage;
+    private final boolean continuousUsage;
+    private final int promptTokens;
+    private final int maxTokens;
+    private final boolean ignoreEos;
+    private final int outputTokens;
+    private final int reasoningTokens;
+    private final int tokensPerChunk;
+    private final int chunkCount;
+    private final int disconnectAtChunk;
+    private final long ttftNanos;
+    private final long chunkIntervalNanos;
+    private final long receivedNanos;
+    private final long createdSeconds = System.currentTimeMillis() / 1000;
+    private final long[] intendedNanos;
+    private final long[] sentNanos;
+    private final int[] chunkTokens;
+
+    private OutputStream body;
+    private long startedNanos;
+    private int sentChunks;
+    private int sentTokens;
+    private boolean ended;
+
+    Generation(SglangSimulator simulator, HttpExchange exchange, ScheduledExecutorService scheduler, String id, boolean chat,
+            boolean stream, boolean includeUsage, boolean continuousUsage, int promptTokens, int maxTokens,
+            boolean ignoreEos, int outputTokens, int reasoningTokens, int tokensPerChunk, long ttftNanos,
+            long tokenDelayNanos, boolean disconnect, long receivedNanos) {
+        this.simulator = simulator;
+        this.exchange = exchange;
+        this.scheduler = scheduler;
+        this.id = id;
+        this.chat = chat;
+        this.stream = stream;
+        this.includeUsage = includeUsage;
+        this.continuousUsage = continuousUsage;
+        this.promptTokens = promptTokens;
+        this.maxTokens = maxTokens;
+        this.ignoreEos = ignoreEos;
+        this.outputTokens = outputTokens;
+        this.reasoningTokens = Math.min(reasoningTokens, outputTokens);
+        this.tokensPerChunk = tokensPerChunk;
+        this.chunkCount = (outputTokens + tokensPerChunk - 1) / tokensPerChunk;
+        this.disconnectAtChunk = disconnect ? Math.max(1, chunkCount / 2) : -1;
+        this.ttftNanos = ttftNanos;
+        this.chunkIntervalNanos = tokenDelayNanos * tokensPerChunk;
+        this.receivedNanos = receivedNanos;
+        this.intendedNanos = new long[chunkCount];
+        this.sentNanos = new long[chunkCount];
+        this.chunkTokens = new int[chunkCount];
+    }
+
+    /** Sends the response headers at once, as SGLang does, whether or not a batch slot is free. */
+    void open() throws IOException {
+        if (stream) {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+            exchange.sendResponseHeaders(200, 0);
+            body = exchange.getResponseBody();
+        }
+    }
+
+    /** Generation begins (a batch slot is free): the role-only chunk goes out now, the first token after TTFT. */
+    synchronized void start() {
+        startedNanos = System.nanoTime();
+        for (int i = 0; i < chunkCount; i++) {
+            intendedNanos[i] = startedNanos + ttftNanos + i * chunkIntervalNanos;
+        }
+        if (stream && chat) {
+            if (!write("data: " + chunkJson("\"role\":\"assistant\",\"content\":\"\"", null, -1) + "\n\n")) {
+                return;
+            }
+        }
+        scheduleChunk(0);
+    }
+
+    private void scheduleChunk(int index) {
+        int target = stream ? index : chunkCount - 1;
+        long delay = intendedNanos[target] - System.nanoTime();
+        scheduler.schedule(() -> emit(target), Math.max(0, delay), TimeUnit.NANOSECONDS);
+    }
+
+    private synchronized void emit(int index) {
+        if (ended) {
+            return;
+        }
+        if (!stream) {
+            finishWhole();
+            return;
+        }
+        if (index == disconnectAtChunk) {
+            end(SimulatedRequest.Outcome.DISCONNECTED, null);
+            return;
+        }
+        int first = index * tokensPerChunk;
+        int last = Math.min(outputTokens, first + tokensPerChunk);
+        StringBuilder events = new StringBuilder(256);
+        events.append("data: ").append(chunkJson(delta(first, last), null, last)).append("\n\n");
+        boolean lastChunk = index == chunkCount - 1;
+        if (lastChunk) {
+            events.append("data: ").append(chunkJson(chat ? "\"content\":\"\"" : null, finishReason(), last))
+                    .append("\n\n");
+            if (includeUsage) {
+                events.append("data: {\"id\":\"").append(id).append("\",\"object\":\"")
+                        .append(chat ? "chat.completion.chunk" : "text_completion").append("\",\"created\":")
+                        .append(createdSeconds).append(",\"model\":").append(simulator.modelJson())
+                        .append(",\"choices\":[],\"usage\":").append(usage(last)).append("}\n\n");
+            }
+            events.append("data: [DONE]\n\n");
+        }
+        long writeStart = System.nanoTime();
+        if (!write(events.toString())) {
+            return;
+        }
+        sentNanos[index] = writeStart;
+        chunkTokens[index] = last - first;
+        sentChunks = index + 1;
+        sentTokens = last;
+        simulator.tokensGenerated(last - first, index == 0 ? sentNanos[0] - startedNanos : -1);
+        if (lastChunk) {
+            end(SimulatedRequest.Outcome.COMPLETED, finishReason());
+        } else {
+            scheduleChunk(index + 1);
+        }
+    }
+
+    private void finishWhole() {
+        StringBuilder content = new StringBuilder();
+        StringBuilder reasoning = new StringBuilder();
+        for (int i = 0; i < outputTokens; i++) {
+            (i < reasoningTokens ? reasoning : content).append(word(i));
+        }
+        String choice;
+        if (chat) {
+            choice = "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + content + "\""
+                    + (reasoningTokens > 0 ? ",\"reasoning_content\":\"" + reasoning + "\"" : "")
+                    + "},\"finish_reason\":\"" + finishReason() + "\"}";
+        } else {
+            choice = "{\"index\":0,\"text\":\"" + reasoning + content + "\",\"finish_reason\":\"" + finishReason() + "\"}";
+        }
+        String json = "{\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion" : "text_completion")
+                + "\",\"created\":" + createdSeconds + ",\"model\":" + simulator.modelJson() + ",\"choices\":[" + choice
+                + "],\"usage\":" + usage(outputTokens) + "}";
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        try {
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+        } catch (IOException e) {
+            end(SimulatedRequest.Outcome.ABORTED, null);
+            return;
+        }
+        long now = System.nanoTime();
+        Arrays.fill(sentNanos, now);
+        for (int i = 0; i < chunkCount; i++) {
+            chunkTokens[i] = Math.min(outputTokens, (i + 1) * tokensPerChunk) - i * tokensPerChunk;
+        }
+        sentChunks = chunkCount;
+        sentTokens = outputTokens;
+        simulator.tokensGenerated(outputTokens, now - startedNanos);
+        end(SimulatedRequest.Outcome.COMPLETED, finishReason());
+    }
+
+    private String finishReason() {
+        return outputTokens == maxTokens ? "length" : "stop";
+    }
+
+    private String delta(int firstToken, int endToken) {
+        StringBuilder reasoning = new StringBuilder();
+        StringBuilder content = new StringBuilder();
+        for (int i = firstToken; i < endToken; i++) {
+            (i < reasoningTokens ? reasoning : content).append(word(i));
+        }
+        if (!chat) {
+            return reasoning.append(content).toString();
+        }
+        StringBuilder delta = new StringBuilder();
+        if (reasoning.length() > 0) {
+            delta.append("\"reasoning_content\":\"").append(reasoning).append('"');
+        }
+        if (content.length() > 0) {
+            delta.append(delta.length() > 0 ? "," : "").append("\"content\":\"").append(content).append('"');
+        }
+        return delta.toString();
+    }
+
+    private String word(int token) {
+        return token < reasoningTokens ? REASONING_WORDS[token % REASONING_WORDS.length]
+                : CONTENT_WORDS[(token - reasoningTokens) % CONTENT_WORDS.length];
+    }
+
+    /** A chunk object; {@code delta} is the delta's fields for chat, the text for completions. */
+    private String chunkJson(String delta, String finishReason, int tokensSoFar) {
+        StringBuilder json = new StringBuilder(256).append("{\"id\":\"").append(id).append("\",\"object\":\"")
+                .append(chat ? "chat.completion.chunk" : "text_completion").append("\",\"created\":")
+                .append(createdSeconds).append(",\"model\":").append(simulator.modelJson()).append(",\"choices\":[{\"index\":0,");
+        if (chat) {
+            json.append("\"delta\":{").append(delta == null ? "" : delta).append('}');
+        } else {
+            json.append("\"text\":\"").append(delta == null ? "" : delta).append('"');
+        }
+        json.append(",\"finish_reason\":").append(finishReason == null ? "null" : '"' + finishReason + '"').append("}]");
+        if (continuousUsage && tokensSoFar >= 0) {
+            json.append(",\"usage\":").append(usage(tokensSoFar));
+        }
+        return json.append('}').toString();
+    }
+
+    private String usage(int completionTokens) {
+        return "{\"prompt_tokens\":" + promptTokens + ",\"completion_tokens\":" + completionTokens
+                + ",\"total_tokens\":" + (promptTokens + completionTokens)
+                + ",\"completion_tokens_details\":{\"reasoning_tokens\":" + Math.min(reasoningTokens, completionTokens)
+                + "}}";
+    }
+
+    private boolean write(String events) {
+        try {
+            body.write(events.getBytes(StandardCharsets.UTF_8));
+            body.flush();
+            return true;
+        } catch (IOException e) {
+            end(SimulatedRequest.Outcome.ABORTED, null);
+            return false;
+        }
+    }
+
+    /** Closes the exchange without finishing the answer: the simulator is shutting down. */
+    synchronized void abort() {
+        if (!ended) {
+            end(SimulatedRequest.Outcome.ABORTED, null);
+        }
+    }
+
+    private void end(SimulatedRequest.Outcome outcome, String finishReason) {
+        ended = true;
+        exchange.close();
+        simulator.finished(this, new SimulatedRequest(id, outcome, 200, stream, promptTokens, maxTokens, ignoreEos,
+                receivedNanos, startedNanos, Arrays.copyOf(intendedNanos, sentChunks), Arrays.copyOf(sentNanos, sentChunks),
+                Arrays.copyOf(chunkTokens, sentChunks), sentTokens, Math.min(reasoningTokens, sentTokens), finishReason));
+    }
+}

@@ -1,0 +1,574 @@
+package dev.llmops.serving.simulator;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An SGLang server without a GPU, for tests and demos: the same endpoints, streaming format and usage reporting, with
+ * configurable speed (TTFT, token delay, tokens per chunk, a reasoning phase, a batch limit) and faults (slow start,
+ * half-ready, hang, disconnect, a rate of HTTP 500s) that can be switched while it runs. It records its own ground
+ * truth — every chunk's intended and actual send time — so a client's measurements can be checked against it.
+ *
+ * <p>Built on the JDK's HTTP server: requests are parsed on a small pool and every chunk is written by a timer task on
+ * a shared scheduler, so open streams cost no threads. The JDK server reads two settings once per JVM, before its
+ * first use; unless already set, this class sets {@code sun.net.httpserver.nodelay=true} (otherwise Nagle's algorithm
+ * delays small chunks) and {@code sun.net.httpserver.maxIdleConnections=65536} (otherwise connections beyond 200 are
+ * closed between requests).
+ */
+public final class SglangSimulator implements AutoCloseable {
+
+    static {
+        setIfAbsent("sun.net.httpserver.nodelay", "true");
+        setIfAbsent("sun.net.httpserver.maxIdleConnections", "65536");
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Builder config;
+    private final String modelJson;
+    private final HttpServer server;
+    private final ExecutorService handlers;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final SimulatorMetrics metrics = new SimulatorMetrics();
+    private final AtomicLong requestCounter = new AtomicLong();
+    private final AtomicLong generationCounter = new AtomicLong();
+    private final Set<Generation> active = ConcurrentHashMap.newKeySet();
+    private final Set<HttpExchange> hung = ConcurrentHashMap.newKeySet();
+    private final Queue<Generation> waiting = new ArrayDeque<>();
+    private final List<SimulatedRequest> groundTruth = new ArrayList<>();
+    private int running;
+    private volatile Fault fault;
+    private volatile double errorRate;
+    private volatile long loadedAtNanos;
+
+    private SglangSimulator(Builder config) throws IOException {
+        this.config = config;
+        this.fault = config.fault;
+        this.errorRate = config.errorRate;
+        this.loadedAtNanos = System.nanoTime() + config.loading.toNanos();
+        this.modelJson = JSON.writeValueAsString(config.model);
+        this.handlers = Executors.newFixedThreadPool(config.handlerThreads, daemonThreads("sglang-simulator-http"));
+        this.scheduler = new ScheduledThreadPoolExecutor(config.emitterThreads, daemonThreads("sglang-simulator-emit"));
+        this.scheduler.setRemoveOnCancelPolicy(true);
+        this.server = HttpServer.create(new InetSocketAddress(config.host, config.port), 4096);
+        server.createContext("/", this::handle);
+        server.setExecutor(handlers);
+        server.start();
+        scheduler.scheduleAtFixedRate(metrics::sampleThroughput, 1, 1, TimeUnit.SECONDS);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** {@code http://host:port}, the base URL clients append {@code /v1/...} to. */
+    public URI baseUrl() {
+        return URI.create("http://" + config.host + ":" + port());
+    }
+
+    public String model() {
+        return config.model;
+    }
+
+    public Fault fault() {
+        return fault;
+    }
+
+    /** Applies to requests that arrive from now on. */
+    public void setFault(Fault value) {
+        this.fault = Objects.requireNonNull(value);
+    }
+
+    /** Fraction of generation requests answered with HTTP 500, spread evenly (every 1/rate-th request). */
+    public void setErrorRate(double value) {
+        this.errorRate = checkRate(value);
+    }
+
+    /** Ends the slow start now: /health turns 200 and generation works. */
+    public void finishLoading() {
+        loadedAtNanos = System.nanoTime();
+    }
+
+    public boolean isLoading() {
+        return System.nanoTime() < loadedAtNanos;
+    }
+
+    /** Ground truth of every generation request that has ended, in the order they ended. */
+    public List<SimulatedRequest> requests() {
+        synchronized (groundTruth) {
+            return List.copyOf(groundTruth);
+        }
+    }
+
+    public void clearRequests() {
+        synchronized (groundTruth) {
+            groundTruth.clear();
+        }
+    }
+
+    /** Tokens written to clients since start. */
+    public long tokensSent() {
+        return metrics.generationTokens.get();
+    }
+
+    public synchronized int running() {
+        return running;
+    }
+
+    public synchronized int queued() {
+        return waiting.size();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        for (Generation generation : List.copyOf(active)) {
+            generation.abort();
+        }
+        for (HttpExchange exchange : List.copyOf(hung)) {
+            exchange.close();
+        }
+        scheduler.shutdownNow();
+        handlers.shutdownNow();
+    }
+
+    String modelJson() {
+        return modelJson;
+    }
+
+    void tokensGenerated(int tokens, long ttftNanos) {
+        metrics.generationTokens.addAndGet(tokens);
+        if (ttftNanos >= 0) {
+            metrics.recordTtft(ttftNanos);
+        }
+    }
+
+    void finished(Generation generation, SimulatedRequest record) {
+        active.remove(generation);
+        record(record);
+        Generation next;
+        synchronized (this) {
+            running--;
+            next = waiting.poll();
+            if (next != null) {
+                running++;
+            }
+        }
+        if (next != null) {
+            next.start();
+        }
+    }
+
+    private void record(SimulatedRequest record) {
+        if (config.recordGroundTruth) {
+            synchronized (groundTruth) {
+                groundTruth.add(record);
+            }
+        }
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try {
+            byte[] requestBody = exchange.getRequestBody().readAllBytes();
+            String path = exchange.getRequestURI().getPath();
+            if (config.apiKey != null && !path.startsWith("/health") && !path.equals("/metrics")
+                    && !("Bearer " + config.apiKey).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                sendError(exchange, 401, "Unauthorized: missing or wrong API key");
+                return;
+            }
+            switch (path) {
+                case "/health" -> {
+                    if (isLoading()) {
+                        sendError(exchange, 503, "The server is still loading the model");
+                    } else {
+                        send(exchange, 200, "text/plain", "");
+                    }
+                }
+                case "/health_generate" -> healthGenerate(exchange);
+                case "/v1/models" -> send(exchange, 200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":"
+                        + modelJson + ",\"object\":\"model\",\"created\":0,\"owned_by\":\"sglang\",\"root\":" + modelJson
+                        + ",\"max_model_len\":" + config.contextLength + "}]}");
+                case "/get_server_info" -> send(exchange, 200, "application/json", serverInfo());
+                case "/metrics" -> send(exchange, 200, "text/plain; version=0.0.4",
+                        metrics.render(config.model, running(), queued(), config.maxRunning));
+                case "/v1/chat/completions" -> generate(exchange, requestBody, true);
+                case "/v1/completions" -> generate(exchange, requestBody, false);
+                default -> sendError(exchange, 404, "Not found: " + path);
+            }
+        } catch (IOException | RuntimeException e) {
+            exchange.close();
+        }
+    }
+
+    private void healthGenerate(HttpExchange exchange) throws IOException {
+        if (isLoading()) {
+            sendError(exchange, 503, "The server is still loading the model");
+            return;
+        }
+        switch (fault) {
+            case HALF_READY -> sendError(exchange, 503, "health_generate failed: the generation did not finish");
+            case HANG -> hung.add(exchange);
+            default -> scheduler.schedule(() -> {
+                try {
+                    send(exchange, 200, "text/plain", "");
+                } catch (IOException e) {
+                    exchange.close();
+                }
+            }, config.ttft.toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void generate(HttpExchange exchange, byte[] requestBody, boolean chat) throws IOException {
+        long received = System.nanoTime();
+        String id = (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(generationCounter.incrementAndGet());
+        if (!"POST".equals(exchange.getRequestMethod())) {
+            reject(exchange, id, received, 405, "Method not allowed");
+            return;
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(requestBody);
+        } catch (JsonProcessingException e) {
+            reject(exchange, id, received, 400, "The request body is not JSON: " + e.getOriginalMessage());
+            return;
+        }
+        if (body == null || !body.isObject()) {
+            reject(exchange, id, received, 400, "The request body must be a JSON object");
+            return;
+        }
+        int promptTokens = chat ? countWords(body.path("messages")) : countWords(body.path("prompt"));
+        metrics.requests.incrementAndGet();
+        metrics.promptTokens.addAndGet(promptTokens);
+        if (isLoading()) {
+            reject(exchange, id, received, 503, "The server is still loading the model");
+            return;
+        }
+        Fault current = fault;
+        if (current == Fault.HALF_READY) {
+            reject(exchange, id, received, 500, "CUDA error: no kernel image is available for execution on the device");
+            return;
+        }
+        if (current == Fault.HANG) {
+            hung.add(exchange);
+            return;
+        }
+        if (failsByErrorRate()) {
+            reject(exchange, id, received, 500, "Internal server error (simulated)");
+            return;
+        }
+        int maxTokens = body.path("max_tokens").asInt(body.path("max_completion_tokens").asInt(config.defaultMaxTokens));
+        if (maxTokens < 1) {
+            reject(exchange, id, received, 400, "max_tokens must be at least 1");
+            return;
+        }
+        boolean ignoreEos = body.path("ignore_eos").asBoolean(false);
+        int outputTokens = maxTokens;
+        if (config.naturalLength > 0 && !(ignoreEos && config.honourIgnoreEos)) {
+            outputTokens = Math.min(maxTokens, config.naturalLength);
+        }
+        boolean stream = body.path("stream").asBoolean(false);
+        JsonNode options = body.path("stream_options");
+        Generation generation = new Generation(this, exchange, scheduler, id, chat, stream,
+                options.path("include_usage").asBoolean(false), options.path("continuous_usage_stats").asBoolean(false),
+                promptTokens, maxTokens, ignoreEos, outputTokens, chat ? config.reasoningTokens : 0,
+                config.tokensPerChunk, config.ttft.toNanos(), config.tokenDelay.toNanos(), current == Fault.DISCONNECT,
+                received);
+        active.add(generation);
+        generation.open();
+        boolean startNow;
+        synchronized (this) {
+            startNow = config.maxRunning == 0 || running < config.maxRunning;
+            if (startNow) {
+                running++;
+            } else {
+                waiting.add(generation);
+            }
+        }
+        if (startNow) {
+            generation.start();
+        }
+    }
+
+    private boolean failsByErrorRate() {
+        double rate = errorRate;
+        long n = requestCounter.incrementAndGet();
+        return rate > 0 && Math.floor(n * rate) > Math.floor((n - 1) * rate);
+    }
+
+    private void reject(HttpExchange exchange, String id, long received, int status, String message) throws IOException {
+        record(new SimulatedRequest(id, SimulatedRequest.Outcome.REJECTED, status, false, 0, 0, false, received, 0,
+                new long[0], new long[0], new int[0], 0, 0, null));
+        sendError(exchange, status, message);
+    }
+
+    private String serverInfo() {
+        var info = JSON.createObjectNode();
+        info.put("model_path", config.model);
+        info.put("served_model_name", config.model);
+        info.put("tp_size", 1);
+        info.put("context_length", config.contextLength);
+        if (config.maxRunning > 0) {
+            info.put("max_running_requests", config.maxRunning);
+        } else {
+            info.putNull("max_running_requests");
+        }
+        if (config.speculativeAlgorithm != null) {
+            info.put("speculative_algorithm", config.speculativeAlgorithm);
+        } else {
+            info.putNull("speculative_algorithm");
+        }
+        info.put("version", "simulator");
+        return info.toString();
+    }
+
+    private static int countWords(JsonNode node) {
+        if (node.isTextual()) {
+            return countWords(node.asText());
+        }
+        int words = 0;
+        for (JsonNode child : node) {
+            words += child.isObject() ? countWords(child.path("content")) : countWords(child);
+        }
+        return words;
+    }
+
+    private static int countWords(String text) {
+        int words = 0;
+        boolean inWord = false;
+        for (int i = 0; i < text.length(); i++) {
+            boolean space = Character.isWhitespace(text.charAt(i));
+            if (!space && !inWord) {
+                words++;
+            }
+            inWord = !space;
+        }
+        return words;
+    }
+
+    private static void sendError(HttpExchange exchange, int status, String message) throws IOException {
+        var error = JSON.createObjectNode();
+        error.put("object", "error");
+        error.put("message", message);
+        error.put("type", status >= 500 ? "InternalServerError" : "BadRequestError");
+        error.put("code", status);
+        send(exchange, status, "application/json", error.toString());
+    }
+
+    private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            exchange.getResponseBody().write(bytes);
+        }
+        exchange.close();
+    }
+
+    private static double checkRate(double rate) {
+        if (!(rate >= 0 && rate <= 1)) {
+            throw new IllegalArgumentException("error rate must be between 0 and 1, was " + rate);
+        }
+        return rate;
+    }
+
+    private static void setIfAbsent(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
+        }
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** Configures a simulator; every setting has a usable default (a fast server on an ephemeral loopback port). */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port;
+        private String model = "simulated/model";
+        private Duration ttft = Duration.ofMillis(50);
+        private Duration tokenDelay = Duration.ofMillis(10);
+        private int tokensPerChunk = 1;
+        private int reasoningTokens;
+        private int naturalLength;
+        private int maxRunning;
+        private Duration loading = Duration.ZERO;
+        private Fault fault = Fault.NONE;
+        private double errorRate;
+        private String apiKey;
+        private boolean honourIgnoreEos = true;
+        private String speculativeAlgorithm;
+        private int defaultMaxTokens = 128;
+        private int contextLength = 131072;
+        private boolean recordGroundTruth = true;
+        private int handlerThreads = 2;
+        private int emitterThreads = 2;
+
+        private Builder() {
+        }
+
+        /** Address to bind, e.g. 127.0.0.2 to run several simulators side by side. */
+        public Builder host(String value) {
+            this.host = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** Port to bind; 0 (the default) picks a free one. */
+        public Builder port(int value) {
+            this.port = value;
+            return this;
+        }
+
+        public Builder model(String value) {
+            this.model = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** From the start of generation to the first token (prefill). */
+        public Builder ttft(Duration value) {
+            this.ttft = nonNegative(value, "ttft");
+            return this;
+        }
+
+        /** Time per output token after the first; a chunk of k tokens goes out every k × this. */
+        public Builder tokenDelay(Duration value) {
+            this.tokenDelay = nonNegative(value, "tokenDelay");
+            return this;
+        }
+
+        /** Tokens per streamed chunk, as speculative decoding or a stream interval deliver them. */
+        public Builder tokensPerChunk(int value) {
+            this.tokensPerChunk = atLeast(value, 1, "tokensPerChunk");
+            return this;
+        }
+
+        /** The first N tokens of a chat answer stream as reasoning_content. */
+        public Builder reasoningTokens(int value) {
+            this.reasoningTokens = atLeast(value, 0, "reasoningTokens");
+            return this;
+        }
+
+        /** Without ignore_eos an answer ends (finish_reason stop) after this many tokens; 0 means never early. */
+        public Builder naturalLength(int value) {
+            this.naturalLength = atLeast(value, 0, "naturalLength");
+            return this;
+        }
+
+        /** Requests generating at once; the rest wait in a queue. 0 means no limit. */
+        public Builder maxRunning(int value) {
+            this.maxRunning = atLeast(value, 0, "maxRunning");
+            return this;
+        }
+
+        /** Slow start: for this long /health answers 503 and generation fails with 503; /v1/models answers. */
+        public Builder loading(Duration value) {
+            this.loading = nonNegative(value, "loading");
+            return this;
+        }
+
+        public Builder fault(Fault value) {
+            this.fault = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder errorRate(double value) {
+            this.errorRate = checkRate(value);
+            return this;
+        }
+
+        /** Requires {@code Authorization: Bearer <key>} on everything but /health, /health_generate and /metrics. */
+        public Builder apiKey(String value) {
+            this.apiKey = value;
+            return this;
+        }
+
+        /** false makes the server ignore ignore_eos, so fixed-length runs fall short at the natural length. */
+        public Builder honourIgnoreEos(boolean value) {
+            this.honourIgnoreEos = value;
+            return this;
+        }
+
+        /** Reported by /get_server_info. */
+        public Builder speculativeAlgorithm(String value) {
+            this.speculativeAlgorithm = value;
+            return this;
+        }
+
+        /** max_tokens of a request that sets none. */
+        public Builder defaultMaxTokens(int value) {
+            this.defaultMaxTokens = atLeast(value, 1, "defaultMaxTokens");
+            return this;
+        }
+
+        /** false keeps no per-request ground truth (long benchmark runs). */
+        public Builder recordGroundTruth(boolean value) {
+            this.recordGroundTruth = value;
+            return this;
+        }
+
+        /** Threads that write chunks; writes to a socket whose buffer has room do not block. */
+        public Builder emitterThreads(int value) {
+            this.emitterThreads = atLeast(value, 1, "emitterThreads");
+            return this;
+        }
+
+        /** Binds and starts serving. */
+        public SglangSimulator start() {
+            try {
+                return new SglangSimulator(this);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot bind the simulator to " + host + ":" + port + ": " + e.getMessage(), e);
+            }
+        }
+
+        private static Duration nonNegative(Duration value, String name) {
+            if (value.isNegative()) {
+                throw new IllegalArgumentException(name + " must not be negative");
+            }
+            return value;
+        }
+
+        private static int atLeast(int value, int minimum, String name) {
+            if (value < minimum) {
+                throw new IllegalArgumentException(name + " must be at least " + minimum + ", was " + value);
+            }
+            return value;
+        }
+    }
+}
