@@ -15,15 +15,14 @@ import java.util.regex.Pattern;
 record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path directory) {
 
     static final String BUILD_SCRIPT = "hack/controlplane/build.sh";
-    private static final Path PINNED_MODULE = Path.of("hack/controlplane/kubernetes/go.mod");
+    private static final String PINNED_MODULE = "hack/controlplane/kubernetes/go.mod";
     private static final Pattern KUBERNETES_REQUIREMENT = Pattern.compile("(?m)^require k8s\\.io/kubernetes v(\\S+)$");
     private static final List<String> NAMES =
             List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl");
 
     /** The binaries of the pinned version; fails with the command to run when any is missing. */
     static ControlPlaneBinaries locate() {
-        Path projectDir = Path.of(System.getProperty("e2e.projectDir", "."));
-        String version = pinnedVersion(projectDir.resolve(PINNED_MODULE));
+        String version = pinnedVersion(ProjectPaths.resolve(PINNED_MODULE));
         String testDirSetting = System.getenv("KUBE_API_TEST_DIR");
         Path kubeApiTestDir = testDirSetting != null
                 ? Path.of(testDirSetting)

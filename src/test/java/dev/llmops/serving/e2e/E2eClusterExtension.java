@@ -48,7 +48,7 @@ public final class E2eClusterExtension implements BeforeAllCallback, AfterAllCal
     }
 
     private static E2eCluster cluster(ExtensionContext context) {
-        Path workDirectory = Path.of(System.getProperty("e2e.projectDir", "."), "target", "e2e");
+        Path workDirectory = ProjectPaths.resolve("target/e2e");
         return context.getRoot().getStore(STORE)
                 .getOrComputeIfAbsent(E2eCluster.class, key -> E2eCluster.start(workDirectory), E2eCluster.class);
     }

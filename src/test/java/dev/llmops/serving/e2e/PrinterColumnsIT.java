@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 @E2eTest
 class PrinterColumnsIT {
 
-    private static final Path EXAMPLES = Path.of(System.getProperty("e2e.projectDir", "."), "deploy", "examples");
+    private static final Path EXAMPLES = ProjectPaths.resolve("deploy/examples");
 
     @BeforeAll
     static void createResourcesWithStatus(KubernetesClient client, TestNamespace namespace) {

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 /** Installs the CRDs the project ships in deploy/crds, exactly as a user would, and waits until they serve. */
 public final class ProjectCrds {
 
-    static final Path DIRECTORY = Path.of(System.getProperty("e2e.projectDir", "."), "deploy", "crds");
+    static final Path DIRECTORY = ProjectPaths.resolve("deploy/crds");
     private static final String FIELD_MANAGER = "llm-serving-operator-e2e";
 
     private ProjectCrds() {
