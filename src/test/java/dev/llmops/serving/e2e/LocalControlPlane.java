@@ -1,0 +1,140 @@
+package dev.llmops.serving.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubeapitest.KubeAPIServer;
+import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * etcd and kube-apiserver through kube-api-test, plus the kube-controller-manager and kube-scheduler it does not run,
+ * and the fake GPU fleet: a control plane with garbage collection, Deployment/ReplicaSet/Job controllers and real
+ * scheduling, but no kubelet.
+ */
+final class LocalControlPlane implements AutoCloseable {
+
+    /**
+     * Controllers of kube-controller-manager that are off: without kubelets every node would be marked unreachable,
+     * tainted and have its pods evicted.
+     */
+    static final List<String> DISABLED_CONTROLLERS = List.of("node-lifecycle-controller", "taint-eviction-controller");
+
+    private static final Duration COMPONENT_START_TIMEOUT = Duration.ofMinutes(2);
+
+    private final KubeAPIServer apiServer;
+    private final KubernetesClient client;
+    private final Path kubeconfig;
+    private final List<ComponentProcess> components;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private LocalControlPlane(KubeAPIServer apiServer, KubernetesClient client, Path kubeconfig,
+            List<ComponentProcess> components) {
+        this.apiServer = apiServer;
+        this.client = client;
+        this.kubeconfig = kubeconfig;
+        this.components = components;
+    }
+
+    static LocalControlPlane start(ControlPlaneBinaries binaries, Path workDirectory) {
+        KubeAPIServer apiServer = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
+                .withTestDir(binaries.kubeApiTestDir().toString())
+                .withApiServerVersion(binaries.version())
+                .withOfflineMode(true)
+                .withUpdateKubeConfig(false)
+                .withStartupTimeout((int) COMPONENT_START_TIMEOUT.toMillis())
+                // Serve on loopback only, independent of the host's network: no endpoints for the kubernetes
+                // Service, since no pod runs to call it.
+                .withApiServerFlag("--bind-address", "127.0.0.1")
+                .withApiServerFlag("--advertise-address", "127.0.0.1")
+                .withApiServerFlag("--endpoint-reconciler-type", "none")
+                .build());
+        apiServer.start();
+        Path kubeconfig = writeKubeconfig(apiServer.getKubeConfigYaml(), workDirectory);
+        KubernetesClient client = new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(apiServer.getKubeConfigYaml()))
+                .build();
+        Path logs = workDirectory.resolve("logs");
+        List<ComponentProcess> components = List.of(
+                ComponentProcess.start(binaries.path("kube-controller-manager"),
+                        controllerManagerFlags(kubeconfig, binaries.kubeApiTestDir()), logs),
+                ComponentProcess.start(binaries.path("kube-scheduler"), componentFlags(kubeconfig), logs));
+        LocalControlPlane controlPlane = new LocalControlPlane(apiServer, client, kubeconfig, components);
+        // Stops the processes also when the test JVM is terminated before the run ends.
+        Runtime.getRuntime().addShutdownHook(new Thread(controlPlane::close));
+        try {
+            controlPlane.awaitLeader("kube-controller-manager");
+            controlPlane.awaitLeader("kube-scheduler");
+            FakeGpuNodes.register(client);
+        } catch (RuntimeException e) {
+            controlPlane.close();
+            throw e;
+        }
+        return controlPlane;
+    }
+
+    KubernetesClient client() {
+        return client;
+    }
+
+    Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    private static List<String> componentFlags(Path kubeconfig) {
+        return List.of(
+                "--kubeconfig=" + kubeconfig,
+                "--authentication-kubeconfig=" + kubeconfig,
+                "--authorization-kubeconfig=" + kubeconfig,
+                "--secure-port=0",
+                "--leader-elect=true");
+    }
+
+    private static List<String> controllerManagerFlags(Path kubeconfig, Path certificates) {
+        List<String> flags = new ArrayList<>(componentFlags(kubeconfig));
+        flags.add("--controllers=*," + String.join(",", DISABLED_CONTROLLERS.stream().map(c -> "-" + c).toList()));
+        // kube-api-test signs service account tokens with the API server's key, and its certificate is its own CA.
+        flags.add("--service-account-private-key-file=" + certificates.resolve("apiserver.key"));
+        flags.add("--root-ca-file=" + certificates.resolve("apiserver.crt"));
+        return flags;
+    }
+
+    /** Waits until the component holds its leader lease, that is, runs its controllers or scheduling loop. */
+    private void awaitLeader(String component) {
+        await(component + " to take its leader lease").atMost(COMPONENT_START_TIMEOUT).pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    components.forEach(ComponentProcess::assertAlive);
+                    Lease lease = client.leases().inNamespace("kube-system").withName(component).get();
+                    return lease != null && lease.getSpec().getHolderIdentity() != null;
+                });
+    }
+
+    private static Path writeKubeconfig(String yaml, Path workDirectory) {
+        try {
+            Files.createDirectories(workDirectory);
+            return Files.writeString(workDirectory.resolve("kubeconfig"), yaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        components.forEach(ComponentProcess::close);
+        client.close();
+        apiServer.stop();
+    }
+}

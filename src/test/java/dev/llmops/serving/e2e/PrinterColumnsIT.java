@@ -1,0 +1,132 @@
+package dev.llmops.serving.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmops.serving.api.v1alpha1.BaselineComparison;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
+import dev.llmops.serving.api.v1alpha1.Diagnosis;
+import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
+import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The real kubectl shows the printer columns of both kinds, filled from a status written through the subresource. */
+@E2eTest
+class PrinterColumnsIT {
+
+    private static final Path EXAMPLES = ProjectPaths.resolve("deploy/examples");
+
+    @BeforeAll
+    static void createResourcesWithStatus(KubernetesClient client, TestNamespace namespace) {
+        ProjectCrds.install(client);
+        ModelServer server = create(client, namespace, "small-model-b200.yaml", ModelServer.class);
+        ModelServerStatus serverStatus = new ModelServerStatus();
+        serverStatus.observedGeneration = server.getMetadata().getGeneration();
+        serverStatus.phase = ModelServerPhase.Degraded;
+        serverStatus.replicas = 2;
+        serverStatus.readyReplicas = 1;
+        serverStatus.readyReplicasText = "1/2";
+        serverStatus.endpoint = "http://qwen3-8b." + namespace.name() + ".svc:30000";
+        serverStatus.diagnosis = new Diagnosis();
+        serverStatus.diagnosis.reason = "InsufficientGPUs";
+        server.setStatus(serverStatus);
+        client.resource(server).updateStatus();
+
+        BenchmarkRun run = create(client, namespace, "benchmark-eagle3.yaml", BenchmarkRun.class);
+        BenchmarkRunStatus runStatus = new BenchmarkRunStatus();
+        runStatus.observedGeneration = run.getMetadata().getGeneration();
+        runStatus.phase = BenchmarkRunPhase.Succeeded;
+        runStatus.target = "kimi-k2-eagle3";
+        runStatus.progress = "7/7";
+        runStatus.summary = new BenchmarkSummary();
+        runStatus.summary.singleStreamTokensPerSecond = 182.4;
+        runStatus.summary.peakTokensPerSecond = 2140.5;
+        runStatus.summary.peakConcurrency = 48;
+        runStatus.comparison = new BaselineComparison();
+        runStatus.comparison.peakThroughputSpeedup = 1.62;
+        run.setStatus(runStatus);
+        client.resource(run).updateStatus();
+    }
+
+    @Test
+    void kubectlGetShowsTheColumnsOfBothKinds(E2eCluster cluster, TestNamespace namespace) {
+        List<Map<String, String>> rows = table(cluster.kubectl("get", "modelservers,benchmarkruns",
+                "--namespace", namespace.name()));
+
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0)).containsOnlyKeys("NAME", "MODEL", "GPUS", "PHASE", "READY", "AGE")
+                .containsEntry("NAME", "modelserver.serving.llmops.dev/qwen3-8b")
+                .containsEntry("MODEL", "Qwen/Qwen3-8B")
+                .containsEntry("GPUS", "1")
+                .containsEntry("PHASE", "Degraded")
+                .containsEntry("READY", "1/2");
+        assertThat(rows.get(1)).containsOnlyKeys("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S",
+                        "PEAK TOK/S", "AT CONC", "AGE")
+                .containsEntry("NAME", "benchmarkrun.serving.llmops.dev/kimi-k2-eagle3")
+                .containsEntry("TARGET", "kimi-k2-eagle3")
+                .containsEntry("PHASE", "Succeeded")
+                .containsEntry("PROGRESS", "7/7")
+                .containsEntry("SINGLE TOK/S", "182.4")
+                .containsEntry("PEAK TOK/S", "2140.5")
+                .containsEntry("AT CONC", "48");
+    }
+
+    @Test
+    void wideOutputAddsTheDiagnosisEndpointAndSpeedup(E2eCluster cluster, TestNamespace namespace) {
+        Map<String, String> server = table(cluster.kubectl("get", "ms", "-o", "wide",
+                "--namespace", namespace.name())).get(0);
+        Map<String, String> run = table(cluster.kubectl("get", "br", "-o", "wide",
+                "--namespace", namespace.name())).get(0);
+
+        assertThat(server).containsEntry("REASON", "InsufficientGPUs")
+                .containsEntry("ENDPOINT", "http://qwen3-8b." + namespace.name() + ".svc:30000");
+        assertThat(run).containsEntry("SPEEDUP", "1.62");
+    }
+
+    private static <T extends HasMetadata> T create(KubernetesClient client, TestNamespace namespace, String example,
+            Class<T> type) {
+        try {
+            T resource = client.getKubernetesSerialization().unmarshal(Files.readString(EXAMPLES.resolve(example)), type);
+            return client.resource(resource).inNamespace(namespace.name()).create();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** kubectl's tables (one per kind) as rows of header to cell; columns are at least two spaces apart. */
+    private static List<Map<String, String>> table(String output) {
+        List<Map<String, String>> rows = new ArrayList<>();
+        List<String> header = List.of();
+        for (String line : output.split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            List<String> cells = Arrays.asList(line.trim().split(" {2,}"));
+            if (cells.get(0).equals("NAME")) {
+                header = cells;
+                continue;
+            }
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int i = 0; i < header.size(); i++) {
+                row.put(header.get(i), i < cells.size() ? cells.get(i) : "");
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+}
