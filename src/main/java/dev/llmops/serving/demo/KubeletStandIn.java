@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -59,7 +60,7 @@ public final class KubeletStandIn implements AutoCloseable {
     private final Function<Pod, SimulatedServerProfile> profiles;
     private final BenchmarkLauncher launcher;
     private final Map<String, SglangSimulator> simulators = new ConcurrentHashMap<>();
-    private final Map<String, String> started = new ConcurrentHashMap<>();
+    private final Set<String> started = ConcurrentHashMap.newKeySet();
     private final AtomicInteger nextAddress = new AtomicInteger(2);
     private final ExecutorService benchmarks = Executors.newCachedThreadPool(daemon("benchmark-pod"));
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(daemon("kubelet-stand-in"));
@@ -82,28 +83,14 @@ public final class KubeletStandIn implements AutoCloseable {
         return this;
     }
 
-    /** The simulator serving a pod, for tests and demos that change its behaviour while it runs. */
-    public Optional<SglangSimulator> simulator(String namespace, String podName) {
-        return simulators.entrySet().stream()
-                .filter(e -> e.getKey().equals(namespace + "/" + podName))
-                .map(Map.Entry::getValue)
-                .findFirst();
-    }
-
-    /** Every running simulator, keyed by namespace/pod. */
-    public Map<String, SglangSimulator> simulators() {
-        return Map.copyOf(simulators);
-    }
-
     private void syncSafely() {
         try {
             List<Pod> pods = client.pods().inAnyNamespace().list().getItems().stream().filter(scope).toList();
             List<String> alive = pods.stream().map(KubeletStandIn::key).toList();
             simulators.keySet().stream().filter(k -> !alive.contains(k)).toList().forEach(this::stopSimulator);
-            started.keySet().retainAll(alive);
+            started.retainAll(alive);
             for (Pod pod : pods) {
-                if (!started.containsKey(key(pod))) {
-                    started.put(key(pod), pod.getMetadata().getUid());
+                if (started.add(key(pod))) {
                     startPod(pod);
                 } else if (simulators.containsKey(key(pod))) {
                     reportServerStatus(pod);
