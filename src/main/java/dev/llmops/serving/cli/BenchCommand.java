@@ -158,8 +158,6 @@ public class BenchCommand implements Callable<Integer> {
             }
         }
         write(summaryFile, CompactSummaryWriter.write(report));
-        report.warnings().forEach(warning -> err.println("warning: " + warning));
-        err.flush();
         if (report.everyRequestFailed()) {
             err.println("bench: every measured request failed: " + report.failures());
             err.flush();

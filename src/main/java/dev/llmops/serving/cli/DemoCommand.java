@@ -1,6 +1,5 @@
 package dev.llmops.serving.cli;
 
-import dev.llmops.serving.api.v1alpha1.ApiGroup;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.demo.DemoRunner;
@@ -8,6 +7,7 @@ import dev.llmops.serving.demo.DemoScenario;
 import dev.llmops.serving.demo.EmbeddedKubernetes;
 import dev.llmops.serving.demo.KubeletStandIn;
 import dev.llmops.serving.demo.WorkloadControllerStandIn;
+import dev.llmops.serving.modelserver.ModelServerLabels;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.Operator;
 import io.quarkus.runtime.Quarkus;
@@ -66,7 +66,7 @@ public class DemoCommand implements Callable<Integer> {
             Operator controllers = startOperator(kubernetes);
             try (var workloads = new WorkloadControllerStandIn(kubernetes.client()).start();
                     var kubelet = new KubeletStandIn(kubernetes.client(), pod -> true,
-                            pod -> demo.profileOf(pod.getMetadata().getLabels().get(ApiGroup.GROUP + "/modelserver")),
+                            pod -> demo.profileOf(pod.getMetadata().getLabels().get(ModelServerLabels.MODEL_SERVER)),
                             (args, log) -> new CommandLine(BenchCommand.class, factory).setOut(log).setErr(log)
                                     .execute(args.toArray(String[]::new))).start()) {
                 DemoRunner runner = new DemoRunner(kubernetes.client(), demo, out);

@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 @TopCommand
 @Command(name = "llm-serving-operator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Runs SGLang servers on NVIDIA Blackwell GPUs under Kubernetes and benchmarks them.",
-        subcommands = {OperatorCommand.class, BenchCommand.class, ProbeCommand.class, SimulateCommand.class, DemoCommand.class})
+        subcommands = {OperatorCommand.class, BenchCommand.class, ProbeCommand.class, SimulateCommand.class, DemoCommand.class,
+                ReportCommand.class})
 public class LlmServingCommand implements Runnable {
 
     @Inject

@@ -1,13 +1,157 @@
 package dev.llmops.serving.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmops.serving.runner.CompletionRequest;
+import dev.llmops.serving.runner.EndpointResponse;
+import dev.llmops.serving.runner.OpenAiClient;
+import dev.llmops.serving.runner.RequestResult;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until the probe tool lands; exits with the configuration-error code. */
-@Command(name = "probe", mixinStandardHelpOptions = true, description = "Check what each endpoint of an SGLang server proves.")
-public class ProbeCommand implements java.util.concurrent.Callable<Integer> {
+/**
+ * Asks an SGLang server's endpoints one by one and says what each answer proves. Only a real chat completion that
+ * returned tokens proves the server serves; a listed model or a passing /health does not.
+ */
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = "Check what each endpoint of an SGLang server proves. Exits 0 only when a real chat completion returned tokens,"
+                + " 3 when it did not, 2 for bad flags.")
+public class ProbeCommand implements Callable<Integer> {
+
+    static final int GENERATES = 0;
+    static final int BAD_FLAGS = 2;
+    static final int DOES_NOT_GENERATE = 3;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> SERVER_INFO_KEYS = List.of("version", "model_path", "served_model_name", "tp_size", "dp_size",
+            "ep_size", "speculative_algorithm", "mem_fraction_static", "context_length", "max_total_num_tokens");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--url", required = true, description = "Server root, e.g. http://10.0.0.5:30000.")
+    String url;
+
+    @Option(names = "--model", description = "Model to ask; defaults to the first one /v1/models lists.")
+    String model;
+
+    @Option(names = "--api-key-env", paramLabel = "VAR", description = "Environment variable holding the API key, sent as a bearer token.")
+    String apiKeyEnv;
+
+    @Option(names = "--timeout", paramLabel = "S", defaultValue = "60", description = "Seconds each request may take (default ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
     @Override
     public Integer call() {
-        System.err.println("probe: not available in this build yet");
-        return 2;
+        URI baseUrl = validatedUrl();
+        if (timeoutSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--timeout must be at least 1 second, was " + timeoutSeconds);
+        }
+        String apiKey = apiKey();
+        Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        PrintWriter out = spec.commandLine().getOut();
+        try (OpenAiClient client = OpenAiClient.create(2, timeout)) {
+            EndpointResponse models = get(client, baseUrl, "/v1/models", apiKey, timeout);
+            Optional<String> listed = firstModel(models);
+            report(out, "GET /v1/models", models, listed.map(m -> "lists " + m + ": the HTTP and tokenizer layer is up;"
+                    + " this proves nothing about the GPU path").orElse("no model listed"));
+            EndpointResponse health = get(client, baseUrl, "/health", apiKey, timeout);
+            report(out, "GET /health", health, health.isOk() ? "the server finished starting (recent versions also run a tiny generation)"
+                    : "the server is not healthy or still loading");
+            EndpointResponse healthGenerate = get(client, baseUrl, "/health_generate", apiKey, timeout);
+            report(out, "GET /health_generate", healthGenerate, healthGenerate.isOk() ? "a one-token generation finished inside the server"
+                    : "the server's own one-token generation did not finish");
+            EndpointResponse info = get(client, baseUrl, "/get_server_info", apiKey, timeout);
+            report(out, "GET /get_server_info", info, info.isOk() ? serverInfo(info.body()) : "no server information (admin-only or not SGLang)");
+
+            Optional<String> target = Optional.ofNullable(model).or(() -> listed);
+            if (target.isEmpty()) {
+                out.println("RESULT  not proven to generate: no --model given and /v1/models listed none, so no completion was tried");
+                return DOES_NOT_GENERATE;
+            }
+            RequestResult completion = client.complete(CompletionRequest.builder(baseUrl, target.get())
+                    .prompt("Reply with one short sentence that says you are ready.").maxTokens(16).apiKey(apiKey).timeout(timeout)
+                    .build()).join();
+            boolean generated = completion.succeeded() && completion.outputTokens() > 0;
+            out.printf("%-28s %s%n", "POST /v1/chat/completions", generated
+                    ? "%d tokens in %d ms: the full user path works (chat template, sampling, streaming)"
+                            .formatted(completion.outputTokens(), completion.latency().toMillis())
+                    : "FAILED: " + completion.failureClass() + (completion.errorMessage() == null ? "" : " " + completion.errorMessage()));
+            if (generated) {
+                out.println("RESULT  generates: a real chat completion with " + target.get() + " returned tokens");
+                out.flush();
+                return GENERATES;
+            }
+            out.println("RESULT  does not generate: generation failed with " + completion.failureClass()
+                    + (models.isOk() ? " although /v1/models answers" : ""));
+            out.flush();
+            return DOES_NOT_GENERATE;
+        }
+    }
+
+    private URI validatedUrl() {
+        try {
+            URI uri = URI.create(url);
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                throw new IllegalArgumentException("needs http:// or https:// and a host");
+            }
+            return uri;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--url " + url + " is not a server URL: " + e.getMessage());
+        }
+    }
+
+    private String apiKey() {
+        if (apiKeyEnv == null) {
+            return null;
+        }
+        String value = System.getenv(apiKeyEnv);
+        if (value == null || value.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--api-key-env " + apiKeyEnv + ": that environment variable is not set");
+        }
+        return value;
+    }
+
+    private static EndpointResponse get(OpenAiClient client, URI baseUrl, String path, String apiKey, Duration timeout) {
+        return client.get(baseUrl, path, apiKey, timeout).join();
+    }
+
+    private static void report(PrintWriter out, String request, EndpointResponse response, String proves) {
+        String answer = response.failureClass() != null ? "no answer (" + response.failureClass() + ")"
+                : "HTTP %d in %d ms".formatted(response.status(), response.latency().toMillis());
+        out.printf("%-28s %-22s %s%n", request, answer, proves);
+    }
+
+    private static Optional<String> firstModel(EndpointResponse models) {
+        if (!models.isOk()) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode data = JSON.readTree(models.body()).path("data");
+            return data.isArray() && !data.isEmpty() ? Optional.of(data.get(0).path("id").asText()) : Optional.empty();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String serverInfo(String body) {
+        try {
+            JsonNode info = JSON.readTree(body);
+            String fields = SERVER_INFO_KEYS.stream().filter(k -> info.hasNonNull(k)).map(k -> k + "=" + info.get(k).asText()).collect(Collectors.joining(", "));
+            long total = StreamSupport.stream(((Iterable<String>) info::fieldNames).spliterator(), false).count();
+            return "reports %d server settings%s".formatted(total, fields.isEmpty() ? "" : ": " + fields);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return "answered, but not with JSON";
+        }
     }
 }

@@ -12,13 +12,14 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.net.HttpURLConnection;
+import java.util.List;
 
 /**
- * The fabric8 mock API server in CRUD mode, taught server-side apply for a single field manager: applying an object
- * that does not exist creates it; applying one that does replaces the fields the manager sends while the server keeps
- * its own (uid, resourceVersion, creation time, generation) and, for the main resource, the status — and an apply to
- * the status subresource replaces the status. That is what the operator's production patch path needs to run
- * against the embedded API; conflicts between several managers are out of its scope.
+ * The fabric8 mock API server in CRUD mode, taught enough server-side apply for the operator's production patch path:
+ * applying an object that does not exist creates it; applying one that does merges the sent fields into it (objects
+ * field by field, lists and values replaced), so fields other managers own — the user's spec under a finalizer
+ * apply — stay; an apply to the status subresource replaces the status, which the operator alone writes. Field
+ * ownership, removal of fields a manager stopped sending, and conflicts are out of its scope.
  */
 final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
 
@@ -40,13 +41,7 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     private MockResponse apply(RecordedRequest request) throws IOException {
-        String path = request.getPath();
-        String query = "";
-        int queryStart = path.indexOf('?');
-        if (queryStart >= 0) {
-            query = path.substring(queryStart);
-            path = path.substring(0, queryStart);
-        }
+        String path = request.getPath().replaceFirst("\\?.*$", "");
         boolean statusSubresource = path.endsWith(STATUS);
         String objectPath = statusSubresource ? path.substring(0, path.length() - STATUS.length()) : path;
         ObjectNode applied = (ObjectNode) YAML.readTree(request.getUtf8Body());
@@ -57,7 +52,7 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
                 return current;
             }
             String collection = objectPath.substring(0, objectPath.lastIndexOf('/'));
-            return handleCreate(request(HttpMethod.POST, collection + query, applied));
+            return handleCreate(request(HttpMethod.POST, collection, applied));
         }
         ObjectNode existing = (ObjectNode) JSON.readTree(current.getBody().readUtf8());
         ObjectNode merged;
@@ -65,19 +60,23 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
             merged = existing.deepCopy();
             merged.set("status", applied.get("status"));
         } else {
-            merged = applied.deepCopy();
-            ObjectNode metadata = (ObjectNode) merged.with("metadata");
-            JsonNode serverMetadata = existing.get("metadata");
-            for (String field : new String[] {"uid", "resourceVersion", "creationTimestamp", "generation"}) {
-                if (serverMetadata.has(field)) {
-                    metadata.set(field, serverMetadata.get(field));
-                }
-            }
-            if (existing.has("status") && !merged.has("status")) {
-                merged.set("status", existing.get("status"));
-            }
+            merged = existing.deepCopy();
+            applied.remove("status");
+            ((ObjectNode) applied.with("metadata")).remove(List.of("uid", "resourceVersion", "creationTimestamp", "generation"));
+            mergeInto(merged, applied);
         }
-        return handleUpdate(request(HttpMethod.PUT, path + query, merged));
+        return handleUpdate(request(HttpMethod.PUT, path, merged));
+    }
+
+    private static void mergeInto(ObjectNode target, ObjectNode source) {
+        source.fields().forEachRemaining(field -> {
+            JsonNode current = target.get(field.getKey());
+            if (current instanceof ObjectNode currentObject && field.getValue() instanceof ObjectNode sourceObject) {
+                mergeInto(currentObject, sourceObject);
+            } else {
+                target.set(field.getKey(), field.getValue());
+            }
+        });
     }
 
     private static RecordedRequest request(HttpMethod method, String path, JsonNode body) throws IOException {

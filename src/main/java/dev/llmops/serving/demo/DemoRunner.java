@@ -3,6 +3,8 @@ package dev.llmops.serving.demo;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.benchmark.BenchmarkRunReconciler;
+import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintStream;
@@ -68,8 +70,12 @@ public final class DemoRunner {
                 .toList();
     }
 
+    /** Succeeded or Failed, and compared with its baseline unless that comparison is still waiting for the baseline. */
     static boolean isFinished(BenchmarkRun run) {
         return run.getStatus() != null
-                && (run.getStatus().phase == BenchmarkRunPhase.Succeeded || run.getStatus().phase == BenchmarkRunPhase.Failed);
+                && (run.getStatus().phase == BenchmarkRunPhase.Succeeded || run.getStatus().phase == BenchmarkRunPhase.Failed)
+                && Conditions.find(run.getStatus().conditions, BenchmarkRunReconciler.BASELINE_COMPARED)
+                        .map(c -> !"BaselinePending".equals(c.getReason()))
+                        .orElse(true);
     }
 }

@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -55,6 +54,7 @@ public final class KubeletStandIn implements AutoCloseable {
     private static final String SUMMARY_FILE = "--summary-file";
 
     private final KubernetesClient client;
+    private volatile boolean closed;
     private final Predicate<Pod> scope;
     private final Function<Pod, SimulatedServerProfile> profiles;
     private final BenchmarkLauncher launcher;
@@ -109,8 +109,10 @@ public final class KubeletStandIn implements AutoCloseable {
                     reportServerStatus(pod);
                 }
             }
-        } catch (KubernetesClientException e) {
-            LOG.debugf("kubelet stand-in: %s", e.getMessage());
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.warnf(e, "kubelet stand-in: %s", e.getMessage());
+            }
         }
     }
 
@@ -136,7 +138,7 @@ public final class KubeletStandIn implements AutoCloseable {
                 .model(flag(args, "--served-model-name").or(() -> flag(args, "--model-path")).orElse("model"))
                 .speculativeAlgorithm(flag(args, "--speculative-algorithm").orElse(null))
                 .ttft(profile.ttft())
-                .tokenDelay(profile.stepDelay())
+                .tokenDelay(profile.stepDelay().dividedBy(profile.tokensPerStep()))
                 .tokensPerChunk(profile.tokensPerStep())
                 .maxRunning(profile.maxRunning())
                 .loading(profile.loading())
@@ -352,6 +354,7 @@ public final class KubeletStandIn implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         loop.shutdownNow();
         benchmarks.shutdownNow();
         List.copyOf(simulators.keySet()).forEach(this::stopSimulator);

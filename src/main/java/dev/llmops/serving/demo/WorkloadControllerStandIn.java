@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
@@ -36,6 +35,7 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(WorkloadControllerStandIn.class);
 
     private final KubernetesClient client;
+    private volatile boolean closed;
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "workload-controller-stand-in");
         thread.setDaemon(true);
@@ -59,8 +59,10 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
             deployments.forEach(d -> syncDeployment(d, ownedBy(pods, d)));
             jobs.forEach(j -> syncJob(j, ownedBy(pods, j)));
             collectOrphans(pods, deployments, jobs);
-        } catch (KubernetesClientException e) {
-            LOG.debugf("workload stand-in: %s", e.getMessage());
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.warnf(e, "workload stand-in: %s", e.getMessage());
+            }
         }
     }
 
@@ -191,6 +193,7 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         loop.shutdownNow();
     }
 }

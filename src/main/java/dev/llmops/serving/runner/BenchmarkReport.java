@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 /**
@@ -41,8 +42,9 @@ public record BenchmarkReport(
 
     static BenchmarkReport of(BenchmarkConfig config, String startedAt, List<StageReport> stages,
             List<SingleRequestReport> singles, List<String> runWarnings) {
-        Double singleStream = singles.stream().filter(single -> single.failure() == null)
-                .mapToDouble(SingleRequestReport::tokensPerSecond).average().stream().boxed().findFirst().orElse(null);
+        OptionalDouble singleStreamMean = singles.stream().filter(single -> single.failure() == null)
+                .mapToDouble(SingleRequestReport::tokensPerSecond).average();
+        Double singleStream = singleStreamMean.isPresent() ? singleStreamMean.getAsDouble() : null;
         StageReport peak = stages.stream().filter(stage -> stage.mode() != StagePlan.Mode.SINGLE && stage.completed() > 0)
                 .max(Comparator.comparingDouble(StageReport::outputThroughput)).orElse(null);
         Map<String, Integer> failures = new TreeMap<>();

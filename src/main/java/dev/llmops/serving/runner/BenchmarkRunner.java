@@ -180,11 +180,8 @@ public final class BenchmarkRunner {
      */
     private CompletableFuture<Void> runOpenLoop(StagePlan stage, CompletionRequest request, StageRecorder recorder) {
         CompletableFuture<Void> finished = new CompletableFuture<>();
-        ScheduledExecutorService timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "bench-arrivals-" + stage.name());
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService timer =
+                new ScheduledThreadPoolExecutor(1, OpenAiClient.daemonThreads("bench-arrivals-" + stage.name()));
         Random arrivals = new Random(config.seed() * 31 + stage.name().hashCode());
         long start = System.nanoTime();
         long end = stage.duration() == null ? Long.MAX_VALUE : start + stage.duration().toNanos();

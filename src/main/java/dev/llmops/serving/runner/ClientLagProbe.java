@@ -21,11 +21,8 @@ final class ClientLagProbe implements AutoCloseable {
     }
 
     private final Executor callbacks;
-    private final ScheduledExecutorService timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-        Thread thread = new Thread(runnable, "bench-lag-probe");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService timer =
+            new ScheduledThreadPoolExecutor(1, OpenAiClient.daemonThreads("bench-lag-probe"));
     private LatencyHistogram lag = new LatencyHistogram();
     private long cpuAtReset = processCpuNanos();
     private long startNanos;

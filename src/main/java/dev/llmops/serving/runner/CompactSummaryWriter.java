@@ -1,11 +1,9 @@
 package dev.llmops.serving.runner;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,6 +52,7 @@ public final class CompactSummaryWriter {
 
     static String fit(CompactSummary summary) {
         ObjectNode root = JSON.valueToTree(summary);
+        dropZeroFractions(root);
         if (fits(root)) {
             return root.toString();
         }
@@ -97,6 +96,32 @@ public final class CompactSummaryWriter {
                 root -> root.put("model", cut(root.path("model").asText(), 64)),
                 CompactSummaryWriter::fewerFailureClasses,
                 root -> root.remove("warn"));
+    }
+
+    /** Writes 12347.0 as 12347: the same number to any JSON reader, two bytes shorter. */
+    private static void dropZeroFractions(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            object.properties().forEach(field -> {
+                if (isWholeDouble(field.getValue())) {
+                    field.setValue(JSON.getNodeFactory().numberNode(field.getValue().longValue()));
+                } else {
+                    dropZeroFractions(field.getValue());
+                }
+            });
+        } else if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                if (isWholeDouble(array.get(i))) {
+                    array.set(i, JSON.getNodeFactory().numberNode(array.get(i).longValue()));
+                } else {
+                    dropZeroFractions(array.get(i));
+                }
+            }
+        }
+    }
+
+    private static boolean isWholeDouble(JsonNode node) {
+        return node.isDouble() && node.doubleValue() == Math.rint(node.doubleValue())
+                && Math.abs(node.doubleValue()) < 1e15;
     }
 
     private static boolean fits(JsonNode root) {
@@ -178,13 +203,5 @@ public final class CompactSummaryWriter {
             return text;
         }
         return text.substring(0, text.offsetByCodePoints(0, max - 1)) + "…";
-    }
-
-    static String toJson(Object value) {
-        try {
-            return JSON.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -54,8 +54,13 @@ public record CompletionRequest(
     }
 
     public URI uri() {
+        return resolve(baseUrl, endpoint.path());
+    }
+
+    /** {@code path} under {@code baseUrl}, with or without a trailing slash on the base. */
+    static URI resolve(URI baseUrl, String path) {
         String base = baseUrl.toString();
-        return URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + endpoint.path());
+        return URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
     }
 
     public CompletionRequest withPrompt(String newPrompt) {

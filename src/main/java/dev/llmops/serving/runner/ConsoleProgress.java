@@ -53,7 +53,7 @@ public final class ConsoleProgress implements BenchmarkListener {
     @Override
     public void stageFinished(StageReport report, int finishedStages, int stages) {
         table.printf(Locale.ROOT, ROW, report.name(),
-                report.maxConcurrency() != null ? report.maxConcurrency() : "r" + report.requestRate(),
+                report.maxConcurrency() != null ? report.maxConcurrency() : "-",
                 report.completed(), report.failed(), fixed(report.durationSeconds()), fixed(report.outputThroughput()),
                 String.format(Locale.ROOT, "%.2f", report.requestThroughput()), pair(report.latency(StageReport.TTFT)),
                 pair(report.latency(StageReport.TPOT)), pair(report.latency(StageReport.ITL)),

@@ -19,6 +19,27 @@ public final class FailureClass {
     private FailureClass() {
     }
 
+    /** The class of an exception that stopped a request before any response: connect, timeout or disconnect. */
+    public static String of(Throwable error) {
+        Throwable cause = rootOf(error);
+        if (cause instanceof java.net.http.HttpConnectTimeoutException || cause instanceof java.net.ConnectException
+                || cause instanceof java.nio.channels.UnresolvedAddressException
+                || cause instanceof java.net.UnknownHostException) {
+            return CONNECT;
+        }
+        return cause instanceof java.net.http.HttpTimeoutException ? TIMEOUT : DISCONNECT;
+    }
+
+    /** The exception inside the CompletionException or ExecutionException wrappers of a future. */
+    static Throwable rootOf(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof java.util.concurrent.CompletionException
+                || cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
     /** An HTTP error status, or an error object with that code inside a stream: {@code http_503}. */
     public static String http(int status) {
         return "http_" + status;

@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -30,6 +29,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class OpenAiClient implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * The JDK client asks this logger whether to format a debug line for every chunk; a log manager that says yes (as
+     * JBoss LogManager does before an application configures it) costs a fifth of the client's CPU. Held here so the
+     * level is not lost when the logger is garbage collected.
+     */
+    private static final java.util.logging.Logger JDK_CLIENT_DEBUG_LOG = quiet("jdk.internal.httpclient.debug");
 
     private final ExecutorService callbacks;
     private final ScheduledThreadPoolExecutor deadlines;
@@ -86,9 +92,8 @@ public final class OpenAiClient implements AutoCloseable {
 
     /** GETs {@code path} (e.g. {@code /health}); any status is an answer, only a missing response is a failure. */
     public CompletableFuture<EndpointResponse> get(URI baseUrl, String path, String apiKey, Duration timeout) {
-        String base = baseUrl.toString();
-        URI uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout).GET();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(CompletionRequest.resolve(baseUrl, path)).timeout(timeout)
+                .GET();
         if (apiKey != null) {
             builder.header("Authorization", "Bearer " + apiKey);
         }
@@ -103,11 +108,8 @@ public final class OpenAiClient implements AutoCloseable {
                                         ? body.substring(0, EndpointResponse.MAX_BODY_CHARS) : body,
                                 latency, null, null);
                     }
-                    Throwable cause = error.getCause() != null ? error.getCause() : error;
-                    String failureClass = cause instanceof java.net.ConnectException
-                            || cause instanceof java.net.http.HttpConnectTimeoutException ? FailureClass.CONNECT
-                            : cause instanceof HttpTimeoutException ? FailureClass.TIMEOUT : FailureClass.DISCONNECT;
-                    return new EndpointResponse(0, "", latency, failureClass, cause.toString());
+                    return new EndpointResponse(0, "", latency, FailureClass.of(error),
+                            FailureClass.rootOf(error).toString());
                 });
     }
 
@@ -157,7 +159,13 @@ public final class OpenAiClient implements AutoCloseable {
         }
     }
 
-    private static ThreadFactory daemonThreads(String prefix) {
+    private static java.util.logging.Logger quiet(String name) {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+        logger.setLevel(java.util.logging.Level.OFF);
+        return logger;
+    }
+
+    static ThreadFactory daemonThreads(String prefix) {
         AtomicInteger counter = new AtomicInteger();
         return runnable -> {
             Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());

@@ -143,23 +143,8 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
 
     /** The connection could not be used or no response arrived; classified by the exception. */
     synchronized void failBeforeResponse(Throwable error) {
-        long now = System.nanoTime();
-        Throwable cause = error;
-        while ((cause instanceof java.util.concurrent.CompletionException
-                || cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        String failureClass;
-        if (cause instanceof java.net.http.HttpConnectTimeoutException || cause instanceof java.net.ConnectException
-                || cause instanceof java.nio.channels.UnresolvedAddressException
-                || cause instanceof java.net.UnknownHostException) {
-            failureClass = FailureClass.CONNECT;
-        } else if (cause instanceof java.net.http.HttpTimeoutException) {
-            failureClass = FailureClass.TIMEOUT;
-        } else {
-            failureClass = FailureClass.DISCONNECT;
-        }
-        fail(failureClass, describe(cause), now);
+        fail(FailureClass.of(error), "no response from " + request.uri() + ": " + describe(FailureClass.rootOf(error)),
+                System.nanoTime());
     }
 
     /** The request's deadline passed: whatever arrived so far is kept, the connection is dropped. */

@@ -131,12 +131,6 @@ public final class SglangSimulator implements AutoCloseable {
         }
     }
 
-    public void clearRequests() {
-        synchronized (groundTruth) {
-            groundTruth.clear();
-        }
-    }
-
     /** Tokens written to clients since start. */
     public long tokensSent() {
         return metrics.generationTokens.get();

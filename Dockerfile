@@ -1,0 +1,28 @@
+# One image for everything the project runs in a cluster: without arguments it is the operator; with
+# `bench ...` it is the benchmark runner the operator's Jobs start; `report`, `probe` and the other tools work too.
+#
+#   docker build -t ghcr.io/llmops-dev/llm-serving-operator:0.1.0 .
+#
+# The runtime stage runs as a numeric non-root user and writes only to java.io.tmpdir (/tmp), so it works with
+# readOnlyRootFilesystem when /tmp is a mounted emptyDir, as the Helm chart does.
+
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /build
+COPY pom.xml ./
+COPY src/main ./src/main
+COPY deploy/crds ./deploy/crds
+RUN --mount=type=cache,target=/root/.m2 mvn -B -ntp package -Dmaven.test.skip=true
+
+FROM eclipse-temurin:17-jre
+LABEL org.opencontainers.image.title="llm-serving-operator" \
+      org.opencontainers.image.description="Runs SGLang LLM servers on NVIDIA Blackwell GPUs under Kubernetes and benchmarks them"
+WORKDIR /app
+# The fast-jar layout: dependencies first, so a code change rebuilds only the last layers.
+COPY --from=build /build/target/quarkus-app/lib/ /app/lib/
+COPY --from=build /build/target/quarkus-app/quarkus/ /app/quarkus/
+COPY --from=build /build/target/quarkus-app/app/ /app/app/
+COPY --from=build /build/target/quarkus-app/quarkus-run.jar /app/quarkus-run.jar
+ENV HOME=/tmp
+USER 10001:10001
+EXPOSE 8080
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75.0", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-Djava.io.tmpdir=/tmp", "-jar", "/app/quarkus-run.jar"]

@@ -1,0 +1,97 @@
+{{/* Chart name, shortened to the 63 characters of a DNS label. */}}
+{{- define "llm-serving-operator.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Release-qualified name of every object of the chart. */}}
+{{- define "llm-serving-operator.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else if contains (include "llm-serving-operator.name" .) .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name (include "llm-serving-operator.name" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
+{{- define "llm-serving-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "llm-serving-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "llm-serving-operator.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{ include "llm-serving-operator.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/component: operator
+{{- end }}
+
+{{- define "llm-serving-operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "llm-serving-operator.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "llm-serving-operator.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{/*
+What the controllers do in the namespaces they watch: every verb is listed, per resource. Creating and updating owned
+objects is server-side apply (patch). Nothing reads Secrets: pods get tokens through secretKeyRef, which the kubelet
+resolves.
+*/}}
+{{- define "llm-serving-operator.namespacedRules" -}}
+- apiGroups: ["serving.llmops.dev"]
+  resources: ["modelservers"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: ["serving.llmops.dev"]
+  resources: ["benchmarkruns"]
+  verbs: ["get", "list", "watch", "patch"]
+- apiGroups: ["serving.llmops.dev"]
+  resources: ["modelservers/status"]
+  verbs: ["get", "patch", "update"]
+- apiGroups: ["serving.llmops.dev"]
+  resources: ["benchmarkruns/status"]
+  verbs: ["patch"]
+- apiGroups: ["serving.llmops.dev"]
+  resources: ["modelservers/finalizers", "benchmarkruns/finalizers"]
+  verbs: ["update"]
+- apiGroups: ["apps"]
+  resources: ["deployments"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+- apiGroups: ["leaderworkerset.x-k8s.io"]
+  resources: ["leaderworkersets"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+- apiGroups: [""]
+  resources: ["services"]
+  verbs: ["get", "list", "watch", "create", "patch", "update", "delete"]
+- apiGroups: [""]
+  resources: ["persistentvolumeclaims"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
+- apiGroups: ["batch"]
+  resources: ["jobs"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: [""]
+  resources: ["pods/status"]
+  verbs: ["patch"]
+- apiGroups: [""]
+  resources: ["pods/log"]
+  verbs: ["get"]
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create", "list"]
+{{- end }}
+
+{{/* What the controllers read cluster-wide whatever they watch: the GPU labels of the node a benchmark ran on. */}}
+{{- define "llm-serving-operator.clusterRules" -}}
+- apiGroups: [""]
+  resources: ["nodes"]
+  verbs: ["get"]
+{{- end }}

@@ -1,0 +1,59 @@
+package dev.llmops.serving.benchmark;
+
+import dev.llmops.serving.api.v1alpha1.BaselineComparison;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.StageResult;
+import dev.llmops.serving.api.v1alpha1.StageSpeedup;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Speedup of a run over its baseline: throughput ratios (this / baseline) and the TTFT ratio (baseline / this), so that
+ * above 1 always means this run was faster. A ratio whose figures are missing or zero is left out rather than guessed.
+ */
+public final class BaselineComparator {
+
+    private BaselineComparator() {
+    }
+
+    public static BaselineComparison compare(String baselineName, BenchmarkRunStatus run, BenchmarkRunStatus baseline) {
+        BaselineComparison comparison = new BaselineComparison();
+        comparison.baseline = baselineName;
+        comparison.singleStreamSpeedup = ratio(run.summary, baseline.summary, s -> s.singleStreamTokensPerSecond);
+        comparison.peakThroughputSpeedup = ratio(run.summary, baseline.summary, s -> s.peakTokensPerSecond);
+        Map<String, StageResult> baselineStages = baseline.stages.stream()
+                .collect(Collectors.toMap(s -> s.name, s -> s, (first, second) -> first));
+        for (StageResult stage : run.stages) {
+            StageResult before = baselineStages.get(stage.name);
+            if (before == null) {
+                continue;
+            }
+            StageSpeedup speedup = new StageSpeedup();
+            speedup.name = stage.name;
+            speedup.throughputSpeedup = ratio(stage, before, s -> s.outputTokensPerSecond);
+            speedup.ttftP50Speedup = ratio(before, stage, s -> s.ttftMillis == null ? null : s.ttftMillis.p50);
+            comparison.stages.add(speedup);
+        }
+        return comparison;
+    }
+
+    /** numerator's figure / denominator's figure, rounded to three decimals; null when either is missing or zero. */
+    static <T> Double ratio(T numerator, T denominator, Function<T, Double> figure) {
+        Double top = numerator == null ? null : figure.apply(numerator);
+        Double bottom = denominator == null ? null : figure.apply(denominator);
+        if (top == null || bottom == null || bottom <= 0 || top <= 0) {
+            return null;
+        }
+        return Math.round(top / bottom * 1000.0) / 1000.0;
+    }
+
+    static String describe(BaselineComparison comparison) {
+        return String.format("peak tok/s %s× and single-stream tok/s %s× the baseline %s",
+                format(comparison.peakThroughputSpeedup), format(comparison.singleStreamSpeedup), comparison.baseline);
+    }
+
+    private static String format(Double speedup) {
+        return speedup == null ? "n/a" : String.valueOf(speedup);
+    }
+}

@@ -1,0 +1,224 @@
+package dev.llmops.serving.benchmark;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.RunnerPodSpec;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
+import io.javaoperatorsdk.operator.processing.dependent.Creator;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The benchmark Job of a run: the operator's image running {@code bench} against the target, CPU-only, off GPU nodes,
+ * under Pod Security "restricted", owned by the run (controller reference, blocking the run's foreground deletion until
+ * the Job and its pods are gone). Created once and never updated (a Job's pod template is immutable); its name is
+ * derived from the run, so after an operator restart the existing Job is found and adopted instead of duplicated.
+ */
+@KubernetesDependent(createResourceOnlyIfNotExistingWithSSA = true,
+        informer = @Informer(labelSelector = BenchmarkJobDependent.SELECTOR))
+public class BenchmarkJobDependent extends KubernetesDependentResource<Job, BenchmarkRun>
+        implements Creator<Job, BenchmarkRun>, GarbageCollected<BenchmarkRun> {
+
+    public static final String CONTAINER = "bench";
+    static final String SELECTOR = "app.kubernetes.io/component=benchmark,app.kubernetes.io/managed-by=llm-serving-operator";
+    static final int BACKOFF_LIMIT = 1;
+    static final int TTL_SECONDS_AFTER_FINISHED = 7 * 24 * 3600;
+    static final String GPU_PRESENT_LABEL = "nvidia.com/gpu.present";
+    private static final String SUFFIX = "-bench";
+    private static final int MAX_NAME = 63;
+    private static final int HASH_LENGTH = 8;
+
+    /** What the reconciler resolved before the workflow runs: the target and the runner image to use. */
+    public record Inputs(TargetState target, String runnerImage) {
+        static final String KEY = Inputs.class.getName();
+    }
+
+    public BenchmarkJobDependent() {
+        super(Job.class);
+    }
+
+    /**
+     * {@code <run>-bench}; a run name too long for the 63 characters a Job name may have (it becomes a label value of
+     * its pods) is shortened and made unique with a hash of the full name.
+     */
+    public static String jobName(String runName) {
+        if (runName.length() + SUFFIX.length() <= MAX_NAME) {
+            return runName + SUFFIX;
+        }
+        String prefix = runName.substring(0, MAX_NAME - SUFFIX.length() - HASH_LENGTH - 1).replaceAll("[-.]+$", "");
+        return prefix + "-" + sha256(runName).substring(0, HASH_LENGTH) + SUFFIX;
+    }
+
+    @Override
+    protected ResourceID targetSecondaryResourceID(BenchmarkRun run, Context<BenchmarkRun> context) {
+        return new ResourceID(jobName(run.getMetadata().getName()), run.getMetadata().getNamespace());
+    }
+
+    @Override
+    protected Job desired(BenchmarkRun run, Context<BenchmarkRun> context) {
+        Inputs inputs = context.managedWorkflowAndDependentResourceContext().getMandatory(Inputs.KEY, Inputs.class);
+        BenchmarkRunSpec spec = run.getSpec();
+        RunnerPodSpec pod = spec.runner;
+        String name = jobName(run.getMetadata().getName());
+        Map<String, String> labels = Map.of(
+                "app.kubernetes.io/name", "llm-serving-operator",
+                "app.kubernetes.io/component", "benchmark",
+                "app.kubernetes.io/managed-by", "llm-serving-operator",
+                "app.kubernetes.io/instance", name);
+        return new JobBuilder()
+                .withNewMetadata()
+                    .withName(name)
+                    .withNamespace(run.getMetadata().getNamespace())
+                    .withLabels(labels)
+                    .addNewOwnerReference()
+                        .withApiVersion(run.getApiVersion())
+                        .withKind(run.getKind())
+                        .withName(run.getMetadata().getName())
+                        .withUid(run.getMetadata().getUid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                    .endOwnerReference()
+                .endMetadata()
+                .withNewSpec()
+                    .withBackoffLimit(BACKOFF_LIMIT)
+                    .withActiveDeadlineSeconds(JobDeadline.seconds(spec))
+                    .withTtlSecondsAfterFinished(TTL_SECONDS_AFTER_FINISHED)
+                    .withNewPodFailurePolicy()
+                        .addNewRule()
+                            .withAction("FailJob")
+                            .withNewOnExitCodes()
+                                .withContainerName(CONTAINER)
+                                .withOperator("In")
+                                .withValues(RunnerExit.BAD_CONFIGURATION.code())
+                            .endOnExitCodes()
+                        .endRule()
+                        .addNewRule()
+                            .withAction("Ignore")
+                            .addNewOnPodCondition().withType("DisruptionTarget").withStatus("True").endOnPodCondition()
+                        .endRule()
+                    .endPodFailurePolicy()
+                    .withNewTemplate()
+                        .withNewMetadata().withLabels(labels).endMetadata()
+                        .withNewSpec()
+                            .withRestartPolicy("Never")
+                            .withAutomountServiceAccountToken(false)
+                            .withEnableServiceLinks(false)
+                            .withNodeSelector(pod.nodeSelector.isEmpty() ? null : pod.nodeSelector)
+                            .withAffinity(pod.nodeSelector.isEmpty() ? offGpuNodes() : null)
+                            .withTolerations(pod.tolerations)
+                            .withNewSecurityContext()
+                                .withRunAsNonRoot(true)
+                                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                            .endSecurityContext()
+                            .addNewContainer()
+                                .withName(CONTAINER)
+                                .withImage(pod.image != null ? pod.image : inputs.runnerImage())
+                                .withArgs(RunnerArguments.of(spec, inputs.target().url(), inputs.target().model()))
+                                .withEnv(apiKey(spec))
+                                .withResources(pod.resources != null ? pod.resources : defaultResources())
+                                .withTerminationMessagePath(RunnerArguments.SUMMARY_FILE)
+                                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                                .withNewSecurityContext()
+                                    .withAllowPrivilegeEscalation(false)
+                                    .withReadOnlyRootFilesystem(true)
+                                    .withNewCapabilities().withDrop("ALL").endCapabilities()
+                                .endSecurityContext()
+                                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
+                            .endContainer()
+                            .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume()
+                        .endSpec()
+                    .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    /** Adopts a Job of this run that the cache did not show yet (just created, or a restart's cold cache). */
+    @Override
+    public Job create(Job desired, BenchmarkRun run, Context<BenchmarkRun> context) {
+        try {
+            return super.create(desired, run, context);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+            Job existing = context.getClient().batch().v1().jobs()
+                    .inNamespace(desired.getMetadata().getNamespace()).withName(desired.getMetadata().getName()).get();
+            if (existing != null && isOwnedBy(existing, run)) {
+                return existing;
+            }
+            throw new IllegalStateException("Job " + desired.getMetadata().getName()
+                    + " already exists and does not belong to this BenchmarkRun; delete it or rename the run", e);
+        }
+    }
+
+    static boolean isOwnedBy(Job job, BenchmarkRun run) {
+        return job.getMetadata().getOwnerReferences().stream()
+                .anyMatch(ref -> run.getMetadata().getUid().equals(ref.getUid()));
+    }
+
+    private static Affinity offGpuNodes() {
+        return new AffinityBuilder()
+                .withNewNodeAffinity()
+                    .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                        .addNewNodeSelectorTerm()
+                            .addNewMatchExpression().withKey(GPU_PRESENT_LABEL).withOperator("DoesNotExist").endMatchExpression()
+                        .endNodeSelectorTerm()
+                    .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .build();
+    }
+
+    /**
+     * 2 CPUs and 1Gi requested, memory limited; no CPU limit, because throttling the client would inflate the latencies
+     * it measures.
+     */
+    private static ResourceRequirements defaultResources() {
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("2"))
+                .addToRequests("memory", new Quantity("1Gi"))
+                .addToLimits("memory", new Quantity("1Gi"))
+                .build();
+    }
+
+    private static List<EnvVar> apiKey(BenchmarkRunSpec spec) {
+        if (spec.target.apiKeySecret == null) {
+            return List.of();
+        }
+        return List.of(new EnvVarBuilder()
+                .withName(RunnerArguments.API_KEY_ENV)
+                .withNewValueFrom()
+                    .withNewSecretKeyRef()
+                        .withName(spec.target.apiKeySecret.name)
+                        .withKey(spec.target.apiKeySecret.key)
+                    .endSecretKeyRef()
+                .endValueFrom()
+                .build());
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.llmops.serving.benchmark;
+
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
+
+/**
+ * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, and while it
+ * runs, the last {@code PROGRESS done/total stage} line of the pod's log.
+ */
+public class JobObserver {
+
+    static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
+    static final String LEGACY_JOB_NAME_LABEL = "job-name";
+    static final int LOG_LINES = 100;
+    private static final Pattern PROGRESS = Pattern.compile("^PROGRESS (\\d+)/(\\d+)\\b.*");
+    private static final Logger LOG = Logger.getLogger(JobObserver.class);
+
+    private final KubernetesClient client;
+
+    public JobObserver(KubernetesClient client) {
+        this.client = client;
+    }
+
+    public JobOutcome observe(Job job) {
+        String name = job.getMetadata().getName();
+        List<Pod> pods = pods(job);
+        Optional<JobCondition> failed = terminalCondition(job, "Failed");
+        if (failed.isPresent()) {
+            Optional<ContainerStateTerminated> last = pods.stream()
+                    .filter(p -> terminated(p).isPresent())
+                    .max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder())))
+                    .flatMap(JobObserver::terminated);
+            return new JobOutcome.Failed(last.map(ContainerStateTerminated::getExitCode).orElse(null),
+                    failed.get().getReason(), failed.get().getMessage(), last.map(ContainerStateTerminated::getMessage).orElse(null));
+        }
+        if (terminalCondition(job, "Complete").isPresent()) {
+            return pods.stream().map(JobObserver::terminated).flatMap(Optional::stream)
+                    .filter(t -> Integer.valueOf(0).equals(t.getExitCode()))
+                    .findFirst()
+                    .map(t -> new JobOutcome.Completed(t.getMessage(), null))
+                    .orElseGet(() -> new JobOutcome.Completed(null, "no finished pod of Job " + name + " is left to read the summary from"));
+        }
+        return new JobOutcome.Running(pods.stream()
+                .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
+                .findFirst().map(this::progress).orElse(null));
+    }
+
+    private List<Pod> pods(Job job) {
+        String namespace = job.getMetadata().getNamespace();
+        String name = job.getMetadata().getName();
+        List<Pod> pods = client.pods().inNamespace(namespace).withLabel(JOB_NAME_LABEL, name).list().getItems();
+        return pods.isEmpty() ? client.pods().inNamespace(namespace).withLabel(LEGACY_JOB_NAME_LABEL, name).list().getItems() : pods;
+    }
+
+    private static Optional<JobCondition> terminalCondition(Job job, String type) {
+        return job.getStatus() == null || job.getStatus().getConditions() == null ? Optional.empty()
+                : job.getStatus().getConditions().stream()
+                        .filter(c -> type.equals(c.getType()) && "True".equals(c.getStatus())).findFirst();
+    }
+
+    private static Optional<ContainerStateTerminated> terminated(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getContainerStatuses().stream()
+                .filter(s -> BenchmarkJobDependent.CONTAINER.equals(s.getName()))
+                .map(ContainerStatus::getState)
+                .filter(s -> s != null && s.getTerminated() != null)
+                .map(ContainerState::getTerminated)
+                .findFirst();
+    }
+
+    /** "done/total" from the last PROGRESS line of the pod's log tail; null when the log cannot be read or has none. */
+    private String progress(Pod pod) {
+        String log;
+        try {
+            log = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .inContainer(BenchmarkJobDependent.CONTAINER).tailingLines(LOG_LINES).getLog();
+        } catch (KubernetesClientException e) {
+            LOG.debugf("Cannot read the log of pod %s: %s", pod.getMetadata().getName(), e.getMessage());
+            return null;
+        }
+        return progressOf(log);
+    }
+
+    static String progressOf(String log) {
+        if (log == null) {
+            return null;
+        }
+        String[] lines = log.split("\\R");
+        for (int i = lines.length - 1; i >= 0; i--) {
+            Matcher matcher = PROGRESS.matcher(lines[i].strip());
+            if (matcher.matches()) {
+                return matcher.group(1) + "/" + matcher.group(2);
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.llmops.serving.benchmark;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.Diagnosis;
+import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.status.Conditions;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.Optional;
+
+/**
+ * What a run's target looks like right now: whether it can be benchmarked, at which URL, under which model name, and if
+ * not, why. An external URL is always ready (the runner itself exits 3 if it does not generate); a ModelServer is ready
+ * once its InferenceReady condition is True and it publishes an endpoint.
+ */
+public record TargetState(String description, boolean ready, String url, String model, Optional<ModelServer> modelServer,
+        String notReadyReason) {
+
+    public static final String INFERENCE_READY = "InferenceReady";
+
+    public static TargetState of(BenchmarkRun run, Optional<ModelServer> modelServer) {
+        BenchmarkTarget target = run.getSpec().target;
+        if (target.url != null) {
+            return new TargetState(target.url, true, target.url, target.model, Optional.empty(), null);
+        }
+        if (modelServer.isEmpty()) {
+            return new TargetState(target.modelServer, false, null, target.model, modelServer,
+                    "ModelServer " + target.modelServer + " does not exist");
+        }
+        ModelServer server = modelServer.get();
+        String model = target.model != null ? target.model
+                : server.getSpec().model.servedModelName != null ? server.getSpec().model.servedModelName
+                : server.getSpec().model.path;
+        String endpoint = server.getStatus() == null ? null : server.getStatus().endpoint;
+        Optional<Condition> inferenceReady = server.getStatus() == null ? Optional.empty()
+                : Conditions.find(server.getStatus().conditions, INFERENCE_READY);
+        boolean ready = inferenceReady.map(c -> Conditions.TRUE.equals(c.getStatus())).orElse(false) && endpoint != null;
+        return new TargetState(target.modelServer, ready, endpoint, model, modelServer, ready ? null : notReady(server, inferenceReady));
+    }
+
+    private static String notReady(ModelServer server, Optional<Condition> inferenceReady) {
+        String name = "ModelServer " + server.getMetadata().getName();
+        Diagnosis diagnosis = server.getStatus() == null ? null : server.getStatus().diagnosis;
+        if (diagnosis != null && diagnosis.reason != null) {
+            StringBuilder text = new StringBuilder(name).append(" is not inference-ready: ").append(diagnosis.reason);
+            if (diagnosis.message != null) {
+                text.append(": ").append(diagnosis.message);
+            }
+            if (diagnosis.hint != null) {
+                text.append(" Hint: ").append(diagnosis.hint);
+            }
+            return text.toString();
+        }
+        return inferenceReady
+                .map(c -> name + " is not inference-ready: InferenceReady=" + c.getStatus() + " (" + c.getReason() + ")"
+                        + (c.getMessage() == null || c.getMessage().isBlank() ? "" : ": " + c.getMessage()))
+                .orElse(name + " has not reported InferenceReady yet");
+    }
+}

@@ -1,0 +1,192 @@
+package dev.llmops.serving.modelserver;
+
+import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
+import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.javaoperatorsdk.operator.processing.event.Event;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.ResourceEventAware;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * Runs the real-generation probes of serving pods off the reconciler threads and wakes the reconciler when one
+ * finishes. A pod that has not generated yet is probed every {@link #NOT_READY_PERIOD}; a ready pod gets a real
+ * generation every spec.readiness.probeIntervalSeconds and a cheap /health check every {@link #HEALTH_PERIOD} in
+ * between, and a failed /health brings the next generation forward. The probe states are this event source's
+ * secondary resources.
+ */
+public class InferenceProbes extends AbstractEventSource<PodInference, ModelServer> implements ResourceEventAware<ModelServer> {
+
+    static final Duration NOT_READY_PERIOD = Duration.ofSeconds(2);
+    static final Duration HEALTH_PERIOD = Duration.ofSeconds(10);
+    static final Duration GENERATION_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(10);
+
+    private final InferenceClient client;
+    private final Map<ResourceID, Map<String, PodProbe>> probes = new ConcurrentHashMap<>();
+
+    public InferenceProbes(InferenceClient client) {
+        super(PodInference.class, "inference-probes");
+        this.client = client;
+    }
+
+    /**
+     * Starts the probes that are due for the server's running serving pods, forgets pods that are gone, and returns
+     * when the reconciler should look again if no probe finishes before.
+     */
+    public Optional<Duration> probeDue(ModelServer server, List<Pod> servingPods) {
+        ResourceID id = ResourceID.fromResource(server);
+        Map<String, PodProbe> byPod = probes.computeIfAbsent(id, k -> new ConcurrentHashMap<>());
+        Set<String> live = new HashSet<>();
+        Instant now = Instant.now();
+        Instant nextDue = null;
+        for (Pod pod : servingPods) {
+            Optional<URI> baseUrl = baseUrl(pod, server.getSpec().port);
+            if (baseUrl.isEmpty()) {
+                continue;
+            }
+            live.add(pod.getMetadata().getUid());
+            PodProbe probe = byPod.computeIfAbsent(pod.getMetadata().getUid(), uid -> new PodProbe(pod.getMetadata().getName()));
+            Instant due = probe.startIfDue(server, baseUrl.get(), now);
+            nextDue = nextDue == null || due.isBefore(nextDue) ? due : nextDue;
+        }
+        byPod.keySet().retainAll(live);
+        return Optional.ofNullable(nextDue).map(due -> Duration.between(now, due)).map(d -> d.isNegative() ? Duration.ZERO : d);
+    }
+
+    @Override
+    public Set<PodInference> getSecondaryResources(ModelServer server) {
+        return probes.getOrDefault(ResourceID.fromResource(server), Map.of()).entrySet().stream()
+                .map(e -> e.getValue().snapshot(e.getKey()))
+                .collect(Collectors.toSet());
+    }
+
+    @Override
+    public void onResourceDeleted(ModelServer server) {
+        probes.remove(ResourceID.fromResource(server));
+    }
+
+    private void wake(ResourceID server) {
+        if (isRunning()) {
+            getEventHandler().handleEvent(new Event(server));
+        }
+    }
+
+    /** Pods are reached directly at podIP and the spec's port; the Service would pick any pod. */
+    static Optional<URI> baseUrl(Pod pod, int port) {
+        if (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase()) || pod.getStatus().getPodIP() == null
+                || pod.getMetadata().getDeletionTimestamp() != null) {
+            return Optional.empty();
+        }
+        String ip = pod.getStatus().getPodIP();
+        return Optional.of(URI.create("http://" + (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + port));
+    }
+
+    static String modelName(ModelServerSpec spec) {
+        return spec.model.servedModelName != null ? spec.model.servedModelName : spec.model.path;
+    }
+
+    /** The probe history of one pod; guarded by its own monitor because probes complete on HTTP client threads. */
+    private final class PodProbe {
+        private final String podName;
+        private boolean inFlight;
+        private boolean generating;
+        private boolean healthFailed;
+        private Instant lastGenerationAttempt;
+        private Instant lastHealthCheck;
+        private InferenceProbeResult lastSuccess;
+        private String lastError;
+
+        PodProbe(String podName) {
+            this.podName = podName;
+        }
+
+        synchronized Instant startIfDue(ModelServer server, URI baseUrl, Instant now) {
+            if (inFlight) {
+                return now.plus(NOT_READY_PERIOD);
+            }
+            Instant generationDue = lastGenerationAttempt == null ? now
+                    : generating && !healthFailed
+                            ? lastGenerationAttempt.plusSeconds(server.getSpec().readiness.probeIntervalSeconds)
+                            : lastGenerationAttempt.plus(NOT_READY_PERIOD);
+            if (!now.isBefore(generationDue)) {
+                startGeneration(server, baseUrl, now);
+                return now.plus(NOT_READY_PERIOD);
+            }
+            if (!generating) {
+                return generationDue;
+            }
+            Instant lastProof = lastHealthCheck != null && lastHealthCheck.isAfter(lastGenerationAttempt) ? lastHealthCheck : lastGenerationAttempt;
+            Instant healthDue = lastProof.plus(HEALTH_PERIOD);
+            if (!now.isBefore(healthDue)) {
+                startHealthCheck(server, baseUrl, now);
+                healthDue = now.plus(HEALTH_PERIOD);
+            }
+            return healthDue.isBefore(generationDue) ? healthDue : generationDue;
+        }
+
+        private void startGeneration(ModelServer server, URI baseUrl, Instant now) {
+            inFlight = true;
+            lastGenerationAttempt = now;
+            ModelServerSpec spec = server.getSpec();
+            ResourceID id = ResourceID.fromResource(server);
+            client.generate(baseUrl, modelName(spec), spec.readiness.probePrompt, spec.readiness.probeMaxTokens, GENERATION_TIMEOUT)
+                    .whenComplete((generation, failure) -> {
+                        recordGeneration(generation, failure);
+                        wake(id);
+                    });
+        }
+
+        private synchronized void recordGeneration(InferenceClient.Generation generation, Throwable failure) {
+            inFlight = false;
+            healthFailed = false;
+            generating = failure == null && generation.succeeded() && generation.outputTokens() > 0;
+            if (generating) {
+                InferenceProbeResult result = new InferenceProbeResult();
+                result.time = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+                result.pod = podName;
+                result.latencyMillis = generation.latency().toMillis();
+                result.outputTokens = generation.outputTokens();
+                lastSuccess = result;
+                lastError = null;
+            } else {
+                lastError = failure != null ? (failure.getMessage() != null ? failure.getMessage() : failure.toString())
+                        : generation.error() != null ? generation.error() : "the completion returned no tokens";
+            }
+        }
+
+        private void startHealthCheck(ModelServer server, URI baseUrl, Instant now) {
+            inFlight = true;
+            lastHealthCheck = now;
+            ResourceID id = ResourceID.fromResource(server);
+            client.healthy(baseUrl, HEALTH_TIMEOUT).whenComplete((healthy, failure) -> {
+                boolean failed = recordHealth(failure == null && Boolean.TRUE.equals(healthy));
+                if (failed) {
+                    wake(id);
+                }
+            });
+        }
+
+        private synchronized boolean recordHealth(boolean healthy) {
+            inFlight = false;
+            healthFailed = !healthy;
+            return healthFailed;
+        }
+
+        synchronized PodInference snapshot(String podUid) {
+            return new PodInference(podUid, podName, generating || lastError != null, generating, lastSuccess, lastError);
+        }
+    }
+}

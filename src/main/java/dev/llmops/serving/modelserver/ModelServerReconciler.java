@@ -1,0 +1,146 @@
+package dev.llmops.serving.modelserver;
+
+import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
+import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
+import dev.llmops.serving.config.OperatorConfig;
+import dev.llmops.serving.status.Conditions;
+import dev.llmops.serving.status.EventRecorder;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.quarkiverse.operatorsdk.annotations.RBACRule;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Runs a ModelServer: validates the spec, keeps the owned objects as desired (only while the spec is valid, so bad
+ * input changes nothing that runs), probes the serving pods with real generations, opens their inference-ready gates,
+ * diagnoses pods that do not serve, and writes the status. The RBAC rules below are everything it uses.
+ */
+@Workflow(explicitInvocation = true, dependents = {
+        @Dependent(name = "model-cache", type = ModelCacheClaimDependent.class, reconcilePrecondition = ModelCacheRequested.class),
+        @Dependent(name = "deployment", type = ServerDeploymentDependent.class, reconcilePrecondition = SingleNodeReplicas.class),
+        @Dependent(name = "leaderworkerset", type = LeaderWorkerSetDependent.class, reconcilePrecondition = MultiNodeReplicas.class,
+                activationCondition = LeaderWorkerSetInstalled.class),
+        @Dependent(name = "service", type = ServerServiceDependent.class)})
+@ControllerConfiguration(name = "modelserver")
+@RBACRule(apiGroups = "serving.llmops.dev", resources = {"modelservers"}, verbs = {"get", "list", "watch", "patch", "update"})
+@RBACRule(apiGroups = "serving.llmops.dev", resources = {"modelservers/status"}, verbs = {"get", "patch", "update"})
+@RBACRule(apiGroups = "serving.llmops.dev", resources = {"modelservers/finalizers"}, verbs = {"update"})
+@RBACRule(apiGroups = "apps", resources = {"deployments"}, verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
+@RBACRule(apiGroups = LeaderWorkerSet.GROUP, resources = {"leaderworkersets"},
+        verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
+@RBACRule(apiGroups = "", resources = {"services"}, verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
+@RBACRule(apiGroups = "", resources = {"persistentvolumeclaims"}, verbs = {"get", "list", "watch", "create", "delete"})
+@RBACRule(apiGroups = "", resources = {"pods"}, verbs = {"get", "list", "watch"})
+@RBACRule(apiGroups = "", resources = {"pods/status"}, verbs = {"patch"})
+@RBACRule(apiGroups = "", resources = {"pods/log"}, verbs = {"get"})
+@RBACRule(apiGroups = "", resources = {"events"}, verbs = {"create", "list"})
+public class ModelServerReconciler implements Reconciler<ModelServer> {
+
+    @Inject
+    KubernetesClient client;
+
+    @Inject
+    OperatorConfig config;
+
+    @Inject
+    InferenceClient inferenceClient;
+
+    @Inject
+    LeaderWorkerSetInstalled leaderWorkerSetInstalled;
+
+    private InferenceProbes probes;
+    private InferenceReadyGate gate;
+    private PodDiagnoser diagnoser;
+    private EventRecorder events;
+    private final Conditions conditions = Conditions.systemUtc();
+
+    @Override
+    public List<EventSource<?, ModelServer>> prepareEventSources(EventSourceContext<ModelServer> context) {
+        probes = new InferenceProbes(inferenceClient);
+        gate = new InferenceReadyGate(client);
+        diagnoser = new PodDiagnoser(client);
+        events = new EventRecorder(client);
+        var pods = InformerEventSourceConfiguration.from(Pod.class, ModelServer.class)
+                .withName("pods")
+                .withLabelSelector(ModelServerLabels.MODEL_SERVER)
+                .withSecondaryToPrimaryMapper(pod -> Set.of(new ResourceID(
+                        pod.getMetadata().getLabels().get(ModelServerLabels.MODEL_SERVER), pod.getMetadata().getNamespace())))
+                .build();
+        return List.of(new InformerEventSource<>(pods, context), probes);
+    }
+
+    @Override
+    public UpdateControl<ModelServer> reconcile(ModelServer server, Context<ModelServer> context) {
+        List<SpecValidator.Problem> problems = new ArrayList<>(SpecValidator.validate(server.getSpec()));
+        if (server.getSpec().parallelism.nodes > 1 && !leaderWorkerSetInstalled.isInstalled(client)) {
+            problems.add(new SpecValidator.Problem("LeaderWorkerSetNotInstalled", "spec.parallelism.nodes",
+                    "spec.parallelism.nodes=%d needs a LeaderWorkerSet (%s), but its CRD is not installed in this cluster: install LeaderWorkerSet or set nodes to 1"
+                            .formatted(server.getSpec().parallelism.nodes, LeaderWorkerSet.API_VERSION)));
+        }
+        if (problems.isEmpty()) {
+            context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
+        }
+
+        List<Pod> pods = context.getSecondaryResourcesAsStream(Pod.class)
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null).toList();
+        List<Pod> servingPods = pods.stream()
+                .filter(pod -> ModelServerLabels.SERVER.equals(pod.getMetadata().getLabels().get(ModelServerLabels.COMPONENT))).toList();
+        Optional<Duration> nextProbe = probes.probeDue(server, servingPods);
+        Map<String, PodInference> inference = context.getSecondaryResourcesAsStream(PodInference.class)
+                .collect(Collectors.toMap(PodInference::podUid, Function.identity()));
+
+        List<PodDiagnoser.Finding> findings = new ArrayList<>();
+        for (Pod pod : pods) {
+            PodInference probe = inference.get(pod.getMetadata().getUid());
+            if (probe != null) {
+                gate.sync(pod, probe);
+            }
+            diagnoser.diagnose(server, pod)
+                    .or(() -> probe == null ? Optional.empty() : PodDiagnoser.notGenerating(pod, probe))
+                    .ifPresent(findings::add);
+        }
+
+        String image = SglangPodTemplate.image(server.getSpec(), config);
+        List<String> args = new ArrayList<>(SglangCommand.COMMAND);
+        args.addAll(SglangCommand.args(server.getSpec()));
+        ModelServerPhase before = server.getStatus() == null ? null : server.getStatus().phase;
+        ModelServerStatus status = StatusReport.build(server,
+                new StatusReport.Observation(problems, servingPods, inference, findings, image, args), conditions);
+        if (status.phase != before) {
+            recordTransition(server, status);
+        }
+        var json = client.getKubernetesSerialization();
+        boolean changed = !json.asJson(status).equals(json.asJson(server.getStatus()));
+        server.setStatus(status);
+        UpdateControl<ModelServer> update = changed ? UpdateControl.patchStatus(server) : UpdateControl.noUpdate();
+        return nextProbe.map(update::rescheduleAfter).orElse(update);
+    }
+
+    private void recordTransition(ModelServer server, ModelServerStatus status) {
+        String message = Conditions.find(status.conditions, StatusReport.READY).map(Condition::getMessage).orElse("");
+        boolean bad = status.phase == ModelServerPhase.Failed || status.phase == ModelServerPhase.Degraded;
+        events.record(server, bad ? EventRecorder.WARNING : EventRecorder.NORMAL, status.phase.name(),
+                "Phase " + status.phase + (message.isEmpty() ? "" : ": " + message));
+    }
+}

@@ -1,0 +1,61 @@
+package dev.llmops.serving.report;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.LatencyStats;
+import dev.llmops.serving.api.v1alpha1.StageResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** The measured stages of a run in concurrency order, and the figures the report plots and tabulates. */
+final class Stages {
+
+    /** A latency percentile the report shows, with the line style it is drawn in. */
+    enum Percentile {
+        P50("p50", Series.LineStyle.SOLID, s -> s.p50),
+        P90("p90", Series.LineStyle.DASHED, s -> s.p90),
+        P99("p99", Series.LineStyle.DOTTED, s -> s.p99);
+
+        final String label;
+        final Series.LineStyle style;
+        final Function<LatencyStats, Double> value;
+
+        Percentile(String label, Series.LineStyle style, Function<LatencyStats, Double> value) {
+            this.label = label;
+            this.style = style;
+            this.value = value;
+        }
+    }
+
+    private Stages() {
+    }
+
+    static List<StageResult> ordered(BenchmarkRun run) {
+        return run.getStatus().stages.stream()
+                .sorted(Comparator.comparing((StageResult s) -> s.concurrency == null ? Integer.MAX_VALUE : s.concurrency)
+                        .thenComparing(s -> s.name == null ? "" : s.name))
+                .toList();
+    }
+
+    static Optional<StageResult> named(BenchmarkRun run, String name) {
+        return run.getStatus().stages.stream().filter(s -> name != null && name.equals(s.name)).findFirst();
+    }
+
+    static Double percentile(LatencyStats stats, Percentile percentile) {
+        return stats == null ? null : percentile.value.apply(stats);
+    }
+
+    /** One point per stage that has both a concurrency and the value; truncated stages carry only counts. */
+    static Series series(BenchmarkRun run, String name, int colour, Series.LineStyle style, Function<StageResult, Double> value) {
+        List<Series.Point> points = new ArrayList<>();
+        for (StageResult stage : ordered(run)) {
+            Double v = value.apply(stage);
+            if (stage.concurrency != null && v != null) {
+                points.add(new Series.Point(stage.concurrency, v));
+            }
+        }
+        return new Series(name, colour, style, points);
+    }
+}

@@ -1,0 +1,344 @@
+package dev.llmops.serving.benchmark;
+
+import static dev.llmops.serving.benchmark.BenchmarkFixtures.url;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.Diagnosis;
+import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
+import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
+import dev.llmops.serving.api.v1alpha1.SloSpec;
+import dev.llmops.serving.simulator.SglangSimulator;
+import dev.llmops.serving.status.Conditions;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
+import io.javaoperatorsdk.operator.Operator;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.kubernetes.client.KubernetesTestServer;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@TestProfile(BenchmarkTestProfile.class)
+@WithKubernetesTestServer(crud = true)
+class BenchmarkRunReconcilerTest {
+
+    @Inject
+    KubernetesClient client;
+
+    @KubernetesTestServer
+    KubernetesServer server;
+
+    @Inject
+    MeterRegistry registry;
+
+    @Inject
+    Operator operator;
+
+    BenchmarkFixtures fixtures;
+
+    /** The picocli entry point keeps the extension from starting the operator by itself; starting twice is a no-op. */
+    @BeforeEach
+    void setUp() throws IOException {
+        operator.start();
+        fixtures = new BenchmarkFixtures(client);
+        fixtures.installCrds();
+    }
+
+    @Test
+    void waitsForTheServerRunsTheJobAndPutsTheResultsInTheStatus() {
+        String ns = BenchmarkTestProfile.FLOW;
+        try (SglangSimulator simulator = RunnerRuns.simulator()) {
+            fixtures.createModelServer(ns, "kimi");
+            fixtures.editServerStatus(ns, "kimi", status -> status.conditions.add(condition("InferenceReady", "False", "Loading")));
+            fixtures.createRun(ns, "kimi-ar", spec -> {
+                spec.target.modelServer = "kimi";
+                spec.target.apiKeySecret = new SecretKeyReference();
+                spec.target.apiKeySecret.name = "kimi-api";
+                spec.target.apiKeySecret.key = "token";
+                RunnerRuns.smallPlan(spec);
+                spec.slo = new SloSpec();
+                spec.slo.ttftP99Millis = 1;
+                spec.slo.tpotP99Millis = 60000;
+            });
+
+            BenchmarkRun waiting = fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.WaitingForServer);
+            assertThat(waiting.getStatus().target).isEqualTo("kimi");
+            assertThat(condition(waiting, "Ready")).extracting(Condition::getStatus, Condition::getReason)
+                    .containsExactly("False", "WaitingForServer");
+            assertThat(condition(waiting, "Ready").getObservedGeneration()).isEqualTo(waiting.getMetadata().getGeneration());
+            assertThat(condition(waiting, "Reconciling").getStatus()).isEqualTo("True");
+            assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
+
+            client.resource(new NodeBuilder().withNewMetadata().withName("gpu-node-1")
+                    .addToLabels("nvidia.com/gpu.product", "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition")
+                    .addToLabels("nvidia.com/cuda.driver-version.full", "580.95.05").endMetadata().build()).create();
+            client.resource(new PodBuilder().withNewMetadata().withName("kimi-0").withNamespace(ns).endMetadata()
+                    .withNewSpec().withNodeName("gpu-node-1").addNewContainer().withName("sglang").withImage("sglang").endContainer().endSpec()
+                    .build()).create();
+            fixtures.editServerStatus(ns, "kimi", status -> {
+                status.conditions.set(0, condition("InferenceReady", "True", "GenerationSucceeded"));
+                status.endpoint = simulator.baseUrl().toString();
+                status.image = "lmsysorg/sglang:v0.5.18-cu130";
+                status.serverArgs = List.of("--model-path", "moonshotai/Kimi-K2-Instruct", "--tp-size", "8");
+                status.lastInferenceProbe = new InferenceProbeResult();
+                status.lastInferenceProbe.pod = "kimi-0";
+            });
+
+            Job job = fixtures.awaitJob(ns, "kimi-ar");
+            assertJobSpec(job);
+            List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+            assertThat(args).containsSubsequence("--url", simulator.baseUrl().toString(), "--model", "kimi-k2")
+                    .containsSubsequence("--api-key-env", "BENCH_API_KEY");
+            assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().get(0).getValueFrom().getSecretKeyRef())
+                    .extracting(s -> s.getName(), s -> s.getKey()).containsExactly("kimi-api", "token");
+            assertThat(job.getMetadata().getOwnerReferences()).singleElement()
+                    .satisfies(ref -> assertThat(ref.getController()).isTrue())
+                    .satisfies(ref -> assertThat(ref.getKind()).isEqualTo("BenchmarkRun"));
+
+            // The pod's part, played by the real runner with the Job's own arguments.
+            RunnerRuns.Output output = RunnerRuns.bench(args);
+            assertThat(output.exitCode()).as(output.stderr()).isZero();
+            List<String> progressLines = output.stdout().lines().filter(l -> l.startsWith("PROGRESS ")).toList();
+            assertThat(progressLines).hasSize(3);
+
+            Pod pod = fixtures.startJobPod(job);
+            server.expect().get()
+                    .withPath("/api/v1/namespaces/" + ns + "/pods/" + pod.getMetadata().getName()
+                            + "/log?pretty=false&container=bench&tailLines=" + JobObserver.LOG_LINES)
+                    .andReturn(200, output.stdout().substring(0, output.stdout().indexOf(progressLines.get(1)) + progressLines.get(1).length() + 1))
+                    .always();
+            BenchmarkRun running = fixtures.awaitRun(ns, "kimi-ar", r -> "2/3".equals(r.getStatus().progress));
+            assertThat(running.getStatus().phase).isEqualTo(BenchmarkRunPhase.Running);
+            assertThat(running.getStatus().jobName).isEqualTo("kimi-ar-bench");
+            assertThat(running.getStatus().startTime).isNotNull();
+            assertThat(running.getStatus().provenance).satisfies(p -> {
+                assertThat(p.gpuProduct).isEqualTo("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition");
+                assertThat(p.driverVersion).isEqualTo("580.95.05");
+                assertThat(p.gpuCount).isEqualTo(8);
+                assertThat(p.image).isEqualTo("lmsysorg/sglang:v0.5.18-cu130");
+                assertThat(p.serverArgs).contains("--tp-size");
+            });
+
+            fixtures.finishJob(job, pod, 0, output.summary());
+
+            BenchmarkRun done = fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+            assertThat(done.getStatus().stages).extracting(s -> s.name).containsExactly("single", "c2", "c4");
+            assertThat(done.getStatus().stages).allSatisfy(s -> assertThat(s.outputTokensPerSecond).isPositive());
+            assertThat(done.getStatus().singleRequests).hasSize(3);
+            assertThat(done.getStatus().summary.singleStreamTokensPerSecond).isPositive();
+            assertThat(done.getStatus().summary.peakTokensPerSecond).isEqualTo(done.getStatus().stages.stream()
+                    .filter(s -> s.concurrency > 1).mapToDouble(s -> s.outputTokensPerSecond).max().orElseThrow());
+            assertThat(done.getStatus().summary.peakConcurrency).isIn(2, 4);
+            assertThat(done.getStatus().summary.failedRequests).isZero();
+            assertThat(done.getStatus().progress).isEqualTo("3/3");
+            assertThat(done.getStatus().completionTime).isNotNull();
+            assertThat(done.getStatus().provenance.model).isEqualTo("kimi-k2");
+            assertThat(condition(done, "Ready")).extracting(Condition::getStatus, Condition::getReason).containsExactly("True", "Succeeded");
+            assertThat(condition(done, "Succeeded").getStatus()).isEqualTo("True");
+            assertThat(condition(done, "Reconciling").getStatus()).isEqualTo("False");
+            assertThat(condition(done, "Stalled").getStatus()).isEqualTo("False");
+            // no simulated first token comes within 1 ms, so the TTFT limit breaks at the lowest level: the single requests
+            assertThat(condition(done, "SLOMet")).extracting(Condition::getStatus, Condition::getReason).containsExactly("False", "SLOBroken");
+            assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(1);
+            assertThat(events(ns, "kimi-ar")).extracting(Event::getReason).contains("WaitingForServer", "JobRunning", "Succeeded");
+
+            double c4 = done.getStatus().stages.get(2).outputTokensPerSecond;
+            assertThat(registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT).tags("run", "kimi-ar", "namespace", ns, "stage", "c4").gauge())
+                    .isNotNull().satisfies(g -> assertThat(g.value()).isEqualTo(c4));
+            double ttftP99Seconds = done.getStatus().stages.get(2).ttftMillis.p99 / 1000.0;
+            assertThat(registry.find(BenchmarkMetrics.TTFT).tags("run", "kimi-ar", "stage", "c4", "concurrency", "4", "stat", "p99",
+                    "model", "kimi-k2").gauge().value()).isEqualTo(ttftP99Seconds);
+
+            client.resource(done).delete();
+            await().atMost(BenchmarkFixtures.TIMEOUT)
+                    .until(() -> registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT).tag("run", "kimi-ar").gauges().isEmpty());
+        }
+    }
+
+    @Test
+    void failsWithTheServersDiagnosisWhenItDoesNotBecomeReadyInTime() {
+        String ns = BenchmarkTestProfile.TIMEOUT;
+        fixtures.createModelServer(ns, "broken");
+        fixtures.editServerStatus(ns, "broken", status -> {
+            status.conditions.add(condition("InferenceReady", "False", "CudaHeadersMissing"));
+            status.diagnosis = new Diagnosis();
+            status.diagnosis.reason = "CudaHeadersMissing";
+            status.diagnosis.message = "FlashInfer JIT failed: curand.h: No such file or directory";
+            status.diagnosis.hint = "Use the full (non-runtime) CUDA 13 image.";
+        });
+        fixtures.createRun(ns, "impatient", spec -> {
+            spec.target.modelServer = "broken";
+            spec.waitTimeoutSeconds = 2;
+        });
+
+        BenchmarkRun failed = fixtures.awaitRun(ns, "impatient", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+
+        Condition ready = condition(failed, "Ready");
+        assertThat(ready.getReason()).isEqualTo("ServerNotReady");
+        assertThat(ready.getMessage()).contains("waitTimeoutSeconds (2 s)", "CudaHeadersMissing", "curand.h: No such file or directory",
+                "Hint: Use the full (non-runtime) CUDA 13 image.");
+        assertThat(condition(failed, "Stalled")).extracting(Condition::getStatus, Condition::getReason).containsExactly("True", "ServerNotReady");
+        assertThat(condition(failed, "Succeeded").getStatus()).isEqualTo("False");
+        assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
+        assertThat(events(ns, "impatient")).anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("ServerNotReady");
+        });
+    }
+
+    @Test
+    void aMalformedSummaryFailsTheRunWithResultsInvalid() {
+        String ns = BenchmarkTestProfile.INVALID;
+        fixtures.createRun(ns, "garbled", url("http://sglang.example:30000"));
+        Job job = fixtures.awaitJob(ns, "garbled");
+        Pod pod = fixtures.startJobPod(job);
+
+        String summary = RunnerRuns.standardSummary();
+        fixtures.finishJob(job, pod, 0, summary.substring(0, summary.length() / 2));
+
+        BenchmarkRun failed = fixtures.awaitRun(ns, "garbled", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(failed, "Ready").getReason()).isEqualTo("ResultsInvalid");
+        assertThat(condition(failed, "Ready").getMessage()).contains("garbled-bench finished but its results cannot be used",
+                "cut off after " + summary.length() / 2 + " bytes");
+        assertThat(failed.getStatus().stages).isEmpty();
+    }
+
+    @Test
+    void theTargetDeletedMidRunFailsTheRun() {
+        String ns = BenchmarkTestProfile.DELETED;
+        fixtures.createModelServer(ns, "doomed");
+        fixtures.editServerStatus(ns, "doomed", status -> {
+            status.conditions.add(condition("InferenceReady", "True", "GenerationSucceeded"));
+            status.endpoint = "http://doomed.bench-deleted.svc:30000";
+        });
+        fixtures.createRun(ns, "orphaned", spec -> spec.target.modelServer = "doomed");
+        Job job = fixtures.awaitJob(ns, "orphaned");
+        fixtures.startJobPod(job);
+        fixtures.awaitRun(ns, "orphaned", r -> r.getStatus().phase == BenchmarkRunPhase.Running);
+
+        client.resources(dev.llmops.serving.api.v1alpha1.ModelServer.class).inNamespace(ns).withName("doomed").delete();
+
+        BenchmarkRun failed = fixtures.awaitRun(ns, "orphaned", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(failed, "Ready").getReason()).isEqualTo("TargetDeleted");
+        assertThat(condition(failed, "Ready").getMessage()).contains("ModelServer doomed was deleted");
+    }
+
+    @Test
+    void aFailedJobSaysWhatTheRunnersExitCodeMeans() {
+        String ns = BenchmarkTestProfile.FAILED;
+        fixtures.createRun(ns, "misconfigured", url("http://sglang.example:30000"));
+        Job job = fixtures.awaitJob(ns, "misconfigured");
+        Pod pod = fixtures.startJobPod(job);
+
+        fixtures.finishJob(job, pod, 2, "bench: --concurrency: level 0 is not between 1 and 4096");
+
+        BenchmarkRun failed = fixtures.awaitRun(ns, "misconfigured", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(failed, "Ready").getReason()).isEqualTo("BadConfiguration");
+        assertThat(condition(failed, "Ready").getMessage()).contains("rejected its configuration (exit code 2)",
+                "level 0 is not between 1 and 4096");
+    }
+
+    @Test
+    void comparesWithTheBaselineOnceTheBaselineHasFinished() throws JsonProcessingException {
+        String ns = BenchmarkTestProfile.BASELINE;
+        fixtures.createRun(ns, "eagle3", spec -> {
+            url("http://eagle3.example:30000").accept(spec);
+            spec.baseline = "autoregressive";
+        });
+        Job eagleJob = fixtures.awaitJob(ns, "eagle3");
+        String summary = RunnerRuns.standardSummary();
+        fixtures.finishJob(eagleJob, fixtures.startJobPod(eagleJob), 0, summary);
+
+        BenchmarkRun noBaseline = fixtures.awaitRun(ns, "eagle3",
+                r -> Conditions.find(r.getStatus().conditions, BenchmarkRunReconciler.BASELINE_COMPARED).isPresent());
+        assertThat(noBaseline.getStatus().phase).isEqualTo(BenchmarkRunPhase.Succeeded);
+        assertThat(condition(noBaseline, "BaselineCompared").getReason()).isEqualTo("BaselineNotFound");
+        assertThat(noBaseline.getStatus().comparison).isNull();
+        assertThat(events(ns, "eagle3")).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("BaselineNotFound"));
+
+        fixtures.createRun(ns, "autoregressive", url("http://autoregressive.example:30000"));
+        fixtures.awaitRun(ns, "eagle3", r -> "BaselinePending".equals(condition(r, "BaselineCompared").getReason()));
+        Job baselineJob = fixtures.awaitJob(ns, "autoregressive");
+        fixtures.finishJob(baselineJob, fixtures.startJobPod(baselineJob), 0, halveHeadline(summary));
+
+        BenchmarkRun compared = fixtures.awaitRun(ns, "eagle3", r -> r.getStatus().comparison != null);
+        assertThat(compared.getStatus().comparison.baseline).isEqualTo("autoregressive");
+        assertThat(compared.getStatus().comparison.singleStreamSpeedup).isEqualTo(2.0);
+        assertThat(compared.getStatus().comparison.peakThroughputSpeedup).isEqualTo(2.0);
+        assertThat(compared.getStatus().comparison.stages).extracting(s -> s.name).containsExactly("single", "c2", "c4");
+        assertThat(compared.getStatus().comparison.stages).allSatisfy(s -> assertThat(s.throughputSpeedup).isEqualTo(1.0));
+        assertThat(condition(compared, "BaselineCompared")).extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("True", "Compared");
+    }
+
+    /** The same summary with half the headline throughput: the run it belongs to looks exactly twice as slow. */
+    private static String halveHeadline(String summary) throws JsonProcessingException {
+        ObjectNode root = (ObjectNode) new ObjectMapper().readTree(summary);
+        ObjectNode headline = (ObjectNode) root.get("sum");
+        headline.put("sstps", headline.get("sstps").asDouble() / 2);
+        headline.put("peak", headline.get("peak").asDouble() / 2);
+        return root.toString();
+    }
+
+    private static void assertJobSpec(Job job) {
+        assertThat(job.getMetadata().getName()).isEqualTo("kimi-ar-bench");
+        assertThat(job.getSpec().getBackoffLimit()).isEqualTo(1);
+        assertThat(job.getSpec().getTtlSecondsAfterFinished()).isEqualTo(7 * 24 * 3600);
+        // 600 + 30 × (1 warm-up + 3 prompts) + 30 × (⌈8/2⌉ + ⌈8/4⌉ rounds)
+        assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600L + 30 * 4 + 30 * (4 + 2));
+        assertThat(job.getSpec().getPodFailurePolicy().getRules()).satisfiesExactly(
+                failJob -> assertThat(failJob.getOnExitCodes().getValues()).containsExactly(2),
+                ignore -> assertThat(ignore.getOnPodConditions().get(0).getType()).isEqualTo("DisruptionTarget"));
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        assertThat(pod.getRestartPolicy()).isEqualTo("Never");
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms().get(0)
+                .getMatchExpressions().get(0)).satisfies(e -> {
+                    assertThat(e.getKey()).isEqualTo("nvidia.com/gpu.present");
+                    assertThat(e.getOperator()).isEqualTo("DoesNotExist");
+                });
+        var container = pod.getContainers().get(0);
+        assertThat(container.getImage()).isEqualTo("ghcr.io/llmops-dev/llm-serving-operator:0.1.0");
+        assertThat(container.getArgs()).startsWith("bench").containsSubsequence("--summary-file", "/dev/termination-log");
+        assertThat(container.getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");
+        assertThat(container.getResources().getRequests()).containsOnlyKeys("cpu", "memory");
+        assertThat(container.getResources().getLimits()).containsOnlyKeys("memory");
+        assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    }
+
+    private List<Event> events(String namespace, String name) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+    }
+
+    private static Condition condition(BenchmarkRun run, String type) {
+        return Conditions.find(run.getStatus().conditions, type).orElseThrow(() -> new AssertionError("no condition " + type));
+    }
+
+    private static Condition condition(String type, String status, String reason) {
+        return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage("")
+                .withLastTransitionTime("2025-01-01T00:00:00Z").build();
+    }
+}

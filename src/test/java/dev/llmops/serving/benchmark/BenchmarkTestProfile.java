@@ -1,0 +1,27 @@
+package dev.llmops.serving.benchmark;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+import java.util.Map;
+
+/**
+ * Runs the BenchmarkRun controller on the namespaces of the controller tests only, and keeps the ModelServer controller
+ * away from them: the tests play the ModelServer controller's part by writing ModelServer status themselves, and the
+ * cold-start test runs its own operators in a namespace of its own.
+ */
+public class BenchmarkTestProfile implements QuarkusTestProfile {
+
+    static final String FLOW = "bench-flow";
+    static final String TIMEOUT = "bench-timeout";
+    static final String INVALID = "bench-invalid";
+    static final String DELETED = "bench-deleted";
+    static final String FAILED = "bench-failed";
+    static final String BASELINE = "bench-baseline";
+    static final String COLD_START = "bench-cold-start";
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of(
+                "quarkus.operator-sdk.controllers.benchmarkrun.namespaces", String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE),
+                "quarkus.operator-sdk.controllers.modelserver.namespaces", "no-modelserver-controller-here");
+    }
+}

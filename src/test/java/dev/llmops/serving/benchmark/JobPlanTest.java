@@ -1,0 +1,115 @@
+package dev.llmops.serving.benchmark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.DatasetType;
+import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The Job's name, command line and deadline, derived from the spec. */
+class JobPlanTest {
+
+    @Test
+    void deadlineOfTheDefaultPlanAssumesEveryRequestRunsIntoItsTimeout() {
+        BenchmarkRunSpec spec = spec();
+
+        // 600 + 900 × (3 warm-up + 3 prompts) + 5 levels × 4 rounds × 900
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 900 * 6 + 5 * 4 * 900);
+    }
+
+    @Test
+    void deadlineWithRequestsPerLevelCountsTheRoundsEachWorkerSends() {
+        BenchmarkRunSpec spec = spec();
+        spec.requestTimeoutSeconds = 60;
+        spec.sweep.concurrency = List.of(8, 64);
+        spec.sweep.requestsPerLevel = 100;
+
+        // level 8: ⌈100/8⌉ = 13 rounds, level 64: 2 rounds
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 60 * 6 + 60 * (13 + 2));
+    }
+
+    @Test
+    void deadlineWithDurationPerLevelWaitsForTheRequestsInFlight() {
+        BenchmarkRunSpec spec = spec();
+        spec.requestTimeoutSeconds = 60;
+        spec.warmup.requests = 0;
+        spec.singleRequest.prompts = List.of();
+        spec.sweep.concurrency = List.of(8, 16);
+        spec.sweep.durationSecondsPerLevel = 300;
+
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 2 * (300 + 60));
+    }
+
+    @Test
+    void deadlineIsCappedAtSevenDays() {
+        BenchmarkRunSpec spec = spec();
+        spec.requestTimeoutSeconds = 86400;
+
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(7 * 24 * 3600);
+    }
+
+    @Test
+    void jobNameIsTheRunNameWithASuffixAndLongNamesAreShortenedWithAHash() {
+        assertThat(BenchmarkJobDependent.jobName("kimi-eagle3")).isEqualTo("kimi-eagle3-bench");
+        String longName = "kimi-k2-rtx-pro-6000-eagle3-speculative-decoding-against-autoregressive-baseline";
+        String other = longName.replace("baseline", "baseline2");
+
+        String name = BenchmarkJobDependent.jobName(longName);
+
+        assertThat(name).hasSizeLessThanOrEqualTo(63).endsWith("-bench").startsWith("kimi-k2-rtx-pro-6000");
+        assertThat(name).matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+        assertThat(BenchmarkJobDependent.jobName(longName)).isEqualTo(name);
+        assertThat(BenchmarkJobDependent.jobName(other)).isNotEqualTo(name).hasSizeLessThanOrEqualTo(63);
+    }
+
+    @Test
+    void commandLineCarriesEverySettingOfTheSpec() {
+        BenchmarkRunSpec spec = spec();
+        spec.singleRequest.prompts = List.of("Explain quantum entanglement", "Write a haiku");
+        spec.dataset.type = DatasetType.Random;
+        spec.dataset.inputLength = 1024;
+        spec.dataset.outputLength = 512;
+        spec.dataset.ignoreEos = true;
+        spec.sweep.concurrency = List.of(8, 16);
+        spec.sweep.requestsPerLevel = 64;
+        spec.target.apiKeySecret = new SecretKeyReference();
+
+        List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2");
+
+        assertThat(String.join(" ", args)).isEqualTo("bench --url http://kimi.llm.svc:30000 --model kimi-k2"
+                + " --prompts Explain quantum entanglement --prompts Write a haiku"
+                + " --dataset random --input-len 1024 --output-len 512 --ignore-eos --concurrency 8,16 --requests-per-level 64"
+                + " --warmup 3 --warmup-max-tokens 256 --max-tokens 4096 --temperature 0.6 --top-p 0.95 --timeout 900"
+                + " --api-key-env BENCH_API_KEY --summary-file /dev/termination-log");
+        assertThat(args).containsSubsequence("--prompts", "Explain quantum entanglement");
+    }
+
+    @Test
+    void emptyPromptsAndLevelsSkipTheirPhasesInsteadOfFallingBackToTheRunnersDefaults() {
+        BenchmarkRunSpec spec = spec();
+        spec.singleRequest.prompts = List.of();
+        spec.sweep.concurrency = List.of();
+
+        List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2");
+
+        assertThat(args).contains("--no-single", "--no-sweep").doesNotContain("--prompts", "--concurrency");
+    }
+
+    @Test
+    void progressIsTheLastProgressLineOfTheLog() {
+        assertThat(JobObserver.progressOf("warming up\nPROGRESS 1/7 warmup\nc8: 32 requests\nPROGRESS 3/7 c8\nc16 started\n"))
+                .isEqualTo("3/7");
+        assertThat(JobObserver.progressOf("no progress yet")).isNull();
+    }
+
+    private static BenchmarkRunSpec spec() {
+        BenchmarkRunSpec spec = new BenchmarkRunSpec();
+        spec.target = new BenchmarkTarget();
+        spec.target.url = "http://sglang.example:30000";
+        spec.target.model = "kimi-k2";
+        return spec;
+    }
+}

@@ -1,0 +1,178 @@
+package dev.llmops.serving.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.StageResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.Test;
+
+/** The HTML and Markdown reports show exactly the figures of the runs they were given. */
+class ReportTest {
+
+    static final Path CANDIDATE = Path.of("src/test/resources/report/benchmarkrun-eagle3.yaml");
+    static final Path BASELINE = Path.of("src/test/resources/report/benchmarkrun-autoregressive.yaml");
+
+    private final RunLoader loader = new RunLoader();
+
+    @Test
+    void chartsPlotEveryStageOfBothRuns() throws IOException {
+        BenchmarkRun candidate = load(CANDIDATE);
+        BenchmarkRun baseline = load(BASELINE);
+        Document html = Jsoup.parse(HtmlReport.render(candidate, Optional.of(baseline)));
+
+        assertThat(html.select("svg.chart")).hasSize(3);
+        for (BenchmarkRun run : List.of(candidate, baseline)) {
+            String name = run.getMetadata().getName();
+            assertThat(plotted(html, "Output throughput vs concurrency", name))
+                    .isEqualTo(expected(run, s -> s.outputTokensPerSecond));
+            assertThat(plotted(html, "Time to first token vs concurrency", name + " p50"))
+                    .isEqualTo(expected(run, s -> s.ttftMillis.p50));
+            assertThat(plotted(html, "Time to first token vs concurrency", name + " p99"))
+                    .isEqualTo(expected(run, s -> s.ttftMillis.p99));
+            assertThat(plotted(html, "Time per output token vs concurrency", name + " p90"))
+                    .isEqualTo(expected(run, s -> s.tpotMillis.p90));
+        }
+        assertThat(plotted(html, "Output throughput vs concurrency", "kimi-k2-eagle3"))
+                .containsEntry(48, 1702.3).containsEntry(1, 118.4);
+    }
+
+    @Test
+    void htmlNeedsNothingBesideItself() throws IOException {
+        Document html = Jsoup.parse(HtmlReport.render(load(CANDIDATE), Optional.of(load(BASELINE))));
+
+        assertThat(html.select("script, link, img, iframe, object, [src]")).isEmpty();
+        assertThat(html.select("style")).hasSize(1);
+        assertThat(html.title()).isEqualTo("BenchmarkRun kimi-k2-eagle3 vs kimi-k2-autoregressive");
+    }
+
+    @Test
+    void comparisonTableDividesCandidateByBaseline() throws IOException {
+        Document html = Jsoup.parse(HtmlReport.render(load(CANDIDATE), Optional.of(load(BASELINE))));
+
+        Element c8 = rowStartingWith(html, "Compared with kimi-k2-autoregressive", "c8");
+        assertThat(c8.select("td").eachText())
+                .containsExactly("c8", "8", "402.5", "702.0", "1.74×", "380.0", "395.0", "0.96×", "19.4", "11.1");
+        assertThat(html.text()).contains("Single-stream speedup 1.93×", "peak throughput speedup 1.42×");
+    }
+
+    @Test
+    void withoutABaselineRunTheStatusSpeedupsAreShown() throws IOException {
+        Document html = Jsoup.parse(HtmlReport.render(load(CANDIDATE), Optional.empty()));
+
+        assertThat(rowStartingWith(html, "Compared with kimi-k2-autoregressive", "c64").select("td").eachText())
+                .containsExactly("c64", "64", "1688.1", "1.41×", "0.85×");
+    }
+
+    @Test
+    void userTextIsEscaped() throws IOException {
+        BenchmarkRun run = load(CANDIDATE);
+        run.getStatus().singleRequests.get(0).prompt = "<script>alert(1)</script>";
+        run.getStatus().warnings = List.of("<img src=x onerror=alert(1)>");
+
+        Document html = Jsoup.parse(HtmlReport.render(run, Optional.empty()));
+
+        assertThat(html.select("script, img")).isEmpty();
+        assertThat(html.text()).contains("<script>alert(1)</script>", "<img src=x onerror=alert(1)>");
+    }
+
+    @Test
+    void stagesTruncatedToCountsShowDashesAndNoPoints() throws IOException {
+        BenchmarkRun run = load(CANDIDATE);
+        StageResult c64 = Stages.named(run, "c64").orElseThrow();
+        c64.outputTokensPerSecond = null;
+        c64.ttftMillis = null;
+
+        Document html = Jsoup.parse(HtmlReport.render(run, Optional.empty()));
+
+        assertThat(plotted(html, "Output throughput vs concurrency", "kimi-k2-eagle3")).doesNotContainKey(64).containsKey(48);
+        assertThat(plotted(html, "Time to first token vs concurrency", "kimi-k2-eagle3 p50")).doesNotContainKey(64);
+        assertThat(rowStartingWith(html, "Stages of kimi-k2-eagle3", "c64").select("td").get(5).text()).isEqualTo("—");
+    }
+
+    @Test
+    void markdownWithBaselineHasOneRowPerSharedStage() throws IOException {
+        String md = MarkdownReport.render(load(CANDIDATE), Optional.of(load(BASELINE)));
+
+        List<String> rows = md.lines().filter(l -> l.startsWith("| c") || l.startsWith("| single")).toList();
+        assertThat(rows).hasSize(6);
+        assertThat(rows).contains(
+                "| single | 1 | 61.2 | 118.4 | 1.93× | 210.0 → 205.0 | 16.1 → 8.3 |",
+                "| c48 | 48 | 1180.4 | 1702.3 | 1.44× | 1650.0 → 1890.0 | 38.8 → 27.4 |");
+        assertThat(md).contains("Against `kimi-k2-autoregressive`: single-stream 1.93×, peak throughput 1.42×");
+    }
+
+    @Test
+    void markdownWithoutBaselineUsesTheComparisonInStatus() throws IOException {
+        String md = MarkdownReport.render(load(CANDIDATE), Optional.empty());
+
+        assertThat(md).contains("| Stage | Concurrency | Output tok/s | Speedup | TTFT p50 speedup |",
+                "| c16 | 16 | 1121.6 | 1.63× | 0.93× |");
+    }
+
+    @Test
+    void markdownOfARunWithoutComparisonListsItsStages() throws IOException {
+        String md = MarkdownReport.render(load(BASELINE), Optional.empty());
+
+        assertThat(md).contains(
+                "| Stage | Concurrency | Output tok/s | TTFT p50 (ms) | TTFT p99 (ms) | TPOT p50 (ms) | TPOT p99 (ms) | Failed |",
+                "| c64 | 64 | 1195.0 | 2900.0 | 6670.0 | 51.2 | 117.8 | 2 |");
+    }
+
+    @Test
+    void refusesWhatIsNotAFinishedBenchmarkRun() {
+        assertThatThrownBy(() -> loader.load("", "run.yaml")).hasMessageContaining("run.yaml is empty");
+        assertThatThrownBy(() -> loader.load("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", "cm.yaml"))
+                .hasMessageContaining("cm.yaml holds a ConfigMap, not one BenchmarkRun");
+        assertThatThrownBy(() -> loader.load("""
+                apiVersion: serving.llmops.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: fresh
+                status:
+                  phase: Pending
+                """, "fresh.yaml"))
+                .hasMessageContaining("BenchmarkRun fresh has no measured stages in its status yet (phase Pending)");
+        assertThatThrownBy(() -> loader.load("{not: [valid", "broken.yaml")).hasMessageContaining("broken.yaml is not YAML or JSON");
+    }
+
+    private BenchmarkRun load(Path file) throws IOException {
+        return loader.load(Files.readString(file), file.toString());
+    }
+
+    private static Map<Integer, Double> expected(BenchmarkRun run, Function<StageResult, Double> value) {
+        Map<Integer, Double> values = new LinkedHashMap<>();
+        run.getStatus().stages.forEach(s -> values.put(s.concurrency, value.apply(s)));
+        return values;
+    }
+
+    /** The points of one series of one chart, read back from the SVG. */
+    static Map<Integer, Double> plotted(Document html, String chart, String series) {
+        Element svg = html.selectFirst("svg.chart[data-title=\"" + chart + "\"]");
+        assertThat(svg).as(chart).isNotNull();
+        Element group = svg.selectFirst("g.series[data-series=\"" + series + "\"]");
+        assertThat(group).as(chart + " / " + series).isNotNull();
+        Map<Integer, Double> values = new LinkedHashMap<>();
+        for (Element point : group.select("circle.point")) {
+            values.put(Integer.parseInt(point.attr("data-concurrency")), Double.parseDouble(point.attr("data-value")));
+        }
+        return values;
+    }
+
+    private static Element rowStartingWith(Document html, String heading, String firstCell) {
+        Element h2 = html.select("h2").stream().filter(h -> h.text().equals(heading)).findFirst().orElseThrow();
+        Element table = h2.nextElementSiblings().select("table").first();
+        return table.select("tbody tr").stream().filter(r -> r.child(0).text().equals(firstCell)).findFirst().orElseThrow();
+    }
+}

@@ -1,0 +1,184 @@
+package dev.llmops.serving.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The simulator's endpoints over plain HTTP, as an SGLang client or probe sees them. */
+class SglangSimulatorTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static HttpClient http;
+
+    @BeforeAll
+    static void createClient() {
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    @AfterAll
+    static void dropClient() {
+        http = null;
+    }
+
+    private static HttpResponse<String> get(SglangSimulator simulator, String path, String apiKey)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path)).GET();
+        if (apiKey != null) {
+            request.header("Authorization", "Bearer " + apiKey);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static CompletableFuture<HttpResponse<String>> post(SglangSimulator simulator, String path, String body) {
+        return http.sendAsync(HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String chat(int maxTokens, boolean stream) {
+        return "{\"model\":\"x\",\"messages\":[{\"role\":\"user\",\"content\":\"three words here\"}],\"max_tokens\":"
+                + maxTokens + ",\"stream\":" + stream + ",\"stream_options\":{\"include_usage\":true}}";
+    }
+
+    @Test
+    void slowStartAnswersModelsButNotHealthOrGeneration() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder().model("org/model-a").loading(Duration.ofMinutes(5))
+                .start()) {
+            JsonNode models = JSON.readTree(get(simulator, "/v1/models", null).body());
+            assertThat(models.path("data").get(0).path("id").asText()).isEqualTo("org/model-a");
+            assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(503);
+            assertThat(get(simulator, "/health_generate", null).statusCode()).isEqualTo(503);
+            assertThat(post(simulator, "/v1/chat/completions", chat(4, false)).join().statusCode()).isEqualTo(503);
+
+            simulator.finishLoading();
+
+            assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(200);
+            assertThat(get(simulator, "/health_generate", null).statusCode()).isEqualTo(200);
+            assertThat(post(simulator, "/v1/chat/completions", chat(4, false)).join().statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aHalfReadyServerLooksHealthyButCannotGenerateUntilFixed() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder().fault(Fault.HALF_READY).start()) {
+            assertThat(get(simulator, "/v1/models", null).statusCode()).isEqualTo(200);
+            assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(200);
+            assertThat(get(simulator, "/health_generate", null).statusCode()).isEqualTo(503);
+            HttpResponse<String> failed = post(simulator, "/v1/chat/completions", chat(4, true)).join();
+            assertThat(failed.statusCode()).isEqualTo(500);
+            assertThat(JSON.readTree(failed.body()).path("message").asText()).contains("CUDA error");
+
+            simulator.setFault(Fault.NONE);
+
+            assertThat(post(simulator, "/v1/chat/completions", chat(4, true)).join().statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aWholeChatAnswerCarriesContentReasoningAndUsage() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ZERO).tokenDelay(Duration.ZERO)
+                .reasoningTokens(3).naturalLength(5).start()) {
+            JsonNode answer = JSON.readTree(post(simulator, "/v1/chat/completions", chat(100, false)).join().body());
+
+            JsonNode message = answer.path("choices").get(0).path("message");
+            assertThat(message.path("reasoning_content").asText()).isEqualTo(" Let me think");
+            assertThat(message.path("content").asText()).isEqualTo(" The answer");
+            assertThat(answer.path("choices").get(0).path("finish_reason").asText()).isEqualTo("stop");
+            assertThat(answer.path("usage").path("prompt_tokens").asInt()).isEqualTo(3);
+            assertThat(answer.path("usage").path("completion_tokens").asInt()).isEqualTo(5);
+            assertThat(answer.path("usage").path("completion_tokens_details").path("reasoning_tokens").asInt())
+                    .isEqualTo(3);
+        }
+    }
+
+    @Test
+    void streamsStartWithARoleOnlyChunkAndEndWithUsageAndDone() {
+        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ZERO).tokenDelay(Duration.ZERO)
+                .tokensPerChunk(2).start()) {
+            HttpResponse<String> response = post(simulator, "/v1/completions",
+                    "{\"prompt\":\"hi\",\"max_tokens\":5,\"stream\":true,\"stream_options\":{\"include_usage\":true}}")
+                    .join();
+
+            assertThat(response.headers().firstValue("content-type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("text/event-stream"));
+            List<String> events = response.body().lines().filter(line -> line.startsWith("data: ")).toList();
+            assertThat(events).hasSize(6).last().isEqualTo("data: [DONE]");
+            assertThat(events.get(0)).contains("\"text\":\" The answer\"");
+            assertThat(events.get(2)).contains("\"text\":\" a\"");
+            assertThat(events.get(3)).contains("\"finish_reason\":\"length\"");
+            assertThat(events.get(4)).contains("\"choices\":[]").contains("\"completion_tokens\":5");
+        }
+    }
+
+    @Test
+    void theBatchLimitQueuesRequests() {
+        try (SglangSimulator simulator = SglangSimulator.builder().maxRunning(2).ttft(Duration.ofMillis(500))
+                .tokenDelay(Duration.ZERO).start()) {
+            List<CompletableFuture<HttpResponse<String>>> answers = List.of(
+                    post(simulator, "/v1/chat/completions", chat(1, false)),
+                    post(simulator, "/v1/chat/completions", chat(1, false)),
+                    post(simulator, "/v1/chat/completions", chat(1, false)));
+            answers.forEach(answer -> assertThat(answer.join().statusCode()).isEqualTo(200));
+
+            List<SimulatedRequest> truth = await().atMost(Duration.ofSeconds(5))
+                    .until(simulator::requests, recorded -> recorded.size() == 3);
+            List<Long> waits = truth.stream().map(request -> request.startedNanos() - request.receivedNanos()).sorted()
+                    .toList();
+            assertThat(waits.get(2)).as("the third request waited for a free slot")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(400).toNanos());
+            assertThat(truth.get(2).sentChunkNanos()[0] - truth.get(2).startedNanos())
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(500).toNanos());
+        }
+    }
+
+    @Test
+    void anApiKeyGuardsEverythingButHealthAndMetrics() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder().apiKey("sekret").start()) {
+            assertThat(get(simulator, "/v1/models", null).statusCode()).isEqualTo(401);
+            assertThat(get(simulator, "/v1/models", "wrong").statusCode()).isEqualTo(401);
+            assertThat(get(simulator, "/v1/models", "sekret").statusCode()).isEqualTo(200);
+            assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(200);
+            assertThat(get(simulator, "/metrics", null).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void metricsAndServerInfoSpeakSglang() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder().model("m").maxRunning(4)
+                .speculativeAlgorithm("EAGLE3").ttft(Duration.ZERO).tokenDelay(Duration.ZERO).start()) {
+            post(simulator, "/v1/chat/completions", chat(7, true)).join();
+            await().atMost(Duration.ofSeconds(5)).until(() -> simulator.tokensSent() == 7);
+
+            String metrics = get(simulator, "/metrics", null).body();
+            assertThat(metrics).contains("# TYPE sglang:num_running_reqs gauge", "sglang:num_running_reqs{model_name=\"m\"} 0",
+                    "sglang:num_queue_reqs{model_name=\"m\"} 0", "sglang:generation_tokens_total{model_name=\"m\"} 7",
+                    "sglang:time_to_first_token_seconds_count{model_name=\"m\"} 1");
+            JsonNode info = JSON.readTree(get(simulator, "/get_server_info", null).body());
+            assertThat(info.path("served_model_name").asText()).isEqualTo("m");
+            assertThat(info.path("max_running_requests").asInt()).isEqualTo(4);
+            assertThat(info.path("speculative_algorithm").asText()).isEqualTo("EAGLE3");
+        }
+    }
+
+    @Test
+    void bindsTheAddressItIsGiven() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder().host("127.0.0.2").start()) {
+            assertThat(simulator.baseUrl().getHost()).isEqualTo("127.0.0.2");
+            assertThat(simulator.address().getAddress().getHostAddress()).isEqualTo("127.0.0.2");
+            assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(200);
+        }
+    }
+}
