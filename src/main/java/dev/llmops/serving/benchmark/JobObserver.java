@@ -1,5 +1,6 @@
 package dev.llmops.serving.benchmark;
 
+import dev.llmops.serving.status.PodLogs;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -7,13 +8,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jboss.logging.Logger;
 
 /**
  * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, and while it
@@ -25,12 +24,13 @@ public class JobObserver {
     static final String LEGACY_JOB_NAME_LABEL = "job-name";
     static final int LOG_LINES = 100;
     private static final Pattern PROGRESS = Pattern.compile("^PROGRESS (\\d+)/(\\d+)\\b.*");
-    private static final Logger LOG = Logger.getLogger(JobObserver.class);
 
     private final KubernetesClient client;
+    private final PodLogs logs;
 
     public JobObserver(KubernetesClient client) {
         this.client = client;
+        this.logs = new PodLogs(client);
     }
 
     public JobOutcome observe(Job job) {
@@ -84,15 +84,7 @@ public class JobObserver {
 
     /** "done/total" from the last PROGRESS line of the pod's log tail; null when the log cannot be read or has none. */
     private String progress(Pod pod) {
-        String log;
-        try {
-            log = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .inContainer(BenchmarkJobDependent.CONTAINER).tailingLines(LOG_LINES).getLog();
-        } catch (KubernetesClientException e) {
-            LOG.debugf("Cannot read the log of pod %s: %s", pod.getMetadata().getName(), e.getMessage());
-            return null;
-        }
-        return progressOf(log);
+        return progressOf(logs.tail(pod, BenchmarkJobDependent.CONTAINER, LOG_LINES, false).orElse(null));
     }
 
     static String progressOf(String log) {

@@ -5,16 +5,23 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.HostIP;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.PodReadinessGate;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,28 +30,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
 /**
- * Plays the kubelet (and the cluster DNS) for pods that no real node runs. An SGLang pod gets an SGLang simulator on
- * an address of its own (127.0.0.2, 127.0.0.3, ...) at the pod's port, so whoever probes the pod IP talks to a real
- * HTTP server; its container turns ready when the simulator has loaded, and the pod turns Ready only when every
- * readiness gate is True, as on a real node. A benchmark pod runs the real runner against the service it names and
- * ends with the runner's summary as its termination message. Other pods just run.
+ * Plays the kubelet (and the cluster DNS) for pods that no real node runs, against the demo's embedded API or a real
+ * API server. An SGLang pod gets an SGLang simulator on an address of its own (127.0.0.2, 127.0.0.3, ...) at the pod's
+ * port, so whoever probes the pod IP talks to a real HTTP server; its container turns ready when the simulator has
+ * loaded, and the pod turns Ready only when every readiness gate is True, as on a real node. A benchmark pod runs the
+ * real runner against the service it names and ends with the runner's summary as its termination message. Other pods
+ * just run. Like the kubelet it writes the status optimistically (a conflict re-reads the pod) and confirms a graceful
+ * deletion once the pod's containers have stopped, so garbage collection and namespace deletion complete.
  */
 public final class KubeletStandIn implements AutoCloseable {
 
-    /** Runs the {@code bench} command line of a benchmark pod in this process, writing its output to the pod's log. */
+    /** Runs the {@code bench} command line of a benchmark pod, writing its output to the pod's log. */
     @FunctionalInterface
     public interface BenchmarkLauncher {
         int run(List<String> args, PrintWriter log);
@@ -53,17 +66,22 @@ public final class KubeletStandIn implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(KubeletStandIn.class);
     private static final Pattern SERVICE_URL = Pattern.compile("^http://([a-z0-9-]+)\\.([a-z0-9-]+)\\.svc(?:\\.cluster\\.local)?:(\\d+)(.*)$");
     private static final String SUMMARY_FILE = "--summary-file";
+    private static final String HOST_IP = "127.0.0.1";
+    private static final long RESYNC_MILLIS = 1000;
+    private static final int STATUS_WRITE_ATTEMPTS = 10;
 
     private final KubernetesClient client;
-    private volatile boolean closed;
     private final Predicate<Pod> scope;
     private final Function<Pod, SimulatedServerProfile> profiles;
     private final BenchmarkLauncher launcher;
     private final Map<String, SglangSimulator> simulators = new ConcurrentHashMap<>();
+    private final Map<String, Future<?>> benchmarkRuns = new ConcurrentHashMap<>();
     private final Set<String> started = ConcurrentHashMap.newKeySet();
     private final AtomicInteger nextAddress = new AtomicInteger(2);
     private final ExecutorService benchmarks = Executors.newCachedThreadPool(daemon("benchmark-pod"));
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(daemon("kubelet-stand-in"));
+    private volatile SharedIndexInformer<Pod> informer;
+    private volatile boolean closed;
 
     /**
      * @param scope    the pods this stand-in runs (e.g. those bound to its fake nodes); the others are left alone
@@ -78,41 +96,74 @@ public final class KubeletStandIn implements AutoCloseable {
         this.launcher = launcher;
     }
 
+    /** Watches every pod (the periodic resync re-checks simulators that finished loading) and runs those in scope. */
     public KubeletStandIn start() {
-        loop.scheduleWithFixedDelay(this::syncSafely, 0, 200, TimeUnit.MILLISECONDS);
+        informer = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                enqueue(pod);
+            }
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {
+                enqueue(pod);
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                enqueue(pod);
+            }
+        }, RESYNC_MILLIS);
         return this;
     }
 
-    private void syncSafely() {
+    private void enqueue(Pod pod) {
+        if (!closed) {
+            String key = Cache.metaNamespaceKeyFunc(pod);
+            String uid = pod.getMetadata().getUid();
+            loop.execute(() -> syncSafely(key, uid));
+        }
+    }
+
+    private void syncSafely(String key, String uid) {
         try {
-            List<Pod> pods = client.pods().inAnyNamespace().list().getItems().stream().filter(scope).toList();
-            List<String> alive = pods.stream().map(KubeletStandIn::key).toList();
-            simulators.keySet().stream().filter(k -> !alive.contains(k)).toList().forEach(this::stopSimulator);
-            started.retainAll(alive);
-            for (Pod pod : pods) {
-                if (started.add(key(pod))) {
-                    startPod(pod);
-                } else if (simulators.containsKey(key(pod))) {
-                    reportServerStatus(pod);
-                }
-            }
+            sync(key, uid);
         } catch (RuntimeException e) {
             if (!closed) {
-                LOG.warnf(e, "kubelet stand-in: %s", e.getMessage());
+                LOG.warnf(e, "kubelet stand-in, pod %s: %s", key, e.getMessage());
             }
         }
     }
 
+    private void sync(String key, String uid) {
+        Pod pod = informer.getStore().getByKey(key);
+        if (pod == null || !uid.equals(pod.getMetadata().getUid())) {
+            stop(uid);
+            return;
+        }
+        if (!scope.test(pod)) {
+            return;
+        }
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+            stop(uid);
+            confirmDeletion(pod);
+        } else if (!terminated(pod) && started.add(uid)) {
+            startPod(pod);
+        } else if (simulators.containsKey(uid)) {
+            reportServerStatus(pod);
+        }
+    }
+
     private void startPod(Pod pod) {
-        Container container = pod.getSpec().getContainers().get(0);
-        List<String> commandLine = commandLine(container);
+        List<String> commandLine = commandLine(pod.getSpec().getContainers().get(0));
         int bench = commandLine.indexOf("bench");
         if (commandLine.stream().anyMatch(a -> a.contains("sglang.launch_server")) && flag(commandLine, "--port").isPresent()) {
             startServer(pod, commandLine);
         } else if (bench >= 0) {
             startBenchmark(pod, commandLine.subList(bench + 1, commandLine.size()));
         } else {
-            writeStatus(pod, runningStatus(pod, "127.0.0.1", true));
+            String address = allocateAddress();
+            updateStatus(pod, current -> withRunningStatus(current, address, true));
         }
     }
 
@@ -132,50 +183,55 @@ public final class KubeletStandIn implements AutoCloseable {
                 .fault(profile.fault())
                 .recordGroundTruth(false)
                 .start();
-        simulators.put(key(pod), simulator);
-        LOG.debugf("pod %s serves at %s:%d", key(pod), address, simulator.port());
-        writeStatus(pod, runningStatus(pod, address, false));
+        simulators.put(pod.getMetadata().getUid(), simulator);
+        LOG.debugf("pod %s serves at %s:%d", Cache.metaNamespaceKeyFunc(pod), address, simulator.port());
+        updateStatus(pod, current -> withRunningStatus(current, address, false));
     }
 
     /** Keeps the container's readiness (the simulator has loaded) and the pod's Ready (containers and gates) current. */
     private void reportServerStatus(Pod pod) {
-        SglangSimulator simulator = simulators.get(key(pod));
-        boolean containerReady = !simulator.isLoading();
-        PodStatus current = pod.getStatus();
-        boolean gatesPassed = gatesPassed(pod);
-        boolean shownReady = conditionTrue(current, "Ready");
-        boolean shownContainersReady = conditionTrue(current, "ContainersReady");
-        if (shownContainersReady != containerReady || shownReady != (containerReady && gatesPassed)) {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(p -> {
-                p.setStatus(withReadiness(p, containerReady));
-                return p;
+        boolean containerReady = !simulators.get(pod.getMetadata().getUid()).isLoading();
+        if (conditionTrue(pod.getStatus(), "ContainersReady") != containerReady
+                || conditionTrue(pod.getStatus(), "Ready") != (containerReady && gatesPassed(pod))) {
+            updateStatus(pod, current -> {
+                withReadiness(current, containerReady);
+                return current;
             });
         }
     }
 
     private void startBenchmark(Pod pod, List<String> benchArgs) {
-        writeStatus(pod, runningStatus(pod, allocateAddress(), true));
-        benchmarks.submit(() -> {
-            Path summary = null;
-            try {
-                summary = Files.createTempFile("benchmark-summary", ".json");
-                StringWriter log = new StringWriter();
-                int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary), new PrintWriter(log, true));
-                String message = Files.readString(summary, StandardCharsets.UTF_8);
-                finish(pod, exitCode, message.isEmpty() && exitCode != 0 ? tail(log.toString()) : message);
-            } catch (Exception | LinkageError e) {
-                LOG.warnf(e, "benchmark pod %s failed", key(pod));
+        String address = allocateAddress();
+        updateStatus(pod, current -> withRunningStatus(current, address, true));
+        benchmarkRuns.put(pod.getMetadata().getUid(), benchmarks.submit(() -> runBenchmark(pod, benchArgs)));
+    }
+
+    private void runBenchmark(Pod pod, List<String> benchArgs) {
+        Path summary = null;
+        try {
+            summary = Files.createTempFile("benchmark-summary", ".json");
+            StringWriter log = new StringWriter();
+            int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary), new PrintWriter(log, true));
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
+            String message = Files.readString(summary, StandardCharsets.UTF_8);
+            finish(pod, exitCode, message.isEmpty() && exitCode != 0 ? tail(log.toString()) : message);
+        } catch (Exception | LinkageError e) {
+            if (!closed) {
+                LOG.warnf(e, "benchmark pod %s failed", Cache.metaNamespaceKeyFunc(pod));
                 finish(pod, 1, String.valueOf(e.getMessage()));
-            } finally {
-                if (summary != null) {
-                    try {
-                        Files.deleteIfExists(summary);
-                    } catch (IOException ignored) {
-                        // a temp file left behind is harmless
-                    }
+            }
+        } finally {
+            benchmarkRuns.remove(pod.getMetadata().getUid());
+            if (summary != null) {
+                try {
+                    Files.deleteIfExists(summary);
+                } catch (IOException ignored) {
+                    // a temp file left behind is harmless
                 }
             }
-        });
+        }
     }
 
     /** Points the runner at the pod behind the service URL (the cluster DNS) and at a file instead of /dev/termination-log. */
@@ -186,7 +242,7 @@ public final class KubeletStandIn implements AutoCloseable {
                 resolved.set(i + 1, summary.toString());
             }
             if ("--url".equals(resolved.get(i))) {
-                resolved.set(i + 1, resolveServiceUrl(pod.getMetadata().getNamespace(), resolved.get(i + 1)));
+                resolved.set(i + 1, resolveServiceUrl(resolved.get(i + 1)));
             }
         }
         if (!resolved.contains(SUMMARY_FILE)) {
@@ -196,7 +252,7 @@ public final class KubeletStandIn implements AutoCloseable {
         return resolved;
     }
 
-    private String resolveServiceUrl(String namespace, String url) {
+    private String resolveServiceUrl(String url) {
         Matcher matcher = SERVICE_URL.matcher(url);
         if (!matcher.matches()) {
             return url;
@@ -215,23 +271,26 @@ public final class KubeletStandIn implements AutoCloseable {
 
     private void finish(Pod pod, int exitCode, String message) {
         String now = WorkloadControllerStandIn.now();
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(p -> {
-            PodStatus status = p.getStatus();
+        updateStatus(pod, current -> {
+            PodStatus status = current.getStatus();
             status.setPhase(exitCode == 0 ? "Succeeded" : "Failed");
             status.getConditions().forEach(c -> {
-                if (List.of("Ready", "ContainersReady").contains(c.getType())) {
+                if (List.of("Ready", "ContainersReady", "PodReadyToStartContainers").contains(c.getType())) {
                     c.setStatus("False");
                     c.setReason("PodCompleted");
+                    c.setLastTransitionTime(now);
                 }
             });
-            status.setContainerStatuses(List.of(new ContainerStatusBuilder(status.getContainerStatuses().get(0))
-                    .withReady(false).withStarted(false)
-                    .withState(new ContainerStateBuilder().withNewTerminated()
-                            .withExitCode(exitCode).withReason(exitCode == 0 ? "Completed" : "Error")
-                            .withMessage(message).withStartedAt(status.getStartTime()).withFinishedAt(now)
-                            .endTerminated().build())
-                    .build()));
-            return p;
+            status.getContainerStatuses().forEach(c -> {
+                c.setReady(false);
+                c.setStarted(false);
+                c.setState(new ContainerStateBuilder().withNewTerminated()
+                        .withExitCode(exitCode).withReason(exitCode == 0 ? "Completed" : "Error")
+                        .withMessage(message).withContainerID(c.getContainerID())
+                        .withStartedAt(status.getStartTime()).withFinishedAt(now)
+                        .endTerminated().build());
+            });
+            return current;
         });
     }
 
@@ -240,31 +299,41 @@ public final class KubeletStandIn implements AutoCloseable {
         return log.length() <= 4096 ? log : log.substring(log.length() - 4096);
     }
 
-    private PodStatus runningStatus(Pod pod, String address, boolean containerReady) {
+    /** The status a kubelet reports once the pod's containers run: IPs, container statuses and all pod conditions. */
+    private static Pod withRunningStatus(Pod pod, String address, boolean containerReady) {
         String now = WorkloadControllerStandIn.now();
-        Container container = pod.getSpec().getContainers().get(0);
-        ContainerStatus containerStatus = new ContainerStatusBuilder()
-                .withName(container.getName()).withImage(container.getImage()).withImageID(container.getImage())
-                .withReady(containerReady).withStarted(true).withRestartCount(0)
-                .withState(new ContainerStateBuilder().withNewRunning().withStartedAt(now).endRunning().build())
-                .build();
-        PodStatus status = new PodStatus();
+        PodStatus status = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
         status.setPhase("Running");
         status.setPodIP(address);
-        status.setHostIP("127.0.0.1");
+        status.setPodIPs(List.of(new PodIP(address)));
+        status.setHostIP(HOST_IP);
+        status.setHostIPs(List.of(new HostIP(HOST_IP)));
         status.setStartTime(now);
-        status.setContainerStatuses(List.of(containerStatus));
-        List<PodCondition> conditions = new ArrayList<>();
-        for (String type : List.of("PodScheduled", "Initialized")) {
-            conditions.add(condition(type, true, null, now));
+        List<ContainerStatus> containers = new ArrayList<>();
+        for (Container container : pod.getSpec().getContainers()) {
+            containers.add(new ContainerStatusBuilder()
+                    .withName(container.getName()).withImage(container.getImage()).withImageID(container.getImage())
+                    .withContainerID("containerd://" + containerId(pod, container))
+                    .withReady(containerReady).withStarted(true).withRestartCount(0)
+                    .withState(new ContainerStateBuilder().withNewRunning().withStartedAt(now).endRunning().build())
+                    .build());
+        }
+        status.setContainerStatuses(containers);
+        List<PodCondition> conditions = new ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions().stream()
+                .filter(c -> !List.of("PodReadyToStartContainers", "Initialized").contains(c.getType())).toList());
+        conditions.add(condition("PodReadyToStartContainers", true, null, now));
+        conditions.add(condition("Initialized", true, null, now));
+        if (conditions.stream().noneMatch(c -> "PodScheduled".equals(c.getType()))) {
+            conditions.add(condition("PodScheduled", true, null, now));
         }
         status.setConditions(conditions);
-        Pod withStatus = new io.fabric8.kubernetes.api.model.PodBuilder(pod).withStatus(status).build();
-        return withReadiness(withStatus, containerReady);
+        pod.setStatus(status);
+        withReadiness(pod, containerReady);
+        return pod;
     }
 
     /** Recomputes ContainersReady and Ready the way the kubelet does, keeping every other condition (the gates). */
-    private static PodStatus withReadiness(Pod pod, boolean containerReady) {
+    private static void withReadiness(Pod pod, boolean containerReady) {
         PodStatus status = pod.getStatus();
         String now = WorkloadControllerStandIn.now();
         boolean ready = containerReady && gatesPassed(pod);
@@ -274,7 +343,10 @@ public final class KubeletStandIn implements AutoCloseable {
         conditions.add(condition("Ready", ready, ready ? null : containerReady ? "ReadinessGatesNotReady" : "ContainersNotReady", now));
         status.setConditions(conditions);
         status.getContainerStatuses().forEach(c -> c.setReady(containerReady));
-        return status;
+    }
+
+    private static boolean terminated(Pod pod) {
+        return pod.getStatus() != null && List.of("Succeeded", "Failed").contains(pod.getStatus().getPhase());
     }
 
     private static boolean gatesPassed(Pod pod) {
@@ -292,11 +364,38 @@ public final class KubeletStandIn implements AutoCloseable {
                 .withLastTransitionTime(now).withLastProbeTime(null).build();
     }
 
-    private void writeStatus(Pod pod, PodStatus status) {
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(p -> {
-            p.setStatus(status);
-            return p;
-        });
+    /**
+     * Writes the pod's status with the resourceVersion it was read at, as the kubelet does: a conflict (someone else,
+     * e.g. the operator opening a readiness gate, wrote in between) re-reads the pod and applies the change again.
+     */
+    private void updateStatus(Pod pod, UnaryOperator<Pod> change) {
+        var resource = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
+        for (int attempt = 1; ; attempt++) {
+            Pod current = resource.get();
+            if (current == null || !pod.getMetadata().getUid().equals(current.getMetadata().getUid())) {
+                return;
+            }
+            try {
+                client.resource(change.apply(current)).updateStatus();
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == STATUS_WRITE_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** The containers have stopped: removes the pod for good, as the kubelet does at the end of a graceful deletion. */
+    private void confirmDeletion(Pod pod) {
+        try {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .withGracePeriod(0).delete();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                throw e;
+            }
+        }
     }
 
     private String allocateAddress() {
@@ -304,11 +403,21 @@ public final class KubeletStandIn implements AutoCloseable {
         return "127.0." + (n / 254) + "." + (n % 254 + 1);
     }
 
-    private void stopSimulator(String key) {
-        SglangSimulator simulator = simulators.remove(key);
+    private void stop(String uid) {
+        started.remove(uid);
+        Future<?> benchmark = benchmarkRuns.remove(uid);
+        if (benchmark != null) {
+            benchmark.cancel(true);
+        }
+        SglangSimulator simulator = simulators.remove(uid);
         if (simulator != null) {
             simulator.close();
         }
+    }
+
+    private static String containerId(Pod pod, Container container) {
+        return UUID.nameUUIDFromBytes((pod.getMetadata().getUid() + "/" + container.getName()).getBytes(StandardCharsets.UTF_8))
+                .toString().replace("-", "");
     }
 
     private static List<String> commandLine(Container container) {
@@ -327,11 +436,7 @@ public final class KubeletStandIn implements AutoCloseable {
         return index >= 0 && index + 1 < args.size() ? Optional.of(args.get(index + 1)) : Optional.empty();
     }
 
-    private static String key(Pod pod) {
-        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         return r -> {
             Thread thread = new Thread(r, name);
             thread.setDaemon(true);
@@ -342,8 +447,11 @@ public final class KubeletStandIn implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (informer != null) {
+            informer.close();
+        }
         loop.shutdownNow();
         benchmarks.shutdownNow();
-        List.copyOf(simulators.keySet()).forEach(this::stopSimulator);
+        List.copyOf(simulators.keySet()).forEach(this::stop);
     }
 }

@@ -3,6 +3,7 @@ package dev.llmops.serving.modelserver;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
+import dev.llmops.serving.status.PodLogs;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -40,6 +41,7 @@ public class PodDiagnoser {
     private static final Logger LOG = Logger.getLogger(PodDiagnoser.class);
 
     private final KubernetesClient client;
+    private final PodLogs logs;
     /** Log verdicts per container incarnation, so a crash-looping pod's log is read once per restart, not per reconcile. */
     private final Map<String, Optional<FailureSignatures.Match>> logVerdicts = Collections.synchronizedMap(
             new LinkedHashMap<>(16, 0.75f, true) {
@@ -51,6 +53,7 @@ public class PodDiagnoser {
 
     public PodDiagnoser(KubernetesClient client) {
         this.client = client;
+        this.logs = new PodLogs(client);
     }
 
     /** The finding for one pod, if anything is wrong with it that Kubernetes can see. */
@@ -165,14 +168,7 @@ public class PodDiagnoser {
     }
 
     private String logTail(Pod pod, boolean previous) {
-        try {
-            var container = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .inContainer(SglangPodTemplate.CONTAINER);
-            return (previous ? container.terminated() : container).tailingLines(LOG_TAIL_LINES).getLog();
-        } catch (KubernetesClientException e) {
-            LOG.debugf("No log for pod %s: %s", pod.getMetadata().getName(), e.getMessage());
-            return "";
-        }
+        return logs.tail(pod, SglangPodTemplate.CONTAINER, LOG_TAIL_LINES, previous).orElse("");
     }
 
     private List<Event> events(Pod pod, String reason) {

@@ -1,6 +1,7 @@
 package dev.llmops.serving.e2e;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -16,8 +17,8 @@ import java.util.Map;
 
 /**
  * A small GPU fleet registered as Node objects, labelled the way NVIDIA GPU Feature Discovery labels real nodes and
- * tainted the way GPU clusters usually are, so the real scheduler can place pods on them. No kubelet runs: pods bound to
- * these nodes stay Pending until a kubelet stand-in writes their status.
+ * tainted the way GPU clusters usually are, so the real scheduler can place pods on them. No kubelet runs: the pods
+ * bound to these nodes are run by the kubelet stand-in of the local control plane.
  */
 public final class FakeGpuNodes {
 
@@ -46,6 +47,12 @@ public final class FakeGpuNodes {
             new FakeNode(CPU_ONLY, baseLabels(CPU_ONLY), 0, "32", "128Gi"));
 
     private FakeGpuNodes() {
+    }
+
+    /** Whether the scheduler bound the pod to a node of the fleet, that is, the kubelet stand-in runs it. */
+    public static boolean boundToFleet(Pod pod) {
+        String node = pod.getSpec().getNodeName();
+        return node != null && FLEET.stream().anyMatch(n -> n.name().equals(node));
     }
 
     /** Creates every node of the fleet, Ready, with capacity, allocatable and the GPU taint where it has GPUs. */

@@ -25,7 +25,12 @@ public record RenderedChart(List<HasMetadata> objects) {
     public static final String FULLNAME = "llmops-llm-serving-operator";
 
     public static RenderedChart render(Map<String, Object> values) {
-        TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE).withKubeVersion("1.31.0");
+        return render(values, NAMESPACE);
+    }
+
+    /** The chart as released into the given namespace. */
+    public static RenderedChart render(Map<String, Object> values, String namespace) {
+        TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withNamespace(namespace).withKubeVersion("1.31.0");
         values.forEach(template::set);
         Object parsed = new KubernetesSerialization().unmarshal(template.call());
         @SuppressWarnings("unchecked")

@@ -1,0 +1,357 @@
+package dev.llmops.serving.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmops.serving.helm.RenderedChart;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged operator ({@code quarkus-run.jar operator}) as a child JVM, installed the way the Helm chart installs
+ * it: the chart is rendered with the given values, its ServiceAccount and RBAC are applied, and the process gets the
+ * environment of the chart's Deployment, the JVM flags of the Dockerfile, and a kubeconfig holding a token of that
+ * ServiceAccount, so it can do exactly what the chart grants it.
+ */
+public final class OperatorProcess implements AutoCloseable {
+
+    private static final Path JAR = ProjectPaths.resolve("target/quarkus-app/quarkus-run.jar");
+    private static final Path DOCKERFILE = ProjectPaths.resolve("Dockerfile");
+    /** The container's writable directory (an emptyDir in the chart), mapped onto a directory of the test run. */
+    private static final String CONTAINER_TMP = "/tmp";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static final long TOKEN_SECONDS = 3600;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final E2eCluster cluster;
+    private final String namespace;
+    private final int httpPort;
+    private final List<String> command;
+    private final Map<String, String> environment;
+    private final Path workDirectory;
+    private final Path log;
+    private final List<HasMetadata> clusterScoped;
+    private Process process;
+
+    private OperatorProcess(E2eCluster cluster, String namespace, int httpPort, List<String> command,
+            Map<String, String> environment, Path workDirectory, List<HasMetadata> clusterScoped) {
+        this.cluster = cluster;
+        this.namespace = namespace;
+        this.httpPort = httpPort;
+        this.command = command;
+        this.environment = environment;
+        this.workDirectory = workDirectory;
+        this.log = workDirectory.resolve("operator.log");
+        this.clusterScoped = clusterScoped;
+    }
+
+    /** An operator released into (and watching) the test namespace. */
+    public static Builder in(E2eCluster cluster, TestNamespace namespace) {
+        return new Builder(cluster, namespace.name());
+    }
+
+    /** Chart values and RBAC changes of one installation. */
+    public static final class Builder {
+
+        private final E2eCluster cluster;
+        private final String namespace;
+        private final Map<String, Object> values = new LinkedHashMap<>();
+        private final List<String> withheld = new ArrayList<>();
+
+        private Builder(E2eCluster cluster, String namespace) {
+            this.cluster = cluster;
+            this.namespace = namespace;
+            // Unique cluster-scoped names (ClusterRoles) per test namespace; the operator watches its namespace only.
+            values.put("fullnameOverride", namespace);
+            values.put("watchNamespaces[0]", namespace);
+        }
+
+        /** A Helm value, as {@code --set key=value}. */
+        public Builder value(String key, Object value) {
+            values.put(key, value);
+            return this;
+        }
+
+        /** Removes a resource (e.g. {@code leases}, {@code jobs}) from every rule of the chart's RBAC. */
+        public Builder withoutGrant(String resource) {
+            withheld.add(resource);
+            return this;
+        }
+
+        public OperatorProcess start() {
+            int httpPort = freePort();
+            values.put("http.port", httpPort);
+            RenderedChart chart = RenderedChart.render(values, namespace);
+            KubernetesClient client = cluster.client();
+            List<HasMetadata> clusterScoped = new ArrayList<>();
+            for (HasMetadata rbac : rbacObjects(chart)) {
+                withhold(rbac, withheld);
+                client.resource(rbac).forceConflicts().serverSideApply();
+                if (rbac instanceof ClusterRole || rbac instanceof ClusterRoleBinding) {
+                    clusterScoped.add(rbac);
+                }
+            }
+            Path workDirectory = ProjectPaths.resolve("target/e2e/operator/" + namespace);
+            Container container = chart.deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
+            String serviceAccount = chart.deployment().getSpec().getTemplate().getSpec().getServiceAccountName();
+            try {
+                Files.createDirectories(workDirectory.resolve("tmp"));
+                Path kubeconfig = writeKubeconfig(client, namespace, serviceAccount, workDirectory);
+                Map<String, String> environment = environment(container, namespace, workDirectory);
+                environment.put("KUBECONFIG", kubeconfig.toString());
+                OperatorProcess operator = new OperatorProcess(cluster, namespace, httpPort,
+                        command(container, workDirectory), environment, workDirectory, clusterScoped);
+                operator.launch();
+                return operator;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** Waits until the operator reports ready (the Deployment's readiness probe), failing early if it exits. */
+    public OperatorProcess awaitReady() {
+        await("operator ready on :" + httpPort).atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    if (!process.isAlive()) {
+                        throw new AssertionError("the operator exited with " + process.exitValue() + ":\n" + logTail());
+                    }
+                    return ready();
+                });
+        return this;
+    }
+
+    /** Whether {@code /q/health/ready}, the chart's readiness probe, answers 200. */
+    public boolean ready() {
+        try {
+            HttpResponse<Void> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/q/health/ready"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+            return response.statusCode() == HttpURLConnection.HTTP_OK;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGKILL: no shutdown hook runs, the leader-election lease is not released. */
+    public void kill() {
+        process.destroyForcibly();
+        awaitExit();
+    }
+
+    /** Starts the same installation again (the log continues in the same file). */
+    public OperatorProcess restart() {
+        launch();
+        return this;
+    }
+
+    /** Everything the operator printed, across restarts. */
+    public String log() {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Fails if the API server refused any call: the chart's RBAC lacks a rule the operator needs. */
+    public void assertNothingForbidden() {
+        assertThat(log()).as("operator log " + log).doesNotContainIgnoringCase("forbidden").doesNotContain(" 403");
+    }
+
+    private String logTail() {
+        List<String> lines = log().lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    private void launch() {
+        try {
+            Files.writeString(log, "=== operator started with " + command + "\n", StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .directory(workDirectory.toFile());
+            builder.environment().clear();
+            builder.environment().putAll(environment);
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start " + command, e);
+        }
+    }
+
+    private void awaitExit() {
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the operator did not exit within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        clusterScoped.forEach(o -> cluster.client().resource(o).delete());
+    }
+
+    private static List<HasMetadata> rbacObjects(RenderedChart chart) {
+        List<HasMetadata> objects = new ArrayList<>();
+        objects.addAll(chart.all(ServiceAccount.class).toList());
+        objects.addAll(chart.all(ClusterRole.class).toList());
+        objects.addAll(chart.all(Role.class).toList());
+        objects.addAll(chart.all(ClusterRoleBinding.class).toList());
+        objects.addAll(chart.all(RoleBinding.class).toList());
+        return objects;
+    }
+
+    private static void withhold(HasMetadata rbac, List<String> resources) {
+        List<PolicyRule> rules = rbac instanceof ClusterRole role ? role.getRules()
+                : rbac instanceof Role role ? role.getRules() : null;
+        if (rules == null || resources.isEmpty()) {
+            return;
+        }
+        rules.forEach(rule -> rule.setResources(rule.getResources().stream().filter(r -> !resources.contains(r)).toList()));
+        rules.removeIf(rule -> rule.getResources().isEmpty());
+    }
+
+    /** The JVM of the Dockerfile's ENTRYPOINT, with the container's memory limit from the chart, running `operator`. */
+    private static List<String> command(Container container, Path workDirectory) throws IOException {
+        assertThat(JAR).as("the packaged operator (mvn package runs before the e2e suite)").exists();
+        List<String> entrypoint = dockerfileEntrypoint();
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        Quantity memoryLimit = container.getResources() == null || container.getResources().getLimits() == null ? null
+                : container.getResources().getLimits().get("memory");
+        if (memoryLimit != null) {
+            // What the container runtime tells the JVM: MaxRAMPercentage applies to the pod's limit, not the host.
+            command.add("-XX:MaxRAM=" + memoryLimit.getNumericalAmount().longValue());
+        }
+        for (String argument : entrypoint.subList(1, entrypoint.indexOf("-jar"))) {
+            command.add(argument.replace("=" + CONTAINER_TMP, "=" + workDirectory.resolve("tmp")));
+        }
+        command.add("-jar");
+        command.add(JAR.toAbsolutePath().toString());
+        command.add("operator");
+        return command;
+    }
+
+    private static List<String> dockerfileEntrypoint() throws IOException {
+        String line = Files.readAllLines(DOCKERFILE).stream().filter(l -> l.startsWith("ENTRYPOINT ")).reduce((a, b) -> b)
+                .orElseThrow(() -> new AssertionError("no ENTRYPOINT in " + DOCKERFILE));
+        List<String> entrypoint = List.of(new ObjectMapper().readValue(line.substring("ENTRYPOINT ".length()), String[].class));
+        assertThat(entrypoint).as("Dockerfile ENTRYPOINT").startsWith("java").contains("-jar");
+        return entrypoint;
+    }
+
+    /**
+     * The container's environment from the chart (the downward API's namespace resolved), HOME as the Dockerfile sets
+     * it, and nothing of the test JVM's environment: no in-cluster settings or credentials of the machine leak in.
+     */
+    private static Map<String, String> environment(Container container, String namespace, Path workDirectory) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("HOME", workDirectory.resolve("tmp").toString());
+        // A token file of the machine, if it runs in a pod, must not replace the chart's ServiceAccount.
+        environment.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
+        for (EnvVar variable : container.getEnv()) {
+            if (variable.getValueFrom() == null) {
+                environment.put(variable.getName(), variable.getValue());
+            } else if (variable.getValueFrom().getFieldRef() != null
+                    && "metadata.namespace".equals(variable.getValueFrom().getFieldRef().getFieldPath())) {
+                environment.put(variable.getName(), namespace);
+            } else {
+                throw new AssertionError("environment variable " + variable.getName() + " of the chart has a source"
+                        + " the suite does not resolve: " + variable.getValueFrom());
+            }
+        }
+        return environment;
+    }
+
+    /** A kubeconfig with a token of the ServiceAccount (TokenRequest API) and the cluster's CA. */
+    private static Path writeKubeconfig(KubernetesClient client, String namespace, String serviceAccount,
+            Path workDirectory) throws IOException {
+        String token = client.serviceAccounts().inNamespace(namespace).withName(serviceAccount)
+                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(TOKEN_SECONDS).endSpec().build())
+                .getStatus().getToken();
+        Config config = client.getConfiguration();
+        String caData = config.getCaCertData() != null ? config.getCaCertData()
+                : Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(config.getCaCertFile())));
+        String kubeconfig = """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: e2e
+                  cluster:
+                    server: %s
+                    certificate-authority-data: %s
+                users:
+                - name: %s
+                  user:
+                    token: %s
+                contexts:
+                - name: e2e
+                  context:
+                    cluster: e2e
+                    user: %s
+                    namespace: %s
+                current-context: e2e
+                """.formatted(config.getMasterUrl(), caData, serviceAccount, token, serviceAccount, namespace);
+        return Files.writeString(workDirectory.resolve("kubeconfig"), kubeconfig, StandardCharsets.UTF_8);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
