@@ -8,8 +8,10 @@ import dev.llmops.serving.helm.RenderedChart;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -123,8 +125,9 @@ public final class OperatorProcess implements AutoCloseable {
                 }
             }
             Path workDirectory = ProjectPaths.resolve("target/e2e/operator/" + namespace);
-            Container container = chart.deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
-            String serviceAccount = chart.deployment().getSpec().getTemplate().getSpec().getServiceAccountName();
+            PodSpec pod = chart.all(Deployment.class).findFirst().orElseThrow().getSpec().getTemplate().getSpec();
+            Container container = pod.getContainers().get(0);
+            String serviceAccount = pod.getServiceAccountName();
             try {
                 Files.createDirectories(workDirectory.resolve("tmp"));
                 Path kubeconfig = writeKubeconfig(client, namespace, serviceAccount, workDirectory);

@@ -17,9 +17,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +62,7 @@ class PrinterColumnsIT {
 
     @Test
     void kubectlGetShowsTheColumnsOfBothKinds(E2eCluster cluster, TestNamespace namespace) {
-        List<Map<String, String>> rows = table(cluster.kubectl("get", "modelservers,benchmarkruns",
+        List<Map<String, String>> rows = KubectlTable.parse(cluster.kubectl("get", "modelservers,benchmarkruns",
                 "--namespace", namespace.name()));
 
         assertThat(rows).hasSize(2);
@@ -88,9 +85,9 @@ class PrinterColumnsIT {
 
     @Test
     void wideOutputAddsTheDiagnosisEndpointAndSpeedup(E2eCluster cluster, TestNamespace namespace) {
-        Map<String, String> server = table(cluster.kubectl("get", "ms", "-o", "wide",
+        Map<String, String> server = KubectlTable.parse(cluster.kubectl("get", "ms", "-o", "wide",
                 "--namespace", namespace.name())).get(0);
-        Map<String, String> run = table(cluster.kubectl("get", "br", "-o", "wide",
+        Map<String, String> run = KubectlTable.parse(cluster.kubectl("get", "br", "-o", "wide",
                 "--namespace", namespace.name())).get(0);
 
         assertThat(server).containsEntry("REASON", "InsufficientGPUs")
@@ -106,27 +103,5 @@ class PrinterColumnsIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** kubectl's tables (one per kind) as rows of header to cell; columns are at least two spaces apart. */
-    private static List<Map<String, String>> table(String output) {
-        List<Map<String, String>> rows = new ArrayList<>();
-        List<String> header = List.of();
-        for (String line : output.split("\n")) {
-            if (line.isBlank()) {
-                continue;
-            }
-            List<String> cells = Arrays.asList(line.trim().split(" {2,}"));
-            if (cells.get(0).equals("NAME")) {
-                header = cells;
-                continue;
-            }
-            Map<String, String> row = new LinkedHashMap<>();
-            for (int i = 0; i < header.size(); i++) {
-                row.put(header.get(i), i < cells.size() ? cells.get(i) : "");
-            }
-            rows.add(row);
-        }
-        return rows;
     }
 }

@@ -1,0 +1,85 @@
+package dev.llmops.serving.e2e;
+
+import static dev.llmops.serving.e2e.ServingResources.awaitRun;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A BenchmarkRun through the real Job controller: its Job's pod runs the packaged runner against the simulated server,
+ * the Job completes, the results land in the run's status, and the real kubectl prints them in the printer columns.
+ */
+@E2eTest
+class BenchmarkRunOnRealClusterIT {
+
+    private static final String SERVER = "bench-target";
+    private static final String RUN = "quick";
+
+    private static OperatorProcess operator;
+    private static BenchmarkRun finished;
+
+    @BeforeAll
+    static void runBenchmark(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
+        assumeTrue(cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
+        ProjectCrds.install(client);
+        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+        ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
+        ServingResources.quickBenchmark(client, namespace, RUN, SERVER, 2, 4, 32);
+        finished = awaitRun(client, namespace, RUN, r -> r.getStatus() != null
+                && (r.getStatus().phase == BenchmarkRunPhase.Succeeded || r.getStatus().phase == BenchmarkRunPhase.Failed),
+                "finished");
+    }
+
+    @AfterAll
+    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
+        if (operator != null) {
+            ServingResources.deleteServer(client, namespace, SERVER);
+            operator.close();
+        }
+    }
+
+    @Test
+    void theRunSucceedsThroughTheJobControllerWithResultsInStatus(KubernetesClient client, TestNamespace namespace) {
+        assertThat(finished.getStatus().phase).as("status %s", finished.getStatus()).isEqualTo(BenchmarkRunPhase.Succeeded);
+        List<Job> jobs = client.batch().v1().jobs().inNamespace(namespace.name()).list().getItems();
+        assertThat(jobs).singleElement().satisfies(job -> {
+            assertThat(job.getMetadata().getName()).isEqualTo(finished.getStatus().jobName);
+            assertThat(job.getStatus().getSucceeded()).isEqualTo(1);
+            assertThat(job.getStatus().getConditions()).anyMatch(c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()));
+        });
+        assertThat(finished.getStatus().summary.peakTokensPerSecond).isPositive();
+        assertThat(finished.getStatus().summary.singleStreamTokensPerSecond).isPositive();
+        assertThat(finished.getStatus().summary.peakConcurrency).isEqualTo(2);
+        assertThat(finished.getStatus().stages).isNotEmpty();
+        assertThat(finished.getStatus().singleRequests).hasSize(1);
+    }
+
+    @Test
+    void kubectlPrintsTheResultColumns(E2eCluster cluster, TestNamespace namespace) {
+        Map<String, String> row = KubectlTable.parse(cluster.kubectl("get", "benchmarkruns", "--namespace",
+                namespace.name())).get(0);
+
+        String total = finished.getStatus().progress.substring(finished.getStatus().progress.indexOf('/') + 1);
+        assertThat(row).containsEntry("NAME", RUN)
+                .containsEntry("TARGET", SERVER)
+                .containsEntry("PHASE", "Succeeded")
+                .containsEntry("PROGRESS", total + "/" + total)
+                .containsEntry("AT CONC", "2");
+        assertThat(Double.parseDouble(row.get("SINGLE TOK/S"))).isPositive();
+        assertThat(Double.parseDouble(row.get("PEAK TOK/S"))).isPositive();
+    }
+
+    @Test
+    void theChartGrantsEveryCallTheOperatorMade() {
+        operator.assertNothingForbidden();
+    }
+}

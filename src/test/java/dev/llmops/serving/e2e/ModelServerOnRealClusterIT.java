@@ -1,0 +1,98 @@
+package dev.llmops.serving.e2e;
+
+import static dev.llmops.serving.e2e.ServingResources.awaitServer;
+import static dev.llmops.serving.e2e.ServingResources.serverPods;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The operator, installed as the chart installs it, runs ModelServers on the real scheduler and the kubelet stand-in:
+ * SM120 servers land on SM120 nodes only and turn Ready after a real generation, an impossible request is diagnosed
+ * from the scheduler's events, and deleting a ModelServer garbage-collects what the operator applied.
+ */
+@E2eTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ModelServerOnRealClusterIT {
+
+    private static final String SERVER = "sm120";
+    private static final String TOO_BIG = "sixteen-gpus";
+
+    private static OperatorProcess operator;
+
+    @BeforeAll
+    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
+        assumeTrue(cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
+        ProjectCrds.install(client);
+        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+        ServingResources.sm120Server(client, namespace, SERVER, 8, 2);
+        ServingResources.sm120Server(client, namespace, TOO_BIG, 16, 1);
+    }
+
+    @AfterAll
+    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
+        if (operator != null) {
+            ServingResources.deleteServer(client, namespace, TOO_BIG);
+            operator.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void sm120ReplicasLandOnSm120NodesOnlyAndTurnReady(KubernetesClient client, TestNamespace namespace) {
+        ModelServer server = awaitServer(client, namespace, SERVER, s -> s.getStatus() != null
+                && s.getStatus().phase == ModelServerPhase.Ready, "Ready");
+
+        assertThat(server.getStatus().readyReplicasText).isEqualTo("2/2");
+        assertThat(server.getStatus().lastInferenceProbe).isNotNull();
+        assertThat(serverPods(client, namespace, SERVER)).extracting(p -> p.getSpec().getNodeName())
+                .containsExactlyInAnyOrder(FakeGpuNodes.SM120_A, FakeGpuNodes.SM120_B);
+        assertThat(client.apps().deployments().inNamespace(namespace.name()).withName(SERVER).get().getMetadata()
+                .getManagedFields()).as("server-side apply by the operator")
+                .extracting(ManagedFieldsEntry::getOperation).contains("Apply");
+    }
+
+    @Test
+    @Order(2)
+    void anImpossibleRequestIsDiagnosedFromSchedulerEvents(KubernetesClient client, TestNamespace namespace) {
+        ModelServer server = awaitServer(client, namespace, TOO_BIG, s -> s.getStatus() != null
+                && s.getStatus().diagnosis != null && "InsufficientGPUs".equals(s.getStatus().diagnosis.reason),
+                "diagnosed InsufficientGPUs");
+
+        assertThat(server.getStatus().phase).isNotEqualTo(ModelServerPhase.Ready);
+        assertThat(server.getStatus().diagnosis.message).contains("Insufficient nvidia.com/gpu");
+        assertThat(serverPods(client, namespace, TOO_BIG)).extracting(p -> p.getSpec().getNodeName()).containsOnlyNulls();
+    }
+
+    @Test
+    @Order(3)
+    void deletingTheModelServerCollectsItsChildren(KubernetesClient client, TestNamespace namespace) {
+        client.resources(ModelServer.class).inNamespace(namespace.name()).withName(SERVER).delete();
+
+        await("Deployment, Service and pods of " + SERVER + " garbage-collected").atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                    assertThat(client.apps().deployments().inNamespace(namespace.name()).withName(SERVER).get()).isNull();
+                    assertThat(client.services().inNamespace(namespace.name()).withName(SERVER).get()).isNull();
+                    assertThat(serverPods(client, namespace, SERVER)).extracting(Pod::getMetadata).isEmpty();
+                });
+    }
+
+    @Test
+    @Order(4)
+    void theChartGrantsEveryCallTheOperatorMade() {
+        operator.assertNothingForbidden();
+    }
+}
