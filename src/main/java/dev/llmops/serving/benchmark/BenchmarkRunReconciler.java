@@ -210,10 +210,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
         if (summary.model() != null) {
             status.provenance.model = summary.model();
         }
-        if (status.progress != null) {
-            String total = status.progress.substring(status.progress.indexOf('/') + 1);
-            status.progress = total + "/" + total;
-        }
+        // Every stage ran, also when the pod's log (its PROGRESS lines) could never be read.
+        status.progress = status.stages.size() + "/" + status.stages.size();
         if (run.getSpec().slo != null) {
             SloEvaluation slo = SloEvaluation.evaluate(run.getSpec().slo, status.stages);
             status.sloBrokenAtConcurrency = slo.brokenAtConcurrency();

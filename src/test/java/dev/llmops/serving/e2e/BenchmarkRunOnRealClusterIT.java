@@ -68,11 +68,11 @@ class BenchmarkRunOnRealClusterIT {
         Map<String, String> row = KubectlTable.parse(cluster.kubectl("get", "benchmarkruns", "--namespace",
                 namespace.name())).get(0);
 
-        String total = finished.getStatus().progress.substring(finished.getStatus().progress.indexOf('/') + 1);
+        // single and c2; no log of the pod was readable (no kubelet), so this is the finished run's own count
         assertThat(row).containsEntry("NAME", RUN)
                 .containsEntry("TARGET", SERVER)
                 .containsEntry("PHASE", "Succeeded")
-                .containsEntry("PROGRESS", total + "/" + total)
+                .containsEntry("PROGRESS", "2/2")
                 .containsEntry("AT CONC", "2");
         assertThat(Double.parseDouble(row.get("SINGLE TOK/S"))).isPositive();
         assertThat(Double.parseDouble(row.get("PEAK TOK/S"))).isPositive();

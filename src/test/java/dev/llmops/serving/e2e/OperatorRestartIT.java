@@ -48,7 +48,9 @@ class OperatorRestartIT {
                                 && "Running".equals(p.getStatus().getPhase())));
 
         operator.kill();
-        assertThat(client.batch().v1().jobs().inNamespace(namespace.name()).list().getItems()).hasSize(1);
+        assertThat(client.batch().v1().jobs().inNamespace(namespace.name()).list().getItems()).singleElement()
+                .as("the Job still runs when the operator dies")
+                .satisfies(job -> assertThat(job.getStatus().getSucceeded()).isNotEqualTo(1));
         operator.restart().awaitReady();
 
         BenchmarkRun run = awaitRun(client, namespace, RUN, r -> r.getStatus() != null
