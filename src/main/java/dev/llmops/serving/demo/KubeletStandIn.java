@@ -21,6 +21,8 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -69,6 +71,7 @@ public final class KubeletStandIn implements AutoCloseable {
     private static final String HOST_IP = "127.0.0.1";
     private static final long RESYNC_MILLIS = 1000;
     private static final int STATUS_WRITE_ATTEMPTS = 10;
+    private static final int ADDRESS_ATTEMPTS = 20;
 
     private final KubernetesClient client;
     private final Predicate<Pod> scope;
@@ -169,8 +172,27 @@ public final class KubeletStandIn implements AutoCloseable {
 
     private void startServer(Pod pod, List<String> args) {
         SimulatedServerProfile profile = profiles.apply(pod);
-        String address = allocateAddress();
-        SglangSimulator simulator = SglangSimulator.builder()
+        SglangSimulator simulator = null;
+        String address = null;
+        for (int attempt = 1; simulator == null; attempt++) {
+            address = allocateAddress();
+            try {
+                simulator = startSimulator(address, args, profile);
+            } catch (UncheckedIOException e) {
+                // Another process on this machine (a second demo, a test run) serves at that address: take the next.
+                if (!(e.getCause() instanceof BindException) || attempt == ADDRESS_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+        simulators.put(pod.getMetadata().getUid(), simulator);
+        String podIp = address;
+        LOG.debugf("pod %s serves at %s:%d", Cache.metaNamespaceKeyFunc(pod), podIp, simulator.port());
+        updateStatus(pod, current -> withRunningStatus(current, podIp, false));
+    }
+
+    private static SglangSimulator startSimulator(String address, List<String> args, SimulatedServerProfile profile) {
+        return SglangSimulator.builder()
                 .host(address)
                 .port(Integer.parseInt(flag(args, "--port").orElseThrow()))
                 .model(flag(args, "--served-model-name").or(() -> flag(args, "--model-path")).orElse("model"))
@@ -183,9 +205,6 @@ public final class KubeletStandIn implements AutoCloseable {
                 .fault(profile.fault())
                 .recordGroundTruth(false)
                 .start();
-        simulators.put(pod.getMetadata().getUid(), simulator);
-        LOG.debugf("pod %s serves at %s:%d", Cache.metaNamespaceKeyFunc(pod), address, simulator.port());
-        updateStatus(pod, current -> withRunningStatus(current, address, false));
     }
 
     /** Keeps the container's readiness (the simulator has loaded) and the pod's Ready (containers and gates) current. */

@@ -17,7 +17,7 @@ public record TestNamespace(String name) {
         return new TestNamespace(name);
     }
 
-    /** Deletes the namespace; pods go first with no grace period, since no kubelet confirms their termination. */
+    /** Deletes the namespace; pods go first with no grace period, so nothing waits for a graceful deletion. */
     void delete(KubernetesClient client) {
         client.pods().inNamespace(name).withGracePeriod(0).delete();
         client.namespaces().withName(name).delete();
