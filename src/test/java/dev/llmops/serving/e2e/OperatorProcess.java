@@ -57,7 +57,6 @@ public final class OperatorProcess implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final E2eCluster cluster;
-    private final String namespace;
     private final int httpPort;
     private final List<String> command;
     private final Map<String, String> environment;
@@ -66,10 +65,9 @@ public final class OperatorProcess implements AutoCloseable {
     private final List<HasMetadata> clusterScoped;
     private Process process;
 
-    private OperatorProcess(E2eCluster cluster, String namespace, int httpPort, List<String> command,
+    private OperatorProcess(E2eCluster cluster, int httpPort, List<String> command,
             Map<String, String> environment, Path workDirectory, List<HasMetadata> clusterScoped) {
         this.cluster = cluster;
-        this.namespace = namespace;
         this.httpPort = httpPort;
         this.command = command;
         this.environment = environment;
@@ -124,7 +122,9 @@ public final class OperatorProcess implements AutoCloseable {
                     clusterScoped.add(rbac);
                 }
             }
-            Path workDirectory = ProjectPaths.resolve("target/e2e/operator/" + namespace);
+            // Absolute: the process runs in this directory, and a KUBECONFIG it cannot find would make the client fall
+            // back to the in-cluster address, https://kubernetes.default.svc, unknown outside a cluster.
+            Path workDirectory = ProjectPaths.resolve("target/e2e/operator/" + namespace).toAbsolutePath();
             PodSpec pod = chart.all(Deployment.class).findFirst().orElseThrow().getSpec().getTemplate().getSpec();
             Container container = pod.getContainers().get(0);
             String serviceAccount = pod.getServiceAccountName();
@@ -133,7 +133,7 @@ public final class OperatorProcess implements AutoCloseable {
                 Path kubeconfig = writeKubeconfig(client, namespace, serviceAccount, workDirectory);
                 Map<String, String> environment = environment(container, namespace, workDirectory);
                 environment.put("KUBECONFIG", kubeconfig.toString());
-                OperatorProcess operator = new OperatorProcess(cluster, namespace, httpPort,
+                OperatorProcess operator = new OperatorProcess(cluster, httpPort,
                         command(container, workDirectory), environment, workDirectory, clusterScoped);
                 operator.launch();
                 return operator;
@@ -167,10 +167,6 @@ public final class OperatorProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
-    }
-
-    public boolean isAlive() {
-        return process.isAlive();
     }
 
     /** SIGKILL: no shutdown hook runs, the leader-election lease is not released. */
