@@ -36,7 +36,7 @@ final class LocalControlPlane implements AutoCloseable {
     private static final Duration COMPONENT_START_TIMEOUT = Duration.ofMinutes(2);
 
     /** A quick SGLang server: loaded in a second, first token in 30 ms, then 100 tokens/s per stream. */
-    static final SimulatedServerProfile SIMULATED_SERVER = new SimulatedServerProfile(Duration.ofMillis(30),
+    private static final SimulatedServerProfile SIMULATED_SERVER = new SimulatedServerProfile(Duration.ofMillis(30),
             Duration.ofMillis(10), 1, 32, Duration.ofSeconds(1), Fault.NONE);
 
     private final KubeAPIServer apiServer;
