@@ -22,7 +22,7 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private final CompletionRequest request;
-    private final long sendNanos;
+    private long sendNanos;
     private final CompletableFuture<RequestResult> result = new CompletableFuture<>();
     private final CompletableFuture<Void> body = new CompletableFuture<>();
 
@@ -62,6 +62,16 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         this.sendNanos = sendNanos;
         this.text = request.captureText() ? new StringBuilder() : null;
         this.reasoningText = request.captureText() ? new StringBuilder() : null;
+    }
+
+    /**
+     * The request body has been handed to the connection: from now on the server has the request, so latencies count
+     * from here, not from the submission (which may have waited for a connection to open).
+     */
+    synchronized void bodySent(long nanos) {
+        if (!finished) {
+            sendNanos = nanos;
+        }
     }
 
     CompletableFuture<RequestResult> result() {

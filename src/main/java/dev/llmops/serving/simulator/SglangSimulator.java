@@ -216,6 +216,7 @@ public final class SglangSimulator implements AutoCloseable {
                 case "/get_server_info" -> send(exchange, 200, "application/json", serverInfo());
                 case "/metrics" -> send(exchange, 200, "text/plain; version=0.0.4",
                         metrics.render(config.model, running(), queued(), config.maxRunning));
+                case "/simulator/ground_truth" -> groundTruth(exchange);
                 case "/v1/chat/completions" -> generate(exchange, requestBody, true);
                 case "/v1/completions" -> generate(exchange, requestBody, false);
                 default -> sendError(exchange, 404, "Not found: " + path);
@@ -223,6 +224,18 @@ public final class SglangSimulator implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             exchange.close();
         }
+    }
+
+    private void groundTruth(HttpExchange exchange) throws IOException {
+        if (!config.recordGroundTruth) {
+            sendError(exchange, 404, "This simulator keeps no ground truth (start it with ground-truth recording on)");
+            return;
+        }
+        byte[] json = GroundTruthJson.write(requests());
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, json.length);
+        exchange.getResponseBody().write(json);
+        exchange.close();
     }
 
     private void healthGenerate(HttpExchange exchange) throws IOException {
