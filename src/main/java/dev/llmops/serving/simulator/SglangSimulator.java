@@ -47,6 +47,12 @@ public final class SglangSimulator implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * When the server's dispatcher handed the current request's connection to a handler thread: the request's arrival,
+     * before any wait for a free handler, so the ground truth counts that wait as the server's, not the client's.
+     */
+    private static final ThreadLocal<long[]> ARRIVED = ThreadLocal.withInitial(() -> new long[1]);
+
     private final Builder config;
     private final String modelJson;
     private final HttpServer server;
@@ -75,7 +81,13 @@ public final class SglangSimulator implements AutoCloseable {
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.server = HttpServer.create(new InetSocketAddress(config.host, config.port), 4096);
         server.createContext("/", this::handle);
-        server.setExecutor(handlers);
+        server.setExecutor(task -> {
+            long arrived = System.nanoTime();
+            handlers.execute(() -> {
+                ARRIVED.get()[0] = arrived;
+                task.run();
+            });
+        });
         server.start();
         scheduler.scheduleAtFixedRate(metrics::sampleThroughput, 1, 1, TimeUnit.SECONDS);
     }
@@ -257,7 +269,7 @@ public final class SglangSimulator implements AutoCloseable {
     }
 
     private void generate(HttpExchange exchange, byte[] requestBody, boolean chat) throws IOException {
-        long received = System.nanoTime();
+        long received = ARRIVED.get()[0];
         String id = (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(generationCounter.incrementAndGet());
         if (!"POST".equals(exchange.getRequestMethod())) {
             reject(exchange, id, received, 405, "Method not allowed");
