@@ -32,6 +32,8 @@ def parse_args():
     parser.add_argument("--requests", type=int, required=True)
     parser.add_argument("--input-len", type=int, default=32, help="words per random prompt")
     parser.add_argument("--output-len", type=int, default=100, help="max_tokens, with ignore_eos")
+    parser.add_argument("--warmup", type=int, default=1, help="warm-up requests, sent at once and not measured")
+    parser.add_argument("--warmup-max-tokens", type=int, default=16)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--requests-out", required=True, help="JSON lines, one per request")
     parser.add_argument("--summary-out", required=True, help="JSON summary of the run")
@@ -115,9 +117,10 @@ async def main():
     args = parse_args()
     rng = random.Random(args.seed)
     prompts = [" ".join(rng.choice(WORDS) for _ in range(args.input_len)) for _ in range(args.requests)]
-    warmup = await send(args.url, args.model, "warm-up " + prompts[0], 16)
-    if not warmup["ok"]:
-        sys.exit("python_peer: warm-up failed: %s" % warmup["failure"])
+    warmups = await asyncio.gather(*(send(args.url, args.model, "warm-up %d %s" % (i, prompts[0]), args.warmup_max_tokens)
+                                     for i in range(args.warmup)))
+    if not all(warmup["ok"] for warmup in warmups):
+        sys.exit("python_peer: warm-up failed: %s" % [w["failure"] for w in warmups if not w["ok"]][0])
 
     semaphore = asyncio.Semaphore(args.concurrency)
 

@@ -18,6 +18,8 @@ esac
 ttft_ms=100
 token_delay_ms=50
 input_len=32
+warmup=256        # both clients send these at once before measuring: warms the runner's JIT and the simulator
+warmup_tokens=32
 port=${PERF_PORT:-31000}
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,7 +47,7 @@ cpu_seconds() { # utime + stime of a process, in seconds
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 workload="closed loop, chat, ${input_len}-word random prompts, ${output_len} tokens per request (ignore_eos), \
-${rounds} × streams requests; simulator TTFT ${ttft_ms} ms, ${token_delay_ms} ms per token, one token per chunk"
+${rounds} × streams requests after ${warmup} warm-up requests of ${warmup_tokens} tokens; simulator TTFT ${ttft_ms} ms, ${token_delay_ms} ms per token, one token per chunk"
 cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 echo "machine: ${cpu_model}, $(nproc) cores, load average $(load); $(java -version 2>&1 | head -1); \
 $("$venv/bin/python" --version), aiohttp $("$venv/bin/python" -c 'import aiohttp; print(aiohttp.__version__)')"
@@ -71,14 +73,14 @@ for streams in "${levels[@]}"; do
   before=$(cpu_seconds "$simulator")
   /usr/bin/time -f '%e %U %S' -o "$dir/runner.time" java -jar "$jar" bench --url "$url" --model simulated/model \
     --no-single --concurrency "$streams" --requests-per-level "$requests" --dataset random --input-len "$input_len" \
-    --output-len "$output_len" --ignore-eos --temperature 0 --warmup 3 --warmup-max-tokens 16 \
+    --output-len "$output_len" --ignore-eos --temperature 0 --warmup "$warmup" --warmup-max-tokens "$warmup_tokens" \
     --json-out "$dir/runner.json" --requests-out "$dir/runner.jsonl" > "$dir/runner.log" 2>&1
   echo "$(cpu_seconds "$simulator") - $before" | bc > "$dir/runner.simulator-cpu"
   echo "c$streams: Python peer ($requests requests)"
   before=$(cpu_seconds "$simulator")
   /usr/bin/time -f '%e %U %S' -o "$dir/peer.time" "$venv/bin/python" hack/perf/python_peer.py --url "$url" \
     --model simulated/model --concurrency "$streams" --requests "$requests" --input-len "$input_len" \
-    --output-len "$output_len" --requests-out "$dir/peer.jsonl" --summary-out "$dir/peer.json" > "$dir/peer.log" 2>&1
+    --output-len "$output_len" --warmup "$warmup" --warmup-max-tokens "$warmup_tokens" --requests-out "$dir/peer.jsonl" --summary-out "$dir/peer.json" > "$dir/peer.log" 2>&1
   echo "$(cpu_seconds "$simulator") - $before" | bc > "$dir/peer.simulator-cpu"
 done
 
