@@ -9,7 +9,8 @@ Ground truth of a request (recorded by the simulator, CLOCK_MONOTONIC, the clien
   TTFT = first chunk written - request body read; ITL = gap between consecutive chunk writes;
   throughput = tokens sent / (last chunk written - first request read) over the client's requests.
 Errors: a client's TTFT minus the true one per request, each chunk gap minus the true one; medians and p99 are of the
-absolute errors.
+absolute errors. A TTFT error splits into a send side (request arrival at the simulator - the client's send time) and
+a receive side (the client's first-token time - the simulator's first write).
 """
 import argparse
 import json
@@ -44,6 +45,7 @@ def read_json(path):
 def client_figures(records, truth, summary, sim_cpu_seconds):
     """Errors against the ground truth and costs of one client at one level."""
     ttft_errors, itl_errors, ttft_client, ttft_true, itl_client, itl_true = [], [], [], [], [], []
+    send_side, receive_side = [], []
     unmatched = mismatched_chunks = failed = 0
     first_read, last_write, true_tokens, chunks = None, None, 0, 0
     for record in records:
@@ -60,6 +62,8 @@ def client_figures(records, truth, summary, sim_cpu_seconds):
         measured = record["first_token_ns"] - record["send_ns"]
         true = request["chunk_ns"][0] - request["received_ns"]
         ttft_errors.append(abs(measured - true) / 1e6)
+        send_side.append((request["received_ns"] - record["send_ns"]) / 1e6)
+        receive_side.append((record["first_token_ns"] - request["chunk_ns"][0]) / 1e6)
         ttft_client.append(measured / 1e6)
         ttft_true.append(true / 1e6)
         got, want = record["chunk_ns"], request["chunk_ns"]
@@ -81,6 +85,8 @@ def client_figures(records, truth, summary, sim_cpu_seconds):
         "chunk_count_mismatches": mismatched_chunks,
         "ttft_error_p50_ms": percentile(ttft_errors, 0.5),
         "ttft_error_p99_ms": percentile(ttft_errors, 0.99),
+        "ttft_send_side_p50_ms": percentile(send_side, 0.5),
+        "ttft_receive_side_p50_ms": percentile(receive_side, 0.5),
         "itl_error_p50_ms": percentile(itl_errors, 0.5),
         "itl_error_p99_ms": percentile(itl_errors, 0.99),
         "ttft_p50_ms": percentile(ttft_client, 0.5),
@@ -124,7 +130,7 @@ def checks(levels):
                             runner["throughput_error_pct"] < TARGET_THROUGHPUT_PCT,
                             "%.3f %%" % runner["throughput_error_pct"]))
         if streams >= RATIO_FROM_STREAMS:
-            for metric, unit in (("ttft_error_p50_ms", "ms"), ("itl_error_p50_ms", "ms")):
+            for metric, unit in (("ttft_error_p50_ms", "ms"), ("itl_error_p50_ms", "ms"), ("throughput_error_pct", "%")):
                 results.append(("runner %s at most 1/%.0f of the peer's at %d streams" % (metric, RATIO_TARGET, streams),
                                 runner[metric] * RATIO_TARGET <= peer[metric],
                                 "%.3f vs %.3f %s (peer/runner %.1f)" % (runner[metric], peer[metric], unit,
@@ -140,6 +146,8 @@ def print_table(machine, levels, results):
         ("requests (failed, unmatched)", lambda f: "%d (%d, %d)" % (f["requests"], f["failed"], f["unmatched"])),
         ("TTFT p50 measured / true ms", lambda f: "%.1f / %.1f" % (f["ttft_p50_ms"], f["ttft_p50_true_ms"])),
         ("TTFT error p50 / p99 ms", lambda f: "%.3f / %.1f" % (f["ttft_error_p50_ms"], f["ttft_error_p99_ms"])),
+        ("TTFT error send/receive side p50", lambda f: "%.3f / %.3f" % (f["ttft_send_side_p50_ms"],
+                                                                        f["ttft_receive_side_p50_ms"])),
         ("ITL p50 measured / true ms", lambda f: "%.2f / %.2f" % (f["itl_p50_ms"], f["itl_p50_true_ms"])),
         ("ITL error p50 / p99 ms", lambda f: "%.3f / %.1f" % (f["itl_error_p50_ms"], f["itl_error_p99_ms"])),
         ("throughput measured / true tok/s", lambda f: "%.0f / %.0f" % (f["output_throughput"],
