@@ -164,7 +164,7 @@ def print_table(machine, levels, results):
     print(header)
     for label, cell in rows:
         print("%-34s" % label + "".join("%-22s%-22s" % (cell(l["runner"]), cell(l["peer"])) for l in levels))
-    print("%-34s" % "peer/runner: TTFT err, ITL err, CPU" + "".join(
+    print("%-34s" % "peer/runner TTFT err, ITL err, CPU" + "".join(
         "%-44s" % ("%.1f×, %.1f×, %.1f×" % (l["ratios"]["ttft_error_p50"], l["ratios"]["itl_error_p50"],
                                            l["ratios"]["cpu_per_token"])) for l in levels))
     for name, passed, figure in results:
