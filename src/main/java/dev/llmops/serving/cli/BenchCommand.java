@@ -142,7 +142,6 @@ public class BenchCommand implements Callable<Integer> {
         }
         var out = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
-        checkWritable(requestsOut, "--requests-out");
         BenchmarkReport report;
         try (OpenAiClient client = OpenAiClient.create(); RequestLog requestLog = openRequestLog()) {
             BenchmarkListener console = new ConsoleProgress(err, out);
