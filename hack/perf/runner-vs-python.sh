@@ -75,13 +75,15 @@ for streams in "${levels[@]}"; do
     --no-single --concurrency "$streams" --requests-per-level "$requests" --dataset random --input-len "$input_len" \
     --output-len "$output_len" --ignore-eos --temperature 0 --warmup "$warmup" --warmup-max-tokens "$warmup_tokens" \
     --json-out "$dir/runner.json" --requests-out "$dir/runner.jsonl" > "$dir/runner.log" 2>&1
-  echo "$(cpu_seconds "$simulator") - $before" | bc > "$dir/runner.simulator-cpu"
+  awk -v after="$(cpu_seconds "$simulator")" -v before="$before" 'BEGIN { print after - before }' \
+    > "$dir/runner.simulator-cpu"
   echo "c$streams: Python peer ($requests requests)"
   before=$(cpu_seconds "$simulator")
   /usr/bin/time -f '%e %U %S' -o "$dir/peer.time" "$venv/bin/python" hack/perf/python_peer.py --url "$url" \
     --model simulated/model --concurrency "$streams" --requests "$requests" --input-len "$input_len" \
     --output-len "$output_len" --warmup "$warmup" --warmup-max-tokens "$warmup_tokens" --requests-out "$dir/peer.jsonl" --summary-out "$dir/peer.json" > "$dir/peer.log" 2>&1
-  echo "$(cpu_seconds "$simulator") - $before" | bc > "$dir/peer.simulator-cpu"
+  awk -v after="$(cpu_seconds "$simulator")" -v before="$before" 'BEGIN { print after - before }' \
+    > "$dir/peer.simulator-cpu"
 done
 
 curl -sf "$url/simulator/ground_truth" -o "$out/ground_truth.json"
