@@ -1,6 +1,7 @@
 package dev.llmops.serving.cli;
 
 import dev.llmops.serving.runner.BenchmarkConfig;
+import dev.llmops.serving.runner.BenchmarkListener;
 import dev.llmops.serving.runner.BenchmarkReport;
 import dev.llmops.serving.runner.BenchmarkRunner;
 import dev.llmops.serving.runner.CompactSummaryWriter;
@@ -8,6 +9,7 @@ import dev.llmops.serving.runner.ConsoleProgress;
 import dev.llmops.serving.runner.Dataset;
 import dev.llmops.serving.runner.Endpoint;
 import dev.llmops.serving.runner.OpenAiClient;
+import dev.llmops.serving.runner.RequestLog;
 import dev.llmops.serving.runner.TargetNotReadyException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -127,6 +129,10 @@ public class BenchCommand implements Callable<Integer> {
             description = "Write the compact summary (at most 4096 bytes) here, e.g. /dev/termination-log.")
     Path summaryFile;
 
+    @Option(names = "--requests-out", paramLabel = "FILE",
+            description = "Write every measured request (send, first-token, chunk and end times, tokens) here as JSON lines.")
+    Path requestsOut;
+
     @Override
     public Integer call() {
         BenchmarkConfig config = config();
@@ -137,8 +143,10 @@ public class BenchCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
         BenchmarkReport report;
-        try (OpenAiClient client = OpenAiClient.create()) {
-            report = new BenchmarkRunner(config, client, new ConsoleProgress(err, out)).run();
+        try (OpenAiClient client = OpenAiClient.create(); RequestLog requestLog = openRequestLog()) {
+            BenchmarkListener console = new ConsoleProgress(err, out);
+            report = new BenchmarkRunner(config, client,
+                    requestLog == null ? console : BenchmarkListener.both(console, requestLog)).run();
         } catch (TargetNotReadyException e) {
             err.println("bench: " + e.getMessage());
             err.flush();
@@ -212,6 +220,17 @@ public class BenchCommand implements Callable<Integer> {
             throw invalid(String.join("; ", problems));
         }
         return config;
+    }
+
+    private RequestLog openRequestLog() {
+        if (requestsOut == null) {
+            return null;
+        }
+        try {
+            return RequestLog.open(requestsOut);
+        } catch (IOException e) {
+            throw invalid("--requests-out: cannot write " + requestsOut + ": " + e.getMessage());
+        }
     }
 
     private void checkWritable(Path file, String option) {

@@ -62,6 +62,11 @@ public class SimulateCommand implements Callable<Integer> {
     @Option(names = "--speculative-algorithm", description = "Reported by /get_server_info, e.g. EAGLE3.")
     String speculativeAlgorithm;
 
+    @Option(names = "--record-ground-truth",
+            description = "Keep every request's ground truth (when it was read, when each chunk was written) and serve it"
+                    + " at GET /simulator/ground_truth.")
+    boolean recordGroundTruth;
+
     @Option(names = "--duration-seconds", description = "Stop after this long instead of running until killed.")
     Long durationSeconds;
 
@@ -84,7 +89,7 @@ public class SimulateCommand implements Callable<Integer> {
                     .errorRate(errorRate)
                     .apiKey(apiKey())
                     .speculativeAlgorithm(speculativeAlgorithm)
-                    .recordGroundTruth(false)
+                    .recordGroundTruth(recordGroundTruth)
                     .start();
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -24,4 +24,45 @@ public interface BenchmarkListener {
     /** {@code finishedStages} of {@code stages} are done. */
     default void stageFinished(StageReport report, int finishedStages, int stages) {
     }
+
+    /** Both listeners, {@code first} before {@code second} for every event. */
+    static BenchmarkListener both(BenchmarkListener first, BenchmarkListener second) {
+        return new BenchmarkListener() {
+            @Override
+            public void readinessChecked(RequestResult result) {
+                first.readinessChecked(result);
+                second.readinessChecked(result);
+            }
+
+            @Override
+            public void warmupFinished(int succeeded, int failed) {
+                first.warmupFinished(succeeded, failed);
+                second.warmupFinished(succeeded, failed);
+            }
+
+            @Override
+            public void stageStarted(StagePlan stage, int index, int stages) {
+                first.stageStarted(stage, index, stages);
+                second.stageStarted(stage, index, stages);
+            }
+
+            @Override
+            public void requestFinished(StagePlan stage, RequestResult result) {
+                first.requestFinished(stage, result);
+                second.requestFinished(stage, result);
+            }
+
+            @Override
+            public void stageProgress(StagePlan stage, int finishedRequests, double elapsedSeconds) {
+                first.stageProgress(stage, finishedRequests, elapsedSeconds);
+                second.stageProgress(stage, finishedRequests, elapsedSeconds);
+            }
+
+            @Override
+            public void stageFinished(StageReport report, int finishedStages, int stages) {
+                first.stageFinished(report, finishedStages, stages);
+                second.stageFinished(report, finishedStages, stages);
+            }
+        };
+    }
 }

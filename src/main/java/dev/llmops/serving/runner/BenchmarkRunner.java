@@ -91,11 +91,14 @@ public final class BenchmarkRunner {
     }
 
     private void warmUp(List<String> warnings) throws InterruptedException {
+        List<CompletableFuture<RequestResult>> sent = new ArrayList<>();
+        for (int i = 0; i < config.warmupRequests(); i++) {
+            sent.add(client.complete(template.withPrompt(prompts.warmup()).withMaxTokens(config.warmupMaxTokens())));
+        }
         int failed = 0;
         String lastError = null;
-        for (int i = 0; i < config.warmupRequests(); i++) {
-            RequestResult result = await(client.complete(template.withPrompt(prompts.warmup())
-                    .withMaxTokens(config.warmupMaxTokens())));
+        for (CompletableFuture<RequestResult> warmup : sent) {
+            RequestResult result = await(warmup);
             if (!result.succeeded()) {
                 failed++;
                 lastError = result.failureClass() + ": " + result.errorMessage();

@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param continuousUsage ask for usage on every chunk ({@code stream_options.continuous_usage_stats}) so each chunk's
  *     token count comes from the server; without it chunk token counts are estimated
  * @param apiKey sent as a bearer token when not null
- * @param timeout the whole request, from send to the last byte
+ * @param timeout the whole request, from its submission (waiting for a connection included) to the last byte
  * @param captureText keep the generated text (up to {@value RequestResult#MAX_CAPTURED_CHARS} characters per channel)
  */
 public record CompletionRequest(

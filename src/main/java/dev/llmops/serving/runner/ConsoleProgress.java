@@ -10,7 +10,7 @@ import java.util.Locale;
  */
 public final class ConsoleProgress implements BenchmarkListener {
 
-    private static final String ROW = "%-8s %6s %6s %5s %8s %10s %8s %15s %15s %15s %10s %7s%n";
+    private static final String ROW = "%-8s %6s %6s %5s %8s %10s %8s %15s %15s %15s %10s %7s %9s%n";
 
     private final PrintWriter table;
     private final PrintWriter progress;
@@ -39,7 +39,7 @@ public final class ConsoleProgress implements BenchmarkListener {
     public void stageStarted(StagePlan stage, int index, int stages) {
         if (index == 0) {
             table.printf(Locale.ROOT, ROW, "stage", "conc", "ok", "fail", "dur s", "out tok/s", "req/s",
-                    "TTFT p50/p99", "TPOT p50/p99", "ITL p50/p99", "E2E p50", "ach.c");
+                    "TTFT p50/p99", "TPOT p50/p99", "ITL p50/p99", "E2E p50", "ach.c", "lag p99");
         }
         table.flush();
     }
@@ -58,7 +58,7 @@ public final class ConsoleProgress implements BenchmarkListener {
                 String.format(Locale.ROOT, "%.2f", report.requestThroughput()), pair(report.latency(StageReport.TTFT)),
                 pair(report.latency(StageReport.TPOT)), pair(report.latency(StageReport.ITL)),
                 report.latency(StageReport.E2E) == null ? "-" : fixed(report.latency(StageReport.E2E).median()),
-                fixed(report.achievedConcurrency()));
+                fixed(report.achievedConcurrency()), fixed(report.clientLagP99Millis()));
         report.warnings().forEach(warning -> table.println("  warning: " + warning));
         report.errors().forEach((failure, message) -> table.println("  " + failure + " × "
                 + report.failures().get(failure) + ", e.g.: " + message));

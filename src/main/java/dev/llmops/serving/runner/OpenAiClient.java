@@ -67,16 +67,16 @@ public final class OpenAiClient implements AutoCloseable {
      * exceptionally: every failure is a {@link RequestResult} with a {@link FailureClass}.
      */
     public CompletableFuture<RequestResult> complete(CompletionRequest request) {
+        ResponseReader reader = new ResponseReader(request, System.nanoTime());
         HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri())
                 .timeout(request.timeout())
                 .header("Content-Type", "application/json")
                 .header("Accept", request.stream() ? "text/event-stream" : "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(requestBody(request)));
+                .POST(new TimedBodyPublisher(requestBody(request), reader::bodySent));
         if (request.apiKey() != null) {
             builder.header("Authorization", "Bearer " + request.apiKey());
         }
         HttpRequest httpRequest = builder.build();
-        ResponseReader reader = new ResponseReader(request, System.nanoTime());
         CompletableFuture<HttpResponse<Void>> exchange = http.sendAsync(httpRequest, reader::onHeaders);
         exchange.whenComplete((response, error) -> {
             if (error != null) {

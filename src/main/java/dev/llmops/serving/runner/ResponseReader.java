@@ -22,7 +22,7 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private final CompletionRequest request;
-    private final long sendNanos;
+    private long sendNanos;
     private final CompletableFuture<RequestResult> result = new CompletableFuture<>();
     private final CompletableFuture<Void> body = new CompletableFuture<>();
 
@@ -31,8 +31,8 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     private boolean eventStream;
     private boolean finished;
 
-    private byte[] line = new byte[512];
-    private int lineLength;
+    private byte[] pending = new byte[1024];
+    private int pendingLength;
     private byte[] data = new byte[512];
     private int dataLength;
     private boolean hasData;
@@ -62,6 +62,16 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         this.sendNanos = sendNanos;
         this.text = request.captureText() ? new StringBuilder() : null;
         this.reasoningText = request.captureText() ? new StringBuilder() : null;
+    }
+
+    /**
+     * The request body has been handed to the connection: from now on the server has the request, so latencies count
+     * from here, not from the submission (which may have waited for a connection to open).
+     */
+    synchronized void bodySent(long nanos) {
+        if (!finished) {
+            sendNanos = nanos;
+        }
     }
 
     CompletableFuture<RequestResult> result() {
@@ -155,28 +165,41 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         }
     }
 
+    /**
+     * Copies the buffer in one go behind the incomplete line left by the previous one and handles every complete line
+     * in it; what follows the last newline waits for the next buffer.
+     */
     private void readEvents(ByteBuffer buffer, long now) throws IOException {
-        while (buffer.hasRemaining()) {
-            byte b = buffer.get();
-            if (b != '\n') {
-                if (lineLength == line.length) {
-                    line = Arrays.copyOf(line, line.length * 2);
-                }
-                line[lineLength++] = b;
+        int incoming = buffer.remaining();
+        if (pendingLength + incoming > pending.length) {
+            pending = Arrays.copyOf(pending, Math.max(pendingLength + incoming, pending.length * 2));
+        }
+        int scanFrom = pendingLength;
+        buffer.get(pending, pendingLength, incoming);
+        pendingLength += incoming;
+        int lineStart = 0;
+        for (int i = scanFrom; i < pendingLength; i++) {
+            if (pending[i] != '\n') {
                 continue;
             }
-            int length = lineLength > 0 && line[lineLength - 1] == '\r' ? lineLength - 1 : lineLength;
-            lineLength = 0;
-            if (length == 0) {
-                dispatchEvent(now);
-                if (finished) {
-                    return;
-                }
-            } else if (length >= 5 && line[0] == 'd' && line[1] == 'a' && line[2] == 't' && line[3] == 'a'
-                    && line[4] == ':') {
-                int start = length > 5 && line[5] == ' ' ? 6 : 5;
-                appendData(start, length);
+            int lineEnd = i > lineStart && pending[i - 1] == '\r' ? i - 1 : i;
+            readLine(lineStart, lineEnd, now);
+            lineStart = i + 1;
+            if (finished) {
+                return;
             }
+        }
+        pendingLength -= lineStart;
+        System.arraycopy(pending, lineStart, pending, 0, pendingLength);
+    }
+
+    private void readLine(int start, int end, long now) throws IOException {
+        int length = end - start;
+        if (length == 0) {
+            dispatchEvent(now);
+        } else if (length >= 5 && pending[start] == 'd' && pending[start + 1] == 'a' && pending[start + 2] == 't'
+                && pending[start + 3] == 'a' && pending[start + 4] == ':') {
+            appendData(length > 5 && pending[start + 5] == ' ' ? start + 6 : start + 5, end);
         }
     }
 
@@ -188,7 +211,7 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         if (hasData) {
             data[dataLength++] = '\n';
         }
-        System.arraycopy(line, start, data, dataLength, end - start);
+        System.arraycopy(pending, start, data, dataLength, end - start);
         dataLength += end - start;
         hasData = true;
     }

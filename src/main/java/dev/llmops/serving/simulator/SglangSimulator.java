@@ -47,6 +47,12 @@ public final class SglangSimulator implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * When the server's dispatcher handed the current request's connection to a handler thread: the request's arrival,
+     * before any wait for a free handler, so the ground truth counts that wait as the server's, not the client's.
+     */
+    private static final ThreadLocal<long[]> ARRIVED = ThreadLocal.withInitial(() -> new long[1]);
+
     private final Builder config;
     private final String modelJson;
     private final HttpServer server;
@@ -75,7 +81,13 @@ public final class SglangSimulator implements AutoCloseable {
         this.scheduler.setRemoveOnCancelPolicy(true);
         this.server = HttpServer.create(new InetSocketAddress(config.host, config.port), 4096);
         server.createContext("/", this::handle);
-        server.setExecutor(handlers);
+        server.setExecutor(task -> {
+            long arrived = System.nanoTime();
+            handlers.execute(() -> {
+                ARRIVED.get()[0] = arrived;
+                task.run();
+            });
+        });
         server.start();
         scheduler.scheduleAtFixedRate(metrics::sampleThroughput, 1, 1, TimeUnit.SECONDS);
     }
@@ -216,6 +228,7 @@ public final class SglangSimulator implements AutoCloseable {
                 case "/get_server_info" -> send(exchange, 200, "application/json", serverInfo());
                 case "/metrics" -> send(exchange, 200, "text/plain; version=0.0.4",
                         metrics.render(config.model, running(), queued(), config.maxRunning));
+                case "/simulator/ground_truth" -> groundTruth(exchange);
                 case "/v1/chat/completions" -> generate(exchange, requestBody, true);
                 case "/v1/completions" -> generate(exchange, requestBody, false);
                 default -> sendError(exchange, 404, "Not found: " + path);
@@ -223,6 +236,18 @@ public final class SglangSimulator implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             exchange.close();
         }
+    }
+
+    private void groundTruth(HttpExchange exchange) throws IOException {
+        if (!config.recordGroundTruth) {
+            sendError(exchange, 404, "This simulator keeps no ground truth (start it with ground-truth recording on)");
+            return;
+        }
+        byte[] json = GroundTruthJson.write(requests());
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, json.length);
+        exchange.getResponseBody().write(json);
+        exchange.close();
     }
 
     private void healthGenerate(HttpExchange exchange) throws IOException {
@@ -244,7 +269,7 @@ public final class SglangSimulator implements AutoCloseable {
     }
 
     private void generate(HttpExchange exchange, byte[] requestBody, boolean chat) throws IOException {
-        long received = System.nanoTime();
+        long received = ARRIVED.get()[0];
         String id = (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(generationCounter.incrementAndGet());
         if (!"POST".equals(exchange.getRequestMethod())) {
             reject(exchange, id, received, 405, "Method not allowed");

@@ -6,6 +6,8 @@ package dev.llmops.serving.simulator;
  *
  * @param id the completion id sent to the client ({@code chatcmpl-…} or {@code cmpl-…})
  * @param status the HTTP status answered; 0 when the request hung without an answer
+ * @param receivedNanos when the request arrived: the moment the HTTP server's dispatcher handed its connection to a
+ *     handler thread (before the request line, headers and body were read, and before any wait for a free handler)
  * @param startedNanos when generation began, after any wait for a free batch slot
  * @param intendedChunkNanos when each sent chunk was scheduled: start + TTFT + i × tokens-per-chunk × token delay
  * @param sentChunkNanos when each chunk's write began (a client cannot see it earlier)

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmops.serving.cli.BenchCommand;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
+import dev.llmops.serving.simulator.SimulatedRequest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -148,5 +149,51 @@ class BenchCommandTest {
         assertThat(compact.stages()).extracting(CompactSummary.Stage::name).containsExactly("single", "c2", "c4");
         assertThat(compact.singleRequests()).hasSize(3);
         assertThat(compact.truncated()).isNull();
+    }
+
+    @Test
+    void requestsOutHasOneLinePerMeasuredRequestMatchingTheSimulatorsGroundTruth() throws IOException {
+        Path requests = dir.resolve("requests.jsonl");
+        List<SimulatedRequest> truth;
+        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(20))
+                .tokenDelay(Duration.ofMillis(5)).tokensPerChunk(2).start()) {
+            Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "1",
+                    "--no-single", "--concurrency", "3", "--requests-per-level", "6", "--max-tokens", "9",
+                    "--requests-out", requests.toString());
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.err()).contains("lag p99");
+            truth = simulator.requests();
+        }
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(requests)) {
+            lines.add(JSON.readTree(line));
+        }
+        assertThat(lines).hasSize(6).allSatisfy(line -> {
+            assertThat(line.path("stage").asText()).isEqualTo("c3");
+            assertThat(line.path("ok").asBoolean()).isTrue();
+            SimulatedRequest served = truth.stream().filter(request -> request.id().equals(line.path("id").asText()))
+                    .findFirst().orElseThrow();
+            assertThat(line.path("output_tokens").asInt()).isEqualTo(served.completionTokens()).isEqualTo(9);
+            assertThat(line.path("chunk_tokens")).extracting(JsonNode::asInt).containsExactly(2, 2, 2, 2, 1);
+            long[] received = new long[line.path("chunk_ns").size()];
+            for (int i = 0; i < received.length; i++) {
+                received[i] = line.path("chunk_ns").get(i).asLong();
+                assertThat(received[i]).as("chunk %d arrives after the simulator wrote it", i)
+                        .isGreaterThanOrEqualTo(served.sentChunkNanos()[i]);
+            }
+            assertThat(line.path("first_token_ns").asLong()).isEqualTo(received[0]);
+            assertThat(line.path("send_ns").asLong()).isLessThan(served.sentChunkNanos()[0]);
+            assertThat(line.path("end_ns").asLong()).isGreaterThanOrEqualTo(received[received.length - 1]);
+        });
+    }
+
+    @Test
+    void anUnwritableRequestsOutExitsTwo() {
+        Run run = bench("--url", "http://127.0.0.1:9", "--model", "m", "--requests-out",
+                dir.resolve("missing/requests.jsonl").toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--requests-out: cannot write");
     }
 }

@@ -181,4 +181,47 @@ class SglangSimulatorTest {
             assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(200);
         }
     }
+
+    @Test
+    void groundTruthIsServedPerRequestOnTheClientsClock() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(30))
+                .tokenDelay(Duration.ofMillis(10)).start()) {
+            long beforeSend = System.nanoTime();
+            HttpResponse<String> answer = post(simulator, "/v1/chat/completions", chat(4, true)).join();
+            long afterAnswer = System.nanoTime();
+            String id = JSON.readTree(answer.body().lines().filter(line -> line.startsWith("data: {")).findFirst()
+                    .orElseThrow().substring("data: ".length())).path("id").asText();
+
+            HttpResponse<String> response = get(simulator, "/simulator/ground_truth", null);
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            JsonNode request = JSON.readTree(response.body()).path("requests").get(0);
+            assertThat(request.path("id").asText()).isEqualTo(id);
+            assertThat(request.path("outcome").asText()).isEqualTo("COMPLETED");
+            assertThat(request.path("completion_tokens").asInt()).isEqualTo(4);
+            assertThat(request.path("chunk_tokens")).extracting(JsonNode::asInt).containsExactly(1, 1, 1, 1);
+            long received = request.path("received_ns").asLong();
+            long started = request.path("started_ns").asLong();
+            JsonNode intended = request.path("intended_chunk_ns");
+            JsonNode chunks = request.path("chunk_ns");
+            assertThat(received).isBetween(beforeSend, started);
+            assertThat(intended.get(0).asLong() - started).as("TTFT as scheduled").isEqualTo(30_000_000L);
+            for (int i = 0; i < 4; i++) {
+                if (i > 0) {
+                    assertThat(intended.get(i).asLong() - intended.get(i - 1).asLong()).as("gap %d", i)
+                            .isEqualTo(10_000_000L);
+                }
+                assertThat(chunks.get(i).asLong()).as("chunk %d is sent when due, not before", i)
+                        .isGreaterThanOrEqualTo(intended.get(i).asLong());
+            }
+            assertThat(chunks.get(3).asLong()).isLessThan(afterAnswer);
+        }
+    }
+
+    @Test
+    void withoutRecordingThereIsNoGroundTruthToServe() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder().recordGroundTruth(false).start()) {
+            assertThat(get(simulator, "/simulator/ground_truth", null).statusCode()).isEqualTo(404);
+        }
+    }
 }
