@@ -27,7 +27,7 @@ public class ServerDeploymentDependent extends CRUDKubernetesDependentResource<D
         return desired(server, config);
     }
 
-    static Deployment desired(ModelServer server, OperatorConfig config) {
+    public static Deployment desired(ModelServer server, OperatorConfig config) {
         return new DeploymentBuilder()
                 .withNewMetadata()
                     .withName(server.getMetadata().getName())

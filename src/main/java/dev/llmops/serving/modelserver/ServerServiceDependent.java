@@ -19,7 +19,7 @@ public class ServerServiceDependent extends CRUDKubernetesDependentResource<Serv
         return desired(server);
     }
 
-    static Service desired(ModelServer server) {
+    public static Service desired(ModelServer server) {
         return new ServiceBuilder()
                 .withNewMetadata()
                     .withName(server.getMetadata().getName())

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * and the fake GPU fleet: a control plane with garbage collection, Deployment/ReplicaSet/Job controllers and real
  * scheduling, but no kubelet.
  */
-final class LocalControlPlane implements AutoCloseable {
+public final class LocalControlPlane implements AutoCloseable {
 
     /**
      * Controllers of kube-controller-manager that are off: without kubelets every node would be marked unreachable,
@@ -83,11 +83,16 @@ final class LocalControlPlane implements AutoCloseable {
         return controlPlane;
     }
 
-    KubernetesClient client() {
+    /** For benchmarks outside the suite: the control plane of the pinned binaries, its files under workDirectory. */
+    public static LocalControlPlane start(Path workDirectory) {
+        return start(ControlPlaneBinaries.locate(), workDirectory);
+    }
+
+    public KubernetesClient client() {
         return client;
     }
 
-    Path kubeconfig() {
+    public Path kubeconfig() {
         return kubeconfig;
     }
 
