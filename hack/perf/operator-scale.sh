@@ -7,4 +7,5 @@
 #
 # Prints a table; writes target/perf/operator-scale.json (and the operator's log per size under target/perf/).
 source "$(dirname "$0")/common.sh"
-exec java -cp "$PERF_CLASSPATH" -De2e.projectDir=. dev.llmops.serving.perf.OperatorScaleBenchmark "$@"
+exec java -cp "$PERF_CLASSPATH" -De2e.projectDir=. -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+  dev.llmops.serving.perf.OperatorScaleBenchmark "$@"

@@ -1,5 +1,7 @@
 package dev.llmops.serving.perf;
 
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -19,15 +21,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The packaged operator as a child JVM, started with the Dockerfile's JVM flags, the memory the Helm chart gives its
- * container and the chart's environment, so its resident memory is what a cluster would see. Reads its RSS from /proc
+ * The packaged operator as a child JVM, started with the Dockerfile's JVM flags and environment, the memory the Helm
+ * chart gives its container and the chart's environment, so its resident memory is what a cluster would see. Reads its RSS from /proc
  * and its reconcile counts from its Prometheus endpoint.
  */
 final class MeasuredOperator implements AutoCloseable {
 
     static final String LEASE_NAMESPACE = "llm-serving-system";
+    private static final String LEASE_NAME = "llm-serving-operator";
     private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final Pattern ENTRYPOINT = Pattern.compile("(?m)^ENTRYPOINT \\[(.*)]$");
+    private static final Pattern ENV = Pattern.compile("(?m)^ENV (\\w+)=(\\S+)$");
     private static final Pattern MEMORY_LIMIT = Pattern.compile("(?m)^  limits:\\n    memory: (\\d+)Mi$");
     private static final Pattern STARTED = Pattern.compile(
             "(?m)^operator_sdk_reconciliations_started_total\\{([^}]*)} ([0-9.E+-]+)$");
@@ -55,10 +59,11 @@ final class MeasuredOperator implements AutoCloseable {
         command.addAll(List.of("-jar", JAR.toString(), "operator"));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();
+        env.putAll(imageEnvironment());
         env.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
         env.put("QUARKUS_OPERATOR_SDK_NAMESPACES", "JOSDK_ALL_NAMESPACES");
-        env.put("LLMOPS_LEADER_ELECTION_LEASE_NAME", "llm-serving-operator");
+        env.put("LLMOPS_LEADER_ELECTION_LEASE_NAME", LEASE_NAME);
         env.put("LLMOPS_LEADER_ELECTION_LEASE_NAMESPACE", LEASE_NAMESPACE);
         env.put("QUARKUS_LOG_LEVEL", "INFO");
         try {
@@ -91,8 +96,18 @@ final class MeasuredOperator implements AutoCloseable {
         }
     }
 
-    long pid() {
-        return process.pid();
+    /** The ENV lines of the Dockerfile (HOME, MALLOC_ARENA_MAX). */
+    static Map<String, String> imageEnvironment() {
+        try {
+            Matcher line = ENV.matcher(Files.readString(Path.of("Dockerfile")));
+            Map<String, String> env = new TreeMap<>();
+            while (line.find()) {
+                env.put(line.group(1), line.group(2));
+            }
+            return env;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Waits until the operator reports ready (its informers have synced), failing with its log if it exits. */
@@ -112,6 +127,14 @@ final class MeasuredOperator implements AutoCloseable {
             sleep(Duration.ofMillis(200));
         }
         throw new IllegalStateException("The operator was not ready within " + timeout + "; see " + log);
+    }
+
+    /** Waits until the operator holds its leader lease, that is, reconciles. */
+    void awaitLeadership(KubernetesClient client) {
+        ScaleObserver.await("the operator's leader lease", () -> {
+            Lease lease = client.leases().inNamespace(LEASE_NAMESPACE).withName(LEASE_NAME).get();
+            return lease != null && lease.getSpec().getHolderIdentity() != null ? 1 : 0;
+        }, 1, Duration.ofMinutes(1));
     }
 
     /** VmRSS and VmHWM (peak RSS) in MiB. */
@@ -137,7 +160,8 @@ final class MeasuredOperator implements AutoCloseable {
                 byKind.merge(kind.find() ? kind.group(1) : "unknown", (long) Double.parseDouble(line.group(2)), Long::sum);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the operator's metrics", e);
+            throw new IllegalStateException(process.isAlive() ? "Cannot read the operator's metrics"
+                    : "The operator exited with " + process.exitValue() + " (see its log; 3 is -XX:+ExitOnOutOfMemoryError)", e);
         }
         return byKind;
     }

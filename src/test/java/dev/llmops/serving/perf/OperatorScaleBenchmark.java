@@ -7,7 +7,6 @@ import dev.llmops.serving.e2e.LocalControlPlane;
 import dev.llmops.serving.e2e.ProjectCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDRBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -60,7 +59,7 @@ public final class OperatorScaleBenchmark {
         }
         Machine machine = Machine.current();
         System.out.println(machine.describe());
-        System.out.println("operator JVM flags: " + String.join(" ", MeasuredOperator.jvmFlags()));
+        System.out.println("operator JVM flags: " + String.join(" ", MeasuredOperator.jvmFlags()) + ", environment " + MeasuredOperator.imageEnvironment());
         List<Map<String, Object>> results = new ArrayList<>();
         for (int size : sizes) {
             for (Arm arm : Arm.values()) {
@@ -108,7 +107,7 @@ public final class OperatorScaleBenchmark {
             try (MeasuredOperator operator = MeasuredOperator.start(controlPlane.kubeconfig(), log, extraFlags);
                     ScaleObserver observer = new ScaleObserver(client)) {
                 operator.awaitReady(Duration.ofMinutes(2), log);
-                awaitLeadership(client);
+                operator.awaitLeadership(client);
                 MeasuredOperator.Memory idle = operator.memory();
                 result.put("idleRssMiB", round(idle.rssMiB()));
                 AtomicReference<Double> maxRss = new AtomicReference<>(idle.rssMiB());
@@ -203,12 +202,6 @@ public final class OperatorScaleBenchmark {
         }, 1, Duration.ofMinutes(1));
     }
 
-    private static void awaitLeadership(KubernetesClient client) {
-        ScaleObserver.await("the operator's leader lease", () -> {
-            Lease lease = client.leases().inNamespace(MeasuredOperator.LEASE_NAMESPACE).withName("llm-serving-operator").get();
-            return lease != null && lease.getSpec().getHolderIdentity() != null ? 1 : 0;
-        }, 1, Duration.ofMinutes(1));
-    }
 
     /** Polls the reconcile counters until they have not moved for {@link #QUIET}. */
     private static Map<String, Long> awaitQuiet(MeasuredOperator operator) {
