@@ -51,7 +51,17 @@ public final class OperatorScaleBenchmark {
     private OperatorScaleBenchmark() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            benchmark(args);
+            System.exit(0);
+        } catch (Exception e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void benchmark(String[] args) throws Exception {
         boolean profile = Arrays.asList(args).contains("--profile");
         List<Integer> sizes = Arrays.stream(args).filter(a -> !a.startsWith("--")).map(Integer::parseInt).toList();
         if (sizes.isEmpty()) {
@@ -77,7 +87,6 @@ public final class OperatorScaleBenchmark {
         Files.createDirectories(OUTPUT);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(OUTPUT.resolve("operator-scale.json").toFile(), report);
         System.out.println("written: " + OUTPUT.resolve("operator-scale.json"));
-        System.exit(0);
     }
 
     private static Map<String, Object> run(int size, Arm arm, boolean profile) throws Exception {

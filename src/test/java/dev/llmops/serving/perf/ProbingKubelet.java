@@ -45,13 +45,16 @@ import java.util.function.UnaryOperator;
  */
 final class ProbingKubelet implements AutoCloseable {
 
+    /** Loopback addresses of our own: other tools on a shared machine take 127.0.0.x:30000. */
+    private static final String LOOPBACK_PREFIX = "127.77.0.";
+
     private final KubernetesClient client;
     private final String namespace;
     private final String model;
     private final Function<String, Duration> slowStart;
     private final Map<String, RunningPod> pods = new ConcurrentHashMap<>();
     private final Map<String, Long> firstGeneration = new ConcurrentHashMap<>();
-    private final AtomicInteger nextAddress = new AtomicInteger(2);
+    private final AtomicInteger nextAddress = new AtomicInteger(1);
     private final ScheduledExecutorService probes = Executors.newScheduledThreadPool(4);
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final SharedIndexInformer<Pod> informer;
@@ -70,7 +73,11 @@ final class ProbingKubelet implements AutoCloseable {
 
             @Override
             public void onUpdate(Pod before, Pod pod) {
-                handle(pod);
+                try {
+                    handle(pod);
+                } catch (RuntimeException e) {
+                    System.err.println("kubelet: pod " + pod.getMetadata().getName() + ": " + e);
+                }
             }
 
             @Override
@@ -105,7 +112,7 @@ final class ProbingKubelet implements AutoCloseable {
 
     private RunningPod start(Pod pod) {
         Container container = pod.getSpec().getContainers().get(0);
-        String address = "127.0.0." + nextAddress.getAndIncrement();
+        String address = LOOPBACK_PREFIX + nextAddress.getAndIncrement();
         int port = container.getPorts().get(0).getContainerPort();
         SglangSimulator simulator = SglangSimulator.builder().host(address).port(port).model(model)
                 .loading(Duration.ofHours(1)).recordGroundTruth(false).start();

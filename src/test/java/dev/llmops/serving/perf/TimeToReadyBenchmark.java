@@ -52,7 +52,17 @@ public final class TimeToReadyBenchmark {
     private TimeToReadyBenchmark() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            benchmark(args);
+            System.exit(0);
+        } catch (Exception e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void benchmark(String[] args) throws Exception {
         int repetitions = args.length > 0 ? Integer.parseInt(args[0]) : 7;
         Machine machine = Machine.current();
         System.out.println(machine.describe());
@@ -118,7 +128,6 @@ public final class TimeToReadyBenchmark {
         Path output = OperatorScaleBenchmark.OUTPUT.resolve("time-to-ready.json");
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(output.toFile(), report);
         System.out.println("written: " + output);
-        System.exit(0);
     }
 
     static ModelServer modelServer(String name) {
