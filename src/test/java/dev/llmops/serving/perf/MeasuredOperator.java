@@ -29,6 +29,8 @@ final class MeasuredOperator implements AutoCloseable {
 
     static final String LEASE_NAMESPACE = "llm-serving-system";
     private static final String LEASE_NAME = "llm-serving-operator";
+    /** USER_HZ, the unit of the CPU times in /proc/<pid>/stat; 100 on Linux. */
+    private static final int CLOCK_TICKS_PER_SECOND = 100;
     private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final Pattern ENTRYPOINT = Pattern.compile("(?m)^ENTRYPOINT \\[(.*)]$");
     private static final Pattern ENV = Pattern.compile("(?m)^ENV (\\w+)=(\\S+)$");
@@ -148,6 +150,17 @@ final class MeasuredOperator implements AutoCloseable {
     }
 
     record Memory(double rssMiB, double peakRssMiB) {
+    }
+
+    /** CPU time the operator process has used (user + system), from /proc/<pid>/stat. */
+    double cpuSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(process.pid()), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / (double) CLOCK_TICKS_PER_SECOND;
+        } catch (IOException e) {
+            throw new UncheckedIOException("The operator process is gone", e);
+        }
     }
 
     /** Reconciliations started since the operator started, by resource kind. */

@@ -29,11 +29,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 
 /**
- * Operator at scale on the real control plane: for each size, N ModelServers and N BenchmarkRuns are applied once to
- * the packaged operator and once to a bare fabric8 client that creates the same Deployments and Services with the
- * operator's concurrency, each arm on a fresh control plane. Prints a table and writes target/perf/operator-scale.json.
+ * Operator at scale on the real control plane: for each size, N ModelServers and N BenchmarkRuns are applied to a bare
+ * fabric8 client that creates the same Deployments and Services with the operator's concurrency, to the same client
+ * applying them server-side (as the operator does), and to the packaged operator, each arm on a fresh control plane. Prints a table and writes target/perf/operator-scale.json.
  * Run it with hack/perf/operator-scale.sh [sizes...] [--profile].
  */
 public final class OperatorScaleBenchmark {
@@ -46,7 +47,16 @@ public final class OperatorScaleBenchmark {
     static final Duration QUIET = Duration.ofSeconds(5);
     static final Path OUTPUT = Path.of("target/perf");
 
-    enum Arm { BARE_CLIENT, OPERATOR }
+    /** Who makes the children: a bare client creating them, the same client applying them server-side, the operator. */
+    enum Arm {
+        BARE_CLIENT("bare client"), BARE_CLIENT_SSA("bare client, SSA"), OPERATOR("operator");
+
+        final String label;
+
+        Arm(String label) {
+            this.label = label;
+        }
+    }
 
     private OperatorScaleBenchmark() {
     }
@@ -101,13 +111,16 @@ public final class OperatorScaleBenchmark {
             }
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("size", size);
-            result.put("arm", arm == Arm.OPERATOR ? "operator" : "bare client");
+            result.put("arm", arm.label);
             result.put("loadAverageBefore", Machine.loadAverage());
-            if (arm == Arm.BARE_CLIENT) {
+            if (arm != Arm.OPERATOR) {
                 try (KubernetesClient bare = new KubernetesClientBuilder()
                         .withConfig(Config.fromKubeconfig(Files.readString(controlPlane.kubeconfig()))).build();
                         ScaleObserver observer = new ScaleObserver(client)) {
-                    measure(size, client, observer, bare, result);
+                    Consumer<HasMetadata> write = arm == Arm.BARE_CLIENT
+                            ? child -> bare.resource(child).create()
+                            : child -> bare.resource(child).fieldManager("bare-client").forceConflicts().serverSideApply();
+                    measure(size, client, observer, write, result);
                 }
                 return result;
             }
@@ -122,9 +135,17 @@ public final class OperatorScaleBenchmark {
                 AtomicReference<Double> maxRss = new AtomicReference<>(idle.rssMiB());
                 ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
                 sampler.scheduleAtFixedRate(() -> maxRss.accumulateAndGet(operator.memory().rssMiB(), Math::max), 0, 250, TimeUnit.MILLISECONDS);
+                double cpuBefore = operator.cpuSeconds();
+                ScheduledExecutorService dumps = Executors.newSingleThreadScheduledExecutor();
+                if (profile) {
+                    Path threads = work.resolve("thread-dumps.txt");
+                    dumps.scheduleAtFixedRate(() -> append(threads, operator.jcmd("Thread.print")), 2, 3, TimeUnit.SECONDS);
+                }
                 long start = measure(size, client, observer, null, result);
                 long settled = ScaleObserver.await("statuses", observer::statuses, 2 * size, SETTLE_TIMEOUT);
                 result.put("settledSeconds", seconds(settled - start));
+                result.put("operatorCpuSecondsToSettle", round(operator.cpuSeconds() - cpuBefore));
+                dumps.shutdownNow();
                 Map<String, Long> reconciles = awaitQuiet(operator);
                 long total = reconciles.values().stream().mapToLong(Long::longValue).sum();
                 long quietAt = System.nanoTime() - QUIET.toNanos();
@@ -151,10 +172,10 @@ public final class OperatorScaleBenchmark {
     }
 
     /**
-     * Applies the workload and waits until every child exists; with a bare client, that client creates the children as
+     * Applies the workload and waits until every child exists; in a bare-client arm, that client writes the children as
      * each ModelServer is created. Returns the nanotime the apply started.
      */
-    private static long measure(int size, KubernetesClient client, ScaleObserver observer, KubernetesClient bare,
+    private static long measure(int size, KubernetesClient client, ScaleObserver observer, Consumer<HasMetadata> bareWrite,
             Map<String, Object> result) throws Exception {
         AtomicLongArray applied = new AtomicLongArray(size);
         ExecutorService applier = Executors.newFixedThreadPool(APPLY_THREADS);
@@ -167,12 +188,8 @@ public final class OperatorScaleBenchmark {
             applies.add(applier.submit(() -> {
                 applied.set(index, System.nanoTime());
                 ModelServer created = client.resource(ScaleWorkload.modelServer(index)).create();
-                if (bare != null) {
-                    creations.add(creator.submit(() -> {
-                        for (HasMetadata child : ScaleWorkload.children(created)) {
-                            bare.resource(child).create();
-                        }
-                    }));
+                if (bareWrite != null) {
+                    creations.add(creator.submit(() -> ScaleWorkload.children(created).forEach(bareWrite)));
                 }
                 client.resource(ScaleWorkload.benchmarkRun(index)).create();
             }));
@@ -230,7 +247,7 @@ public final class OperatorScaleBenchmark {
 
     private static void printTable(List<Map<String, Object>> results) {
         System.out.println();
-        String format = "%-6s %-12s %10s %10s %10s %10s %11s %11s %9s %9s%n";
+        String format = "%-6s %-18s %10s %10s %10s %10s %11s %11s %9s %9s%n";
         System.out.printf(format, "SIZE", "ARM", "CHILDREN s", "SETTLED s", "DEPL P50", "DEPL P99", "REC/SERVER", "REC/s",
                 "RSS MiB", "PEAK MiB");
         for (Map<String, Object> r : results) {
@@ -239,12 +256,21 @@ public final class OperatorScaleBenchmark {
                     r.getOrDefault("reconcilesPerModelServer", "-"), r.getOrDefault("reconcilesPerSecond", "-"),
                     r.getOrDefault("rssMiB", "-"), r.getOrDefault("peakRssMiB", "-"));
         }
-        for (int i = 0; i + 1 < results.size(); i += 2) {
+        for (int i = 0; i + 2 < results.size(); i += Arm.values().length) {
             Map<String, Object> bare = results.get(i);
-            Map<String, Object> operator = results.get(i + 1);
-            double ratio = (double) operator.get("settledSeconds") / (double) bare.get("childrenSeconds");
-            System.out.printf("size %s: operator settled in %.2fx the bare client's time; %.1f ms per ModelServer%n",
-                    bare.get("size"), ratio, 1000 * (double) operator.get("settledSeconds") / (int) operator.get("size"));
+            Map<String, Object> bareSsa = results.get(i + 1);
+            double settled = (double) results.get(i + 2).get("settledSeconds");
+            System.out.printf("size %s: operator settled in %.2fx the bare client's time (%.2fx with server-side apply); %.1f ms per"
+                    + " ModelServer%n", bare.get("size"), settled / (double) bare.get("childrenSeconds"),
+                    settled / (double) bareSsa.get("childrenSeconds"), 1000 * settled / (int) bare.get("size"));
+        }
+    }
+
+    private static void append(Path file, String text) {
+        try {
+            Files.writeString(file, text, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
