@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -51,7 +52,7 @@ final class ScaleObserver implements AutoCloseable {
     }
 
     /** Waits until the count reaches the target; returns the nanotime it did. */
-    static long await(String what, java.util.function.IntSupplier count, int target, Duration timeout) {
+    static long await(String what, IntSupplier count, int target, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (count.getAsInt() < target) {
             if (System.nanoTime() > deadline) {
