@@ -39,7 +39,7 @@ public final class SglangPodTemplate {
      * Short, so a pod counts as started within 2 s of its server answering /health: the period alone bounds how late
      * the kubelet notices, which is most of the time from a loaded model to Ready.
      */
-    static final int STARTUP_PROBE_PERIOD_SECONDS = 2;
+    private static final int STARTUP_PROBE_PERIOD_SECONDS = 2;
     private static final int HEALTH_TIMEOUT_SECONDS = 10;
     private static final String SHM_VOLUME = "dshm";
     private static final String CACHE_VOLUME = "model-cache";
