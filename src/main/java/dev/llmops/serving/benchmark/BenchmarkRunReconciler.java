@@ -13,11 +13,9 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.quarkiverse.operatorsdk.annotations.RBACRule;
-import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -50,7 +48,7 @@ import java.util.stream.Collectors;
 @RBACRule(apiGroups = "", resources = {"events"}, verbs = {"create"})
 @Workflow(explicitInvocation = true,
         dependents = @Dependent(type = BenchmarkJobDependent.class, reconcilePrecondition = TargetReadyOrJobExists.class))
-public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner<BenchmarkRun> {
+public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     public static final String NAME = "benchmarkrun";
     public static final String READY = "Ready";
@@ -82,7 +80,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
         this.serialization = client.getKubernetesSerialization();
     }
 
-    /** Wakes a run when its target ModelServer or its baseline run changes, found through indexes of the run cache. */
+    /**
+     * Wakes a run when its target ModelServer or its baseline run changes, found through indexes of the run cache; drops
+     * a deleted run's gauges.
+     */
     @Override
     public List<EventSource<?, BenchmarkRun>> prepareEventSources(EventSourceContext<BenchmarkRun> context) {
         IndexerResourceCache<BenchmarkRun> runs = context.getPrimaryCache();
@@ -98,7 +99,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
                 .withSecondaryToPrimaryMapper(base -> referrers(runs, BY_BASELINE, base))
                 .withPrimaryToSecondaryMapper((BenchmarkRun run) -> referenced(run, run.getSpec().baseline))
                 .build(), context);
-        return List.of(target, baseline);
+        return List.of(target, baseline, new DeletedRunMetrics(metrics));
     }
 
     @Override
@@ -118,12 +119,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun>, Cleaner
                 ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run);
         recheck.ifPresent(control::rescheduleAfter);
         return control;
-    }
-
-    @Override
-    public DeleteControl cleanup(BenchmarkRun run, Context<BenchmarkRun> context) {
-        metrics.remove(run);
-        return DeleteControl.defaultDelete();
     }
 
     @Override

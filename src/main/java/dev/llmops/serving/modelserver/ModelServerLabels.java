@@ -18,6 +18,8 @@ public final class ModelServerLabels {
 
     public static final String APP_NAME = "sglang";
     public static final String OPERATOR = "llm-serving-operator";
+    /** Selects the objects this operator made, so its informers cache those and not the whole cluster's. */
+    public static final String OWNED = MANAGED_BY + "=" + OPERATOR;
     /** Pods that serve HTTP: every Deployment pod, and the leader of each LeaderWorkerSet group. */
     public static final String SERVER = "server";
     /** The non-leader pods of a multi-node replica; they join the leader's process group and serve nothing. */

@@ -24,6 +24,7 @@ import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,6 +57,9 @@ import java.util.stream.Collectors;
 @RBACRule(apiGroups = "", resources = {"pods/log"}, verbs = {"get"})
 @RBACRule(apiGroups = "", resources = {"events"}, verbs = {"create", "list"})
 public class ModelServerReconciler implements Reconciler<ModelServer> {
+
+    private static final Set<ModelServerPhase> MOMENTARY =
+            EnumSet.of(ModelServerPhase.Pending, ModelServerPhase.Scheduling, ModelServerPhase.Loading);
 
     @Inject
     KubernetesClient client;
@@ -127,7 +131,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         ModelServerPhase before = server.getStatus() == null ? null : server.getStatus().phase;
         ModelServerStatus status = StatusReport.build(server,
                 new StatusReport.Observation(problems, servingPods, inference, findings, image, args), conditions);
-        if (status.phase != before) {
+        if (status.phase != before && worthAnEvent(before, status)) {
             recordTransition(server, status);
         }
         var json = client.getKubernetesSerialization();
@@ -135,6 +139,15 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         server.setStatus(status);
         UpdateControl<ModelServer> update = changed ? UpdateControl.patchStatus(server) : UpdateControl.noUpdate();
         return nextProbe.map(update::rescheduleAfter).orElse(update);
+    }
+
+    /**
+     * Phases a healthy server only passes through on its way up (Pending, Scheduling, Loading, with nothing diagnosed)
+     * get no Event: they say nothing the status does not, and at a thousand servers each is an API write. Arriving
+     * at Ready, Degraded or Failed, a diagnosis, and leaving one of those phases are recorded.
+     */
+    static boolean worthAnEvent(ModelServerPhase before, ModelServerStatus status) {
+        return status.diagnosis != null || !MOMENTARY.contains(status.phase) || before != null && !MOMENTARY.contains(before);
     }
 
     private void recordTransition(ModelServer server, ModelServerStatus status) {

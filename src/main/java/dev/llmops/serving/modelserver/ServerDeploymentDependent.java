@@ -5,14 +5,17 @@ import dev.llmops.serving.config.OperatorConfig;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import jakarta.inject.Inject;
 
 /**
  * The Deployment of single-node replicas. Rolling updates surge one pod and keep every old pod until the new one has
- * generated, so an upgrade never leaves the model unserved.
+ * generated, so an upgrade never leaves the model unserved. Only the operator's own Deployments are cached.
  */
+@KubernetesDependent(informer = @Informer(labelSelector = ModelServerLabels.OWNED, onUpdateFilter = DeploymentSpecChanged.class))
 public class ServerDeploymentDependent extends CRUDKubernetesDependentResource<Deployment, ModelServer> {
 
     @Inject
@@ -27,7 +30,7 @@ public class ServerDeploymentDependent extends CRUDKubernetesDependentResource<D
         return desired(server, config);
     }
 
-    static Deployment desired(ModelServer server, OperatorConfig config) {
+    public static Deployment desired(ModelServer server, OperatorConfig config) {
         return new DeploymentBuilder()
                 .withNewMetadata()
                     .withName(server.getMetadata().getName())

@@ -4,10 +4,16 @@ import dev.llmops.serving.api.v1alpha1.ModelServer;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.CRUDKubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 
-/** The in-cluster endpoint of the OpenAI-compatible API; it selects serving pods only (never multi-node workers). */
+/**
+ * The in-cluster endpoint of the OpenAI-compatible API; it selects serving pods only (never multi-node workers). Only
+ * the operator's own Services are cached, not every Service of the cluster.
+ */
+@KubernetesDependent(informer = @Informer(labelSelector = ModelServerLabels.OWNED))
 public class ServerServiceDependent extends CRUDKubernetesDependentResource<Service, ModelServer> {
 
     public ServerServiceDependent() {
@@ -19,7 +25,7 @@ public class ServerServiceDependent extends CRUDKubernetesDependentResource<Serv
         return desired(server);
     }
 
-    static Service desired(ModelServer server) {
+    public static Service desired(ModelServer server) {
         return new ServiceBuilder()
                 .withNewMetadata()
                     .withName(server.getMetadata().getName())

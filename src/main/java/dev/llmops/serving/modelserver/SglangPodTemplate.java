@@ -35,7 +35,12 @@ public final class SglangPodTemplate {
     public static final String PORT_NAME = "http";
     /** Pod condition the operator sets True only after a real chat completion against the pod returned tokens. */
     public static final String INFERENCE_READY_GATE = "serving.llmops.dev/inference-ready";
-    private static final int STARTUP_PROBE_PERIOD_SECONDS = 10;
+    /**
+     * Short, so a pod counts as started within 2 s of its server answering /health: the period alone bounds how late
+     * the kubelet notices, which is most of the time from a loaded model to Ready.
+     */
+    private static final int STARTUP_PROBE_PERIOD_SECONDS = 2;
+    private static final int HEALTH_TIMEOUT_SECONDS = 10;
     private static final String SHM_VOLUME = "dshm";
     private static final String CACHE_VOLUME = "model-cache";
 
@@ -86,7 +91,7 @@ public final class SglangPodTemplate {
     private static Probe startupProbe(ModelServerSpec spec) {
         int budget = spec.readiness.startupTimeoutSeconds;
         int attempts = (budget + STARTUP_PROBE_PERIOD_SECONDS - 1) / STARTUP_PROBE_PERIOD_SECONDS;
-        return healthProbe(STARTUP_PROBE_PERIOD_SECONDS, STARTUP_PROBE_PERIOD_SECONDS, attempts);
+        return healthProbe(STARTUP_PROBE_PERIOD_SECONDS, HEALTH_TIMEOUT_SECONDS, attempts);
     }
 
     private static Probe healthProbe(int periodSeconds, int timeoutSeconds, int failureThreshold) {

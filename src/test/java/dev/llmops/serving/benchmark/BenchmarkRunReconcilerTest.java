@@ -169,6 +169,7 @@ class BenchmarkRunReconcilerTest {
             assertThat(registry.find(BenchmarkMetrics.TTFT).tags("run", "kimi-ar", "stage", "c4", "concurrency", "4", "stat", "p99",
                     "model", "kimi-k2").gauge().value()).isEqualTo(ttftP99Seconds);
 
+            assertThat(done.getMetadata().getFinalizers()).as("no finalizer: the gauges go when the deletion is seen").isEmpty();
             client.resource(done).delete();
             await().atMost(BenchmarkFixtures.TIMEOUT)
                     .until(() -> registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT).tag("run", "kimi-ar").gauges().isEmpty());

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the fake GPU fleet and a kubelet stand-in for it: a control plane with garbage collection, Deployment/ReplicaSet/Job
  * controllers and real scheduling, whose pods on the fleet run simulated SGLang servers or the real benchmark runner.
  */
-final class LocalControlPlane implements AutoCloseable {
+public final class LocalControlPlane implements AutoCloseable {
 
     /**
      * Controllers of kube-controller-manager that are off: without kubelets every node would be marked unreachable,
@@ -93,11 +93,16 @@ final class LocalControlPlane implements AutoCloseable {
         return controlPlane;
     }
 
-    KubernetesClient client() {
+    /** For benchmarks outside the suite: the control plane of the pinned binaries, its files under workDirectory. */
+    public static LocalControlPlane start(Path workDirectory) {
+        return start(ControlPlaneBinaries.locate(), workDirectory);
+    }
+
+    public KubernetesClient client() {
         return client;
     }
 
-    Path kubeconfig() {
+    public Path kubeconfig() {
         return kubeconfig;
     }
 

@@ -78,6 +78,8 @@ class DesiredObjectsTest {
         assertThat(pod.getReadinessGates()).singleElement().satisfies(g -> assertThat(g.getConditionType()).isEqualTo("serving.llmops.dev/inference-ready"));
         assertThat(sglang.getStartupProbe().getHttpGet().getPath()).isEqualTo("/health");
         assertThat(sglang.getStartupProbe().getPeriodSeconds() * sglang.getStartupProbe().getFailureThreshold()).isEqualTo(3600);
+        assertThat(sglang.getStartupProbe().getPeriodSeconds()).as("kubelet notices a loaded server within one period").isEqualTo(2);
+        assertThat(sglang.getStartupProbe().getTimeoutSeconds()).isEqualTo(10);
         assertThat(sglang.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/health");
         assertThat(sglang.getReadinessProbe()).isNull();
         assertThat(sglang.getPorts()).singleElement().satisfies(p -> {

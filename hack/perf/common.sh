@@ -1,0 +1,12 @@
+# Shared by the benchmark scripts: builds the operator package and the benchmark classes (e2e profile), writes the
+# test classpath, and prints the machine the figures come from.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+hack/controlplane/build.sh >/dev/null
+mkdir -p target/perf
+mvn -B -o -q -Pe2e package -DskipTests \
+  dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/perf/classpath.txt
+PERF_CLASSPATH="target/test-classes:target/classes:$(cat target/perf/classpath.txt)"
+
+echo "nproc: $(nproc); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'); load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Operator at scale on the real control plane: N ModelServers (with their BenchmarkRuns) to a bare fabric8 client
+# creating the same children, to that client applying them server-side, and to the packaged operator.
+# See docs/performance.md.
+#
+#   hack/perf/operator-scale.sh                # sizes 100 500 1000
+#   hack/perf/operator-scale.sh 100 --profile  # plus the operator's native memory, heap histogram, thread dumps
+#
+# Prints a table; writes target/perf/operator-scale.json (and the operator's log per size under target/perf/).
+source "$(dirname "$0")/common.sh"
+exec java -cp "$PERF_CLASSPATH" -De2e.projectDir=. -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+  dev.llmops.serving.perf.OperatorScaleBenchmark "$@"
