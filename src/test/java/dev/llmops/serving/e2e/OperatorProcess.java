@@ -229,15 +229,7 @@ public final class OperatorProcess implements AutoCloseable {
     @Override
     public void close() {
         if (process.isAlive()) {
-            process.destroy();
-            try {
-                if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            Processes.stop(process, Duration.ofSeconds(20));
         }
         clusterScoped.forEach(o -> cluster.client().resource(o).delete());
     }
