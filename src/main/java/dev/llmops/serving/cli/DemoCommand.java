@@ -2,6 +2,7 @@ package dev.llmops.serving.cli;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.config.LeaderElection;
 import dev.llmops.serving.demo.DemoRunner;
 import dev.llmops.serving.demo.DemoScenario;
 import dev.llmops.serving.demo.EmbeddedKubernetes;
@@ -52,6 +53,9 @@ public class DemoCommand implements Callable<Integer> {
     Instance<Operator> operator;
 
     @Inject
+    LeaderElection leaderElection;
+
+    @Inject
     CommandLine.IFactory factory;
 
     @Override
@@ -82,6 +86,7 @@ public class DemoCommand implements Callable<Integer> {
                             kubeconfig, DemoScenario.NAMESPACE);
                     Quarkus.waitForExit();
                 }
+                leaderElection.stopping();
                 controllers.stop();
                 return expected(demo, outcome, out) ? 0 : 1;
             }

@@ -26,6 +26,32 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final YAMLMapper YAML = new YAMLMapper();
     private static final String STATUS = "/status";
+    private static final String SELF_SUBJECT_RULES_REVIEWS = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
+
+    /**
+     * The embedded API has no authorization: a SelfSubjectRulesReview (leader election asks one before it takes its
+     * Lease) is answered with every verb on every resource, which is what this API enforces.
+     */
+    @Override
+    public MockResponse handleCreate(RecordedRequest request) {
+        if (!request.getPath().startsWith(SELF_SUBJECT_RULES_REVIEWS)) {
+            return super.handleCreate(request);
+        }
+        try {
+            ObjectNode review = (ObjectNode) JSON.readTree(request.getUtf8Body());
+            ObjectNode status = review.putObject("status");
+            ObjectNode everything = status.putArray("resourceRules").addObject();
+            everything.putArray("verbs").add("*");
+            everything.putArray("apiGroups").add("*");
+            everything.putArray("resources").add("*");
+            status.putArray("nonResourceRules").addObject().<ObjectNode>set("verbs", JSON.createArrayNode().add("*"))
+                    .putArray("nonResourceURLs").add("*");
+            status.put("incomplete", false);
+            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_CREATED).setBody(JSON.writeValueAsString(review));
+        } catch (IOException e) {
+            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_BAD_REQUEST).setBody(e.getMessage());
+        }
+    }
 
     @Override
     public MockResponse handlePatch(RecordedRequest request) {
