@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Runs the commands the README gives a user, exactly as the README writes them (read from README.md itself, so the two
+# cannot drift apart), from the packaged jar in its production profile, and fails unless each does what the README
+# says: the main job, the half-ready scenario, `demo --keep` with the kubectl command it prints, kubectl against the
+# demo's API, the report pipeline, and the CRD regeneration. Needs kubectl from hack/controlplane/build.sh.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+jar=target/quarkus-app/quarkus-run.jar
+failures=0
+passes=0
+
+log() { printf '[readme] %s\n' "$*"; }
+fail() { log "FAIL: $*"; failures=$((failures + 1)); }
+pass() { log "ok: $*"; passes=$((passes + 1)); }
+
+# The lines of the first ```shell block after the README line that starts with $1.
+readme_block() {
+  awk -v start="$1" 'index($0, start) == 1 { found = 1 } found && /^```shell/ { inside = 1; next }
+    inside && /^```/ { exit } inside { print }' README.md
+}
+
+# expect FILE DESCRIPTION REGEX: the file has a line matching the extended regular expression.
+expect() {
+  if grep -Eq -- "$3" "$1"; then pass "$2"; else fail "$2 (no line matches /$3/ in $(basename "$1"))"; sed 's/^/    /' "$1" | tail -40; fi
+}
+
+# refuse FILE DESCRIPTION REGEX: no line of the file matches.
+refuse() {
+  if grep -Eq -- "$3" "$1"; then fail "$2"; grep -E -- "$3" "$1" | head -5 | sed 's/^/    /'; else pass "$2"; fi
+}
+
+# A user's terminal shows what a redirected run writes: no colour codes, no framework log lines.
+plain_output() {
+  refuse "$1" "$2: no ANSI escape codes when not on a terminal" $'\e'
+  refuse "$1" "$2: no framework log lines" '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:,]+ (INFO|WARN|DEBUG) +\['
+}
+
+kubectl_binary="$(ls "${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}"/k8s/*/kubectl 2>/dev/null | sort -V | tail -1 || true)"
+[[ -x "$kubectl_binary" ]] || { log "kubectl is missing: run hack/controlplane/build.sh first"; exit 1; }
+export PATH="$(dirname "$kubectl_binary"):$PATH"
+
+main_job="$(readme_block 'Run the main job')"
+[[ -n "$main_job" ]] || { log "README.md has no main-job command"; exit 1; }
+log "main job, as the README writes it: $main_job"
+status=0
+bash -c "$main_job" >"$work/main.out" 2>"$work/main.err" || status=$?
+if [[ $status -eq 0 ]]; then pass "main job exits 0"; else fail "main job exits $status"; cat "$work/main.err" | tail -40; fi
+plain_output "$work/main.out" "main job"
+expect "$work/main.out" "main job: the autoregressive run succeeded" '^autoregressive +llm-autoregressive +Succeeded '
+expect "$work/main.out" "main job: the EAGLE3 run succeeded with a speedup" '^eagle3 +llm-eagle3 +Succeeded .* [0-9]+\.[0-9]+$'
+expect "$work/main.out" "main job: live progress while a benchmark runs" 'br/[a-z0-9-]+ Running [0-9]+/[0-9]+ [a-z0-9]+'
+
+demo="java -jar $jar demo"
+log "half-ready scenario: $demo --scenario half-ready"
+status=0
+$demo --scenario half-ready >"$work/half.out" 2>"$work/half.err" || status=$?
+if [[ $status -eq 0 ]]; then pass "half-ready exits 0 (it ended as documented)"; else fail "half-ready exits $status"; fi
+plain_output "$work/half.out" "half-ready"
+expect "$work/half.out" "half-ready: the ModelServer is diagnosed" 'is not ready: GenerationFailing'
+expect "$work/half.out" "half-ready: the BenchmarkRun fails with ServerNotReady" '^Ready +False +ServerNotReady '
+
+log "demo --keep, then the kubectl command it prints"
+$demo --keep >"$work/keep.out" 2>"$work/keep.err" &
+demo_pid=$!
+for _ in $(seq 1 600); do
+  grep -q 'Ctrl-C stops it' "$work/keep.out" 2>/dev/null && break
+  kill -0 "$demo_pid" 2>/dev/null || break
+  sleep 0.5
+done
+printed="$(grep -m1 -E '^ +kubectl --kubeconfig ' "$work/keep.out" | sed 's/^ *//' || true)"
+if [[ -z "$printed" ]]; then
+  fail "demo --keep prints a kubectl command"; tail -20 "$work/keep.out" "$work/keep.err"
+else
+  kubeconfig="$(awk '{ print $3 }' <<<"$printed")"
+  run_kubectl() { # DESCRIPTION COMMAND...: the command exits 0; its output is left in $work/kubectl.out
+    if "${@:2}" >"$work/kubectl.out" 2>&1; then pass "$1"; else fail "$1"; sed 's/^/    /' "$work/kubectl.out"; fi
+  }
+  run_kubectl "the printed command: $printed" bash -c "$printed"
+  expect "$work/kubectl.out" "it lists the demo's servers and runs" 'benchmarkrun.serving.llmops.dev/eagle3'
+  run_kubectl "kubectl get br -o wide" kubectl --kubeconfig "$kubeconfig" get br -n demo -o wide
+  expect "$work/kubectl.out" "printer columns with the speedup" '^eagle3 +llm-eagle3 +Succeeded .*[0-9]+\.[0-9]+'
+  run_kubectl "kubectl describe ms" kubectl --kubeconfig "$kubeconfig" describe ms llm-eagle3 -n demo
+  expect "$work/kubectl.out" "describe shows the conditions" 'GenerationSucceeded'
+  run_kubectl "kubectl explain modelserver.spec" kubectl --kubeconfig "$kubeconfig" explain modelserver.spec
+  expect "$work/kubectl.out" "explain documents the fields" 'accelerator'
+  run_kubectl "kubectl api-resources" kubectl --kubeconfig "$kubeconfig" api-resources
+  expect "$work/kubectl.out" "api-resources lists ms and br" '^modelservers +ms '
+  log "the README's report pipeline against the demo's API"
+  if kubectl --kubeconfig "$kubeconfig" get br eagle3 -n demo -o yaml | java -jar $jar report >"$work/report.html" 2>"$work/report.err"; then
+    pass "kubectl get br -o yaml | report > report.html"
+  else
+    fail "the report pipeline"; cat "$work/report.err"
+  fi
+  expect "$work/report.html" "the report is HTML with charts" '<svg'
+  if kubectl --kubeconfig "$kubeconfig" get br eagle3 -n demo -o yaml | java -jar $jar report --format md >"$work/report.md"; then
+    pass "report --format md"
+  else
+    fail "report --format md"
+  fi
+  expect "$work/report.md" "the Markdown report is a table" '^\|'
+fi
+kill -INT "$demo_pid" 2>/dev/null || true
+status=0
+wait "$demo_pid" || status=$?
+if [[ $status -eq 130 ]]; then pass "Ctrl-C stops demo --keep (exit 130)"; else fail "Ctrl-C stops demo --keep: exit $status"; fi
+refuse "$work/keep.err" "Ctrl-C: no stack trace" '^\s+at |Exception'
+if [[ -n "${kubeconfig:-}" && -e "$kubeconfig" ]]; then fail "the demo's kubeconfig is removed at exit"; else pass "the demo's kubeconfig is removed at exit"; fi
+
+log "regenerating the CRDs, as the README writes it"
+regenerate="$(readme_block 'The CRDs are generated from the Java classes')"
+if bash -c "$regenerate" && git diff --quiet -- deploy/crds helm/llm-serving-operator/crds; then
+  pass "regenerated CRDs equal the committed ones"
+else
+  fail "the CRDs drift from the Java classes"; git diff --stat -- deploy/crds helm/llm-serving-operator/crds
+fi
+
+echo "readme: $passes passed, $failures failed"
+((failures == 0))
