@@ -17,6 +17,9 @@ public final class Conditions {
     public static final String TRUE = "True";
     public static final String FALSE = "False";
     public static final String UNKNOWN = "Unknown";
+    private static final String RECONCILING = "Reconciling";
+    private static final String STALLED = "Stalled";
+    private static final String RECONCILE_ERROR = "ReconcileError";
 
     private final Clock clock;
 
@@ -43,6 +46,19 @@ public final class Conditions {
                 .withLastTransitionTime(transitionTime)
                 .build();
         existing.ifPresentOrElse(c -> conditions.set(conditions.indexOf(c), updated), () -> conditions.add(updated));
+    }
+
+    /** Reconciling=True with the error; Stalled=True as well once the retries are used up. */
+    public void reconcileFailed(List<Condition> conditions, Exception error, boolean lastAttempt, Long generation) {
+        set(conditions, RECONCILING, TRUE, RECONCILE_ERROR, "Reconciliation failed, retrying: " + error.getMessage(), generation);
+        if (lastAttempt) {
+            set(conditions, STALLED, TRUE, RECONCILE_ERROR,
+                    "Reconciliation failed and the retries are used up: " + error.getMessage(), generation);
+        }
+    }
+
+    public static String of(boolean value) {
+        return value ? TRUE : FALSE;
     }
 
     public static Optional<Condition> find(List<Condition> conditions, String type) {

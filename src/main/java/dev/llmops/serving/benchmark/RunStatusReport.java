@@ -1,0 +1,265 @@
+package dev.llmops.serving.benchmark;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.Provenance;
+import dev.llmops.serving.runner.CompactSummary;
+import dev.llmops.serving.status.Conditions;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Turns what the reconciler observed of a BenchmarkRun into its whole status (phase, conditions, results, comparison)
+ * and says when to look again. It makes no API call and reads the clock it is given, so every phase and transition
+ * is tested on its own.
+ */
+public final class RunStatusReport {
+
+    /** A benchmark Job as observed: its name and where it stands. */
+    public record ObservedJob(String name, JobOutcome outcome) {
+    }
+
+    /**
+     * Everything the status is computed from: the target, the Job once it exists, the provenance (asked for once, when
+     * the Job first appears) and the baseline run when the spec names one that exists.
+     */
+    public record Observation(TargetState target, Optional<ObservedJob> job, Supplier<Provenance> provenance,
+            Optional<BenchmarkRun> baseline) {
+    }
+
+    /** The new status, and when to reconcile again if no event is expected to wake the run. */
+    public record Report(BenchmarkRunStatus status, Optional<Duration> recheckAfter) {
+    }
+
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    private final Clock clock;
+    private final Conditions conditions;
+    private final Duration progressPoll;
+
+    public RunStatusReport(Clock clock, Duration progressPoll) {
+        this.clock = clock;
+        this.conditions = new Conditions(clock);
+        this.progressPoll = progressPoll;
+    }
+
+    public Report build(BenchmarkRun run, Observation observed) {
+        BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus()
+                : SERIALIZATION.clone(run.getStatus());
+        Long generation = run.getMetadata().getGeneration();
+        Optional<Duration> recheck = Optional.empty();
+        if (!isFinished(status.phase)) {
+            recheck = advance(run, status, observed, generation);
+        }
+        if (status.phase == BenchmarkRunPhase.Succeeded) {
+            compareWithBaseline(run, status, observed.baseline(), generation);
+        }
+        status.observedGeneration = generation;
+        return new Report(status, recheck);
+    }
+
+    /** The status after a reconcile failed with {@code error}: Reconciling with the error, Stalled once retries end. */
+    public BenchmarkRunStatus reconcileFailed(BenchmarkRun run, Exception error, boolean lastAttempt) {
+        BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus()
+                : SERIALIZATION.clone(run.getStatus());
+        if (status.phase == null) {
+            status.target = targetName(run);
+            transition(status, BenchmarkRunPhase.Pending, "Pending", "The run has been accepted.",
+                    run.getMetadata().getGeneration());
+        }
+        conditions.reconcileFailed(status.conditions, error, lastAttempt, run.getMetadata().getGeneration());
+        return status;
+    }
+
+    private Optional<Duration> advance(BenchmarkRun run, BenchmarkRunStatus status, Observation observed,
+            Long generation) {
+        TargetState target = observed.target();
+        status.target = target.description();
+        if (observed.job().isPresent()) {
+            return observe(run, status, observed, observed.job().get(), generation);
+        }
+        if (target.ready()) {
+            transition(status, BenchmarkRunPhase.Running, "CreatingJob",
+                    "Creating Job " + BenchmarkJobDependent.jobName(run.getMetadata().getName()) + ".", generation);
+            return Optional.of(progressPoll);
+        }
+        long timeout = run.getSpec().waitTimeoutSeconds;
+        Instant giveUp = Instant.parse(run.getMetadata().getCreationTimestamp()).plusSeconds(timeout);
+        Duration left = Duration.between(clock.instant(), giveUp);
+        if (left.isNegative() || left.isZero()) {
+            fail(status, "ServerNotReady",
+                    "Gave up after waitTimeoutSeconds (" + timeout + " s): " + target.notReadyReason(), generation);
+            return Optional.empty();
+        }
+        transition(status, BenchmarkRunPhase.WaitingForServer, "WaitingForServer",
+                target.notReadyReason() + ". Waiting until " + giveUp + " (spec.waitTimeoutSeconds).", generation);
+        return Optional.of(left.plusSeconds(1));
+    }
+
+    private Optional<Duration> observe(BenchmarkRun run, BenchmarkRunStatus status, Observation observed,
+            ObservedJob job, Long generation) {
+        status.jobName = job.name();
+        if (status.startTime == null) {
+            status.startTime = conditions.now();
+            status.provenance = observed.provenance().get();
+        }
+        if (job.outcome() instanceof JobOutcome.Completed completed) {
+            finish(run, status, completed, generation);
+        } else if (job.outcome() instanceof JobOutcome.Failed failed) {
+            fail(status, failedReason(failed), failedMessage(job.name(), failed), generation);
+        } else if (run.getSpec().target.modelServer != null && observed.target().modelServer().isEmpty()) {
+            fail(status, "TargetDeleted", "ModelServer " + run.getSpec().target.modelServer + " was deleted while Job "
+                    + status.jobName + " was running; its results would not describe one server.", generation);
+        } else {
+            String progress = ((JobOutcome.Running) job.outcome()).progress();
+            status.progress = progress != null ? progress : status.progress;
+            transition(status, BenchmarkRunPhase.Running, "JobRunning", "Job " + status.jobName + " is running"
+                    + (status.progress == null ? "." : ", " + status.progress + " stages done."), generation);
+            return Optional.of(progressPoll);
+        }
+        return Optional.empty();
+    }
+
+    private void finish(BenchmarkRun run, BenchmarkRunStatus status, JobOutcome.Completed completed, Long generation) {
+        CompactSummary summary;
+        try {
+            if (completed.terminationMessage() == null) {
+                throw new InvalidSummaryException(completed.missing());
+            }
+            summary = SummaryParser.parse(completed.terminationMessage());
+        } catch (InvalidSummaryException e) {
+            fail(status, "ResultsInvalid",
+                    "Job " + status.jobName + " finished but its results cannot be used: " + e.getMessage(), generation);
+            return;
+        }
+        BenchmarkResults.apply(summary, status);
+        if (summary.model() != null) {
+            status.provenance.model = summary.model();
+        }
+        status.progress = status.stages.size() + "/" + status.stages.size();
+        if (run.getSpec().slo != null) {
+            SloEvaluation slo = SloEvaluation.evaluate(run.getSpec().slo, status.stages);
+            status.sloBrokenAtConcurrency = slo.brokenAtConcurrency();
+            String verdict = switch (slo.verdict()) {
+                case MET -> Conditions.TRUE;
+                case BROKEN -> Conditions.FALSE;
+                case UNKNOWN -> Conditions.UNKNOWN;
+            };
+            conditions.set(status.conditions, BenchmarkRunReconciler.SLO_MET, verdict, slo.reason(), slo.message(),
+                    generation);
+        }
+        status.completionTime = conditions.now();
+        transition(status, BenchmarkRunPhase.Succeeded, "Succeeded", headline(status), generation);
+    }
+
+    private static String headline(BenchmarkRunStatus status) {
+        var summary = status.summary;
+        StringBuilder text = new StringBuilder("Benchmark finished");
+        if (summary.peakTokensPerSecond != null) {
+            text.append(String.format(Locale.ROOT, ": peak %.1f output tok/s at concurrency %s",
+                    summary.peakTokensPerSecond, summary.peakConcurrency));
+        }
+        if (summary.singleStreamTokensPerSecond != null) {
+            text.append(String.format(Locale.ROOT, ", single stream %.1f tok/s", summary.singleStreamTokensPerSecond));
+        }
+        return text.append(", ").append(summary.failedRequests).append(" failed requests.").toString();
+    }
+
+    private static String failedReason(JobOutcome.Failed failed) {
+        return Optional.ofNullable(failed.exitCode()).flatMap(RunnerExit::of).map(RunnerExit::reason)
+                .orElse(failed.jobReason() != null ? failed.jobReason() : "JobFailed");
+    }
+
+    private static String failedMessage(String jobName, JobOutcome.Failed failed) {
+        StringBuilder text = new StringBuilder("Job ").append(jobName).append(" failed: ");
+        Optional<RunnerExit> exit = Optional.ofNullable(failed.exitCode()).flatMap(RunnerExit::of);
+        if (exit.isPresent()) {
+            text.append(exit.get().meaning());
+        } else if (failed.exitCode() != null) {
+            text.append("the runner exited with code ").append(failed.exitCode());
+        } else {
+            text.append(failed.jobMessage() != null ? failed.jobMessage() : "no pod terminated");
+        }
+        if (failed.exitCode() != null && failed.jobReason() != null) {
+            text.append(" [").append(failed.jobReason()).append("]");
+        }
+        String output = failed.terminationMessage();
+        if (output != null && !output.isBlank()) {
+            text.append(". ").append(describeOutput(output));
+        }
+        return text.toString();
+    }
+
+    /** The runner's last words: the warnings and failure classes of the summary it left, else the end of its log. */
+    private static String describeOutput(String output) {
+        return SummaryParser.readFailure(output).map(summary -> {
+            List<String> words = new ArrayList<>(summary.warnings() == null ? List.of() : summary.warnings());
+            if (summary.failuresByClass() != null && !summary.failuresByClass().isEmpty()) {
+                words.add("failed requests by class: " + BenchmarkResults.failureClasses(summary));
+            }
+            return words.isEmpty() ? "The runner left no explanation." : "Runner: " + String.join("; ", words) + ".";
+        }).orElseGet(() -> "Runner output: " + SummaryParser.abbreviate(output, 400));
+    }
+
+    private void compareWithBaseline(BenchmarkRun run, BenchmarkRunStatus status, Optional<BenchmarkRun> baseline,
+            Long generation) {
+        String name = run.getSpec().baseline;
+        if (name == null || status.comparison != null) {
+            return;
+        }
+        BenchmarkRunPhase phase = baseline.map(b -> b.getStatus() == null ? null : b.getStatus().phase).orElse(null);
+        String compared = BenchmarkRunReconciler.BASELINE_COMPARED;
+        if (baseline.isEmpty()) {
+            conditions.set(status.conditions, compared, Conditions.FALSE, "BaselineNotFound",
+                    "Baseline BenchmarkRun " + name + " does not exist in this namespace: no comparison.", generation);
+        } else if (phase == BenchmarkRunPhase.Failed) {
+            conditions.set(status.conditions, compared, Conditions.FALSE, "BaselineFailed",
+                    "Baseline BenchmarkRun " + name + " failed: no comparison.", generation);
+        } else if (phase == BenchmarkRunPhase.Succeeded) {
+            status.comparison = BaselineComparator.compare(name, status, baseline.get().getStatus());
+            conditions.set(status.conditions, compared, Conditions.TRUE, "Compared",
+                    "This run reached " + BaselineComparator.describe(status.comparison) + ".", generation);
+        } else {
+            conditions.set(status.conditions, compared, Conditions.FALSE, "BaselinePending",
+                    "Waiting for baseline BenchmarkRun " + name + " to finish (phase "
+                            + (phase == null ? "none yet" : phase) + ").", generation);
+        }
+    }
+
+    private void fail(BenchmarkRunStatus status, String reason, String message, Long generation) {
+        status.completionTime = conditions.now();
+        transition(status, BenchmarkRunPhase.Failed, reason, message, generation);
+    }
+
+    /** Sets the phase and the four conditions that follow from it, all with the same reason and message. */
+    private void transition(BenchmarkRunStatus status, BenchmarkRunPhase phase, String reason, String message,
+            Long generation) {
+        status.phase = phase;
+        boolean succeeded = phase == BenchmarkRunPhase.Succeeded;
+        boolean failed = phase == BenchmarkRunPhase.Failed;
+        String outcome = succeeded ? Conditions.TRUE : failed ? Conditions.FALSE : Conditions.UNKNOWN;
+        conditions.set(status.conditions, BenchmarkRunReconciler.READY, Conditions.of(succeeded), reason, message,
+                generation);
+        conditions.set(status.conditions, BenchmarkRunReconciler.SUCCEEDED, outcome, reason, message, generation);
+        conditions.set(status.conditions, BenchmarkRunReconciler.RECONCILING, Conditions.of(!succeeded && !failed),
+                reason, message, generation);
+        conditions.set(status.conditions, BenchmarkRunReconciler.STALLED, Conditions.of(failed), reason, message,
+                generation);
+    }
+
+    private static String targetName(BenchmarkRun run) {
+        return run.getSpec().target.modelServer != null ? run.getSpec().target.modelServer : run.getSpec().target.url;
+    }
+
+    static boolean isFinished(BenchmarkRunPhase phase) {
+        return phase == BenchmarkRunPhase.Succeeded || phase == BenchmarkRunPhase.Failed;
+    }
+}
