@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -68,7 +67,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final JobObserver jobs;
     private final ProvenanceCollector provenance;
     private final EventRecorder events;
-    private final KubernetesSerialization serialization;
     private final RunStatusReport statusReport = new RunStatusReport(Clock.systemUTC(), PROGRESS_POLL);
 
     public BenchmarkRunReconciler(KubernetesClient client, OperatorConfig config, BenchmarkMetrics metrics) {
@@ -77,7 +75,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.jobs = new JobObserver(client);
         this.provenance = new ProvenanceCollector(client);
         this.events = new EventRecorder(client);
-        this.serialization = client.getKubernetesSerialization();
     }
 
     /**
@@ -113,8 +110,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         if (status.phase == BenchmarkRunPhase.Succeeded) {
             metrics.publish(run);
         }
-        UpdateControl<BenchmarkRun> control = serialization.asJson(before).equals(serialization.asJson(status))
-                ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run);
+        UpdateControl<BenchmarkRun> control = status.equals(before) ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run);
         report.recheckAfter().ifPresent(control::rescheduleAfter);
         return control;
     }

@@ -12,8 +12,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
@@ -21,7 +23,6 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.quarkiverse.operatorsdk.annotations.RBACRule;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -61,30 +62,28 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     private static final Set<ModelServerPhase> MOMENTARY =
             EnumSet.of(ModelServerPhase.Pending, ModelServerPhase.Scheduling, ModelServerPhase.Loading);
 
-    @Inject
-    KubernetesClient client;
-
-    @Inject
-    OperatorConfig config;
-
-    @Inject
-    InferenceClient inferenceClient;
-
-    @Inject
-    LeaderWorkerSetInstalled leaderWorkerSetInstalled;
-
-    private InferenceProbes probes;
-    private InferenceReadyGate gate;
-    private PodDiagnoser diagnoser;
-    private EventRecorder events;
+    private final KubernetesClient client;
+    private final OperatorConfig config;
+    private final LeaderWorkerSetInstalled leaderWorkerSetInstalled;
+    private final InferenceProbes probes;
+    private final InferenceReadyGate gate;
+    private final PodDiagnoser diagnoser;
+    private final EventRecorder events;
     private final Conditions conditions = Conditions.systemUtc();
+
+    public ModelServerReconciler(KubernetesClient client, OperatorConfig config, InferenceClient inferenceClient,
+            LeaderWorkerSetInstalled leaderWorkerSetInstalled) {
+        this.client = client;
+        this.config = config;
+        this.leaderWorkerSetInstalled = leaderWorkerSetInstalled;
+        this.probes = new InferenceProbes(inferenceClient);
+        this.gate = new InferenceReadyGate(client);
+        this.diagnoser = new PodDiagnoser(client);
+        this.events = new EventRecorder(client);
+    }
 
     @Override
     public List<EventSource<?, ModelServer>> prepareEventSources(EventSourceContext<ModelServer> context) {
-        probes = new InferenceProbes(inferenceClient);
-        gate = new InferenceReadyGate(client);
-        diagnoser = new PodDiagnoser(client);
-        events = new EventRecorder(client);
         var pods = InformerEventSourceConfiguration.from(Pod.class, ModelServer.class)
                 .withName("pods")
                 .withLabelSelector(ModelServerLabels.MODEL_SERVER)
@@ -134,11 +133,21 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         if (status.phase != before && worthAnEvent(before, status)) {
             recordTransition(server, status);
         }
-        var json = client.getKubernetesSerialization();
-        boolean changed = !json.asJson(status).equals(json.asJson(server.getStatus()));
+        boolean changed = !status.equals(server.getStatus());
         server.setStatus(status);
         UpdateControl<ModelServer> update = changed ? UpdateControl.patchStatus(server) : UpdateControl.noUpdate();
         return nextProbe.map(update::rescheduleAfter).orElse(update);
+    }
+
+    @Override
+    public ErrorStatusUpdateControl<ModelServer> updateErrorStatus(ModelServer server, Context<ModelServer> context,
+            Exception e) {
+        if (server.getStatus() == null) {
+            server.setStatus(new ModelServerStatus());
+        }
+        boolean lastAttempt = context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
+        conditions.reconcileFailed(server.getStatus().conditions, e, lastAttempt, server.getMetadata().getGeneration());
+        return ErrorStatusUpdateControl.patchStatus(server);
     }
 
     /**

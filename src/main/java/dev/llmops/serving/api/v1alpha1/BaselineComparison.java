@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** How this run compares with its baseline run: above 1 means faster. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -20,4 +21,14 @@ public class BaselineComparison {
 
     @JsonPropertyDescription("Speedup of each stage both runs measured.")
     public List<StageSpeedup> stages = new ArrayList<>();
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof BaselineComparison that && Objects.equals(baseline, that.baseline) && Objects.equals(singleStreamSpeedup, that.singleStreamSpeedup) && Objects.equals(peakThroughputSpeedup, that.peakThroughputSpeedup) && Objects.equals(stages, that.stages);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(baseline, singleStreamSpeedup, peakThroughputSpeedup, stages);
+    }
 }

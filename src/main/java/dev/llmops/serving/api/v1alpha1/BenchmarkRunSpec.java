@@ -9,6 +9,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Objects;
 
 /** What to benchmark and how; immutable, so a status always describes the spec it ran. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -57,4 +58,14 @@ public class BenchmarkRunSpec {
 
     @JsonPropertyDescription("Latency limits; the SLOMet condition says whether they held and where they broke.")
     public SloSpec slo;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof BenchmarkRunSpec that && Objects.equals(target, that.target) && Objects.equals(waitTimeoutSeconds, that.waitTimeoutSeconds) && Objects.equals(warmup, that.warmup) && Objects.equals(singleRequest, that.singleRequest) && Objects.equals(sweep, that.sweep) && Objects.equals(sampling, that.sampling) && Objects.equals(requestTimeoutSeconds, that.requestTimeoutSeconds) && Objects.equals(dataset, that.dataset) && Objects.equals(runner, that.runner) && Objects.equals(baseline, that.baseline) && Objects.equals(slo, that.slo);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(target, waitTimeoutSeconds, warmup, singleRequest, sweep, sampling, requestTimeoutSeconds, dataset, runner, baseline, slo);
+    }
 }

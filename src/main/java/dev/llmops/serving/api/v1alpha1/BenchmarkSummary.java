@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Objects;
 
 /** The headline figures of a run, as shown by kubectl get. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -21,4 +22,14 @@ public class BenchmarkSummary {
 
     @JsonPropertyDescription("Failed requests over all stages.")
     public Integer failedRequests;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof BenchmarkSummary that && Objects.equals(singleStreamTokensPerSecond, that.singleStreamTokensPerSecond) && Objects.equals(peakTokensPerSecond, that.peakTokensPerSecond) && Objects.equals(peakConcurrency, that.peakConcurrency) && Objects.equals(kneeConcurrency, that.kneeConcurrency) && Objects.equals(failedRequests, that.failedRequests);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(singleStreamTokensPerSecond, peakTokensPerSecond, peakConcurrency, kneeConcurrency, failedRequests);
+    }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Objects;
 
 /** The server a benchmark measures: one of the operator's ModelServers or any OpenAI-compatible URL. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -30,4 +31,14 @@ public class BenchmarkTarget {
 
     @JsonPropertyDescription("Secret key holding the API key, sent as a bearer token.")
     public SecretKeyReference apiKeySecret;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof BenchmarkTarget that && Objects.equals(modelServer, that.modelServer) && Objects.equals(url, that.url) && Objects.equals(model, that.model) && Objects.equals(apiKeySecret, that.apiKeySecret);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(modelServer, url, model, apiKeySecret);
+    }
 }

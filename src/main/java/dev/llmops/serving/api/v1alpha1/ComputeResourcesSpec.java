@@ -3,6 +3,7 @@ package dev.llmops.serving.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
+import java.util.Objects;
 
 /** CPU and memory of a pod, requested and limited alike so a loading model is never evicted for memory. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -15,4 +16,14 @@ public class ComputeResourcesSpec {
     @Pattern(QuantityPattern.VALUE)
     @JsonPropertyDescription("Memory request and limit, e.g. 256Gi. Loading a large model needs host memory well above its shard size.")
     public String memory;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ComputeResourcesSpec that && Objects.equals(cpu, that.cpu) && Objects.equals(memory, that.memory);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(cpu, memory);
+    }
 }

@@ -6,6 +6,7 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Objects;
 
 /** Where the sweep's prompts come from. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -34,4 +35,14 @@ public class DatasetSpec {
     @Default("false")
     @JsonPropertyDescription("Ask the server to ignore end-of-sequence so every request produces exactly its max tokens; short outputs are counted.")
     public Boolean ignoreEos = false;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof DatasetSpec that && Objects.equals(type, that.type) && Objects.equals(inputLength, that.inputLength) && Objects.equals(outputLength, that.outputLength) && Objects.equals(ignoreEos, that.ignoreEos);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(type, inputLength, outputLength, ignoreEos);
+    }
 }

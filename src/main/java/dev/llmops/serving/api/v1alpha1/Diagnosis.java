@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Objects;
 
 /** What went wrong starting a server, in words a person can act on. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -21,4 +22,14 @@ public class Diagnosis {
 
     @JsonPropertyDescription("When the problem was first seen (RFC 3339).")
     public String since;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Diagnosis that && Objects.equals(reason, that.reason) && Objects.equals(message, that.message) && Objects.equals(hint, that.hint) && Objects.equals(pod, that.pod) && Objects.equals(since, that.since);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(reason, message, hint, pod, since);
+    }
 }

@@ -6,6 +6,7 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import java.util.Objects;
 
 /** The model a server loads and the name it is served under. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -28,4 +29,14 @@ public class ModelSpec {
     @Default("false")
     @JsonPropertyDescription("Allow the model repository's own Python code to run (--trust-remote-code); Kimi and DeepSeek need it.")
     public Boolean trustRemoteCode = false;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ModelSpec that && Objects.equals(path, that.path) && Objects.equals(servedModelName, that.servedModelName) && Objects.equals(revision, that.revision) && Objects.equals(trustRemoteCode, that.trustRemoteCode);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(path, servedModelName, revision, trustRemoteCode);
+    }
 }

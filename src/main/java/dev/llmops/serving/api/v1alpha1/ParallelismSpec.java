@@ -6,6 +6,7 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Objects;
 
 /** How SGLang splits the model across GPUs and nodes. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -45,4 +46,14 @@ public class ParallelismSpec {
     @Max(32)
     @JsonPropertyDescription("Nodes per replica. More than one deploys a LeaderWorkerSet (its CRD must be installed).")
     public Integer nodes = 1;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ParallelismSpec that && Objects.equals(tp, that.tp) && Objects.equals(dp, that.dp) && Objects.equals(ep, that.ep) && Objects.equals(enableDpAttention, that.enableDpAttention) && Objects.equals(nodes, that.nodes);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(tp, dp, ep, enableDpAttention, nodes);
+    }
 }

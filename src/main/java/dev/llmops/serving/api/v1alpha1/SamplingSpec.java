@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
+import java.util.Objects;
 
 /** Sampling parameters sent with every measured request. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -27,4 +28,14 @@ public class SamplingSpec {
     @Max(1048576)
     @JsonPropertyDescription("max_tokens.")
     public Integer maxTokens = 4096;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SamplingSpec that && Objects.equals(temperature, that.temperature) && Objects.equals(topP, that.topP) && Objects.equals(maxTokens, that.maxTokens);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(temperature, topP, maxTokens);
+    }
 }

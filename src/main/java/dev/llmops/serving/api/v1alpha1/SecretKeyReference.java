@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import java.util.Objects;
 
 /** A key of a Secret in the resource's namespace; pods read it through secretKeyRef, the operator never does. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -21,4 +22,14 @@ public class SecretKeyReference {
     @Pattern("^[-._a-zA-Z0-9]+$")
     @JsonPropertyDescription("Key within the Secret.")
     public String key;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SecretKeyReference that && Objects.equals(name, that.name) && Objects.equals(key, that.key);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, key);
+    }
 }

@@ -8,6 +8,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Objects;
 
 /** Speculative decoding settings, passed to SGLang as --speculative-* flags. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -57,4 +58,14 @@ public class SpeculativeDecodingSpec {
     @Max(65536)
     @JsonPropertyDescription("--speculative-dflash-draft-window-size (DFLASH only).")
     public Integer dflashDraftWindowSize;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SpeculativeDecodingSpec that && Objects.equals(algorithm, that.algorithm) && Objects.equals(draftModelPath, that.draftModelPath) && Objects.equals(numSteps, that.numSteps) && Objects.equals(eagleTopK, that.eagleTopK) && Objects.equals(numDraftTokens, that.numDraftTokens) && Objects.equals(dflashBlockSize, that.dflashBlockSize) && Objects.equals(dflashDraftWindowSize, that.dflashDraftWindowSize);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(algorithm, draftModelPath, numSteps, eagleTopK, numDraftTokens, dflashBlockSize, dflashDraftWindowSize);
+    }
 }

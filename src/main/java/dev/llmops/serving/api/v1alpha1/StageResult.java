@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Objects;
 
 /** Aggregate figures of one measured stage (the single-request phase or one concurrency level). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -45,4 +46,14 @@ public class StageResult {
 
     @JsonPropertyDescription("End-to-end request latency, milliseconds.")
     public LatencyStats e2eMillis;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof StageResult that && Objects.equals(name, that.name) && Objects.equals(concurrency, that.concurrency) && Objects.equals(achievedConcurrency, that.achievedConcurrency) && Objects.equals(completed, that.completed) && Objects.equals(failed, that.failed) && Objects.equals(durationSeconds, that.durationSeconds) && Objects.equals(outputTokensPerSecond, that.outputTokensPerSecond) && Objects.equals(totalTokensPerSecond, that.totalTokensPerSecond) && Objects.equals(requestsPerSecond, that.requestsPerSecond) && Objects.equals(ttftMillis, that.ttftMillis) && Objects.equals(tpotMillis, that.tpotMillis) && Objects.equals(itlMillis, that.itlMillis) && Objects.equals(e2eMillis, that.e2eMillis);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, concurrency, achievedConcurrency, completed, failed, durationSeconds, outputTokensPerSecond, totalTokensPerSecond, requestsPerSecond, ttftMillis, tpotMillis, itlMillis, e2eMillis);
+    }
 }

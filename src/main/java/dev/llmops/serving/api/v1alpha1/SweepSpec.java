@@ -9,6 +9,7 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /** The closed-loop concurrency sweep: N workers each send the next request when their last one finishes. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -36,4 +37,14 @@ public class SweepSpec {
     @Max(86400)
     @JsonPropertyDescription("Seconds per level instead of a request count; requests in flight at the end are awaited and counted.")
     public Integer durationSecondsPerLevel;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SweepSpec that && Objects.equals(concurrency, that.concurrency) && Objects.equals(requestsPerLevel, that.requestsPerLevel) && Objects.equals(durationSecondsPerLevel, that.durationSecondsPerLevel);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(concurrency, requestsPerLevel, durationSecondsPerLevel);
+    }
 }

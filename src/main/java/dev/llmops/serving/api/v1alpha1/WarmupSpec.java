@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
+import java.util.Objects;
 
 /** Requests that warm the server up and are not measured. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -21,4 +22,14 @@ public class WarmupSpec {
     @Max(1048576)
     @JsonPropertyDescription("max_tokens of each warm-up request.")
     public Integer maxTokens = 256;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof WarmupSpec that && Objects.equals(requests, that.requests) && Objects.equals(maxTokens, that.maxTokens);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(requests, maxTokens);
+    }
 }
