@@ -67,7 +67,7 @@ public final class ConsoleProgress implements BenchmarkListener {
                 report.latency(StageReport.E2E) == null ? "-" : fixed(report.latency(StageReport.E2E).median()),
                 fixed(report.achievedConcurrency()), fixed(report.clientLagP99Millis()));
         table.flush();
-        report.warnings().forEach(warning -> messages.println("warning: " + report.name() + ": " + warning));
+        report.warnings().forEach(warning -> messages.println("warning: " + warning));
         report.errors().forEach((failure, message) -> messages.println(report.name() + ": " + failure + " × "
                 + report.failures().get(failure) + ", e.g.: " + message));
         if (finishedStages == stages) {
