@@ -47,7 +47,8 @@ public class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--url", required = true, description = "Base URL of the server, e.g. http://localhost:30000.")
+    @Option(names = "--url", required = true, paramLabel = "URL", converter = ServerUrl.class,
+            description = "Base URL of the server, e.g. http://localhost:30000.")
     URI url;
 
     @Option(names = "--model", required = true, description = "Model name to request.")
@@ -63,7 +64,8 @@ public class BenchCommand implements Callable<Integer> {
     @Option(names = "--prompts", paramLabel = "TEXT", description = "A prompt; repeat for more. Default: three prompts.")
     List<String> prompts;
 
-    @Option(names = "--prompts-file", paramLabel = "FILE", converter = FileOptions.Readable.class, description = "Prompts, one per line (blank lines skipped).")
+    @Option(names = "--prompts-file", paramLabel = "FILE", converter = FileOptions.Readable.class,
+            description = "Prompts, one per line (blank lines skipped).")
     Path promptsFile;
 
     @Option(names = "--no-single", description = "Skip the single-request phase.")

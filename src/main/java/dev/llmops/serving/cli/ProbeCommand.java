@@ -9,10 +9,8 @@ import dev.llmops.serving.runner.RequestResult;
 import dev.llmops.serving.runner.ServedModels;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
@@ -40,8 +38,9 @@ public class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--url", required = true, description = "Server root, e.g. http://10.0.0.5:30000.")
-    String url;
+    @Option(names = "--url", required = true, paramLabel = "URL", converter = ServerUrl.class,
+            description = "Server root, e.g. http://10.0.0.5:30000.")
+    URI baseUrl;
 
     @Option(names = "--model", description = "Model to ask; defaults to the first one /v1/models lists.")
     String model;
@@ -54,8 +53,6 @@ public class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        URI baseUrl = serverUrl(url).orElseThrow(() -> OptionValues.invalid(spec, "--url",
-                "is not a server URL: it needs http:// or https:// and a host, e.g. http://10.0.0.5:30000"));
         OptionValues.require(spec, "--timeout", timeoutSeconds >= 1, "is below 1 second");
         String apiKey = OptionValues.apiKey(spec, apiKeyEnv);
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
@@ -112,16 +109,6 @@ public class ProbeCommand implements Callable<Integer> {
         out.println("RESULT  does not generate: generation failed with " + completion.failureClass()
                 + (models.isOk() ? " although /v1/models answers" : ""));
         return DOES_NOT_GENERATE;
-    }
-
-    private static Optional<URI> serverUrl(String text) {
-        try {
-            URI uri = new URI(text);
-            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
-                    ? Optional.of(uri) : Optional.empty();
-        } catch (URISyntaxException e) {
-            return Optional.empty();
-        }
     }
 
     private static EndpointResponse get(OpenAiClient client, URI baseUrl, String path, String apiKey, Duration timeout) {

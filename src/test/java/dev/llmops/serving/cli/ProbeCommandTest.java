@@ -70,7 +70,7 @@ class ProbeCommandTest {
     void badFlagsExitWithTwoAndOneLineNamingTheOption() {
         Cli.Run noUrl = probe("--timeout", "5");
         assertThat(noUrl.exitCode()).isEqualTo(ProbeCommand.BAD_FLAGS);
-        assertThat(noUrl.errLines()).containsExactly("llm-serving-operator probe: Missing required option: '--url=<url>'", TRY_HELP);
+        assertThat(noUrl.errLines()).containsExactly("llm-serving-operator probe: Missing required option: '--url=URL'", TRY_HELP);
 
         Cli.Run noScheme = probe("--url", "127.0.0.1:30000");
         assertThat(noScheme.exitCode()).isEqualTo(ProbeCommand.BAD_FLAGS);

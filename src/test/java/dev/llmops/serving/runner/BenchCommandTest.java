@@ -32,6 +32,7 @@ class BenchCommandTest {
     @TempDir
     Path dir;
 
+    private static final String BENCH = "llm-serving-operator bench: ";
     private static final String TRY_HELP = "Try 'llm-serving-operator bench --help' for more information.";
 
     static Cli.Run bench(String... args) {
@@ -78,10 +79,15 @@ class BenchCommandTest {
     }
 
     @Test
-    void missingUrlExitsTwo() {
-        Cli.Run run = bench("--model", "m");
-        assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.errLines()).containsExactly("llm-serving-operator bench: Missing required option: '--url=<url>'", TRY_HELP);
+    void aMissingOrSchemelessUrlExitsTwo() {
+        Cli.Run missing = bench("--model", "m");
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.errLines()).containsExactly("llm-serving-operator bench: Missing required option: '--url=URL'", TRY_HELP);
+
+        Cli.Run noScheme = bench("--url", "127.0.0.1:30000", "--model", "m");
+        assertThat(noScheme.exitCode()).isEqualTo(2);
+        assertThat(noScheme.errLines()).containsExactly("llm-serving-operator bench: Invalid value for option '--url': 127.0.0.1:30000"
+                + " is not a server URL: it needs http:// or https:// and a host, e.g. http://10.0.0.5:30000", TRY_HELP);
     }
 
     @Test
@@ -90,11 +96,11 @@ class BenchCommandTest {
         Path notADirectory = Files.writeString(dir.resolve("file"), "x");
 
         assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--prompts-file", missing.toString()).errLines())
-                .first().isEqualTo("llm-serving-operator bench: Invalid value for option '--prompts-file': " + missing + " does not exist");
+                .first().isEqualTo(BENCH + "Invalid value for option '--prompts-file': " + missing + " does not exist");
         assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--prompts-file", dir.toString()).errLines())
-                .first().isEqualTo("llm-serving-operator bench: Invalid value for option '--prompts-file': " + dir + " is a directory, not a file");
+                .first().isEqualTo(BENCH + "Invalid value for option '--prompts-file': " + dir + " is a directory, not a file");
         assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--json-out", dir.toString()).errLines())
-                .first().isEqualTo("llm-serving-operator bench: Invalid value for option '--json-out': " + dir + " is a directory, not a file");
+                .first().isEqualTo(BENCH + "Invalid value for option '--json-out': " + dir + " is a directory, not a file");
         Path inFile = notADirectory.resolve("summary.json");
         Cli.Run run = bench("--url", "http://127.0.0.1:9", "--model", "m", "--summary-file", inFile.toString());
         assertThat(run.exitCode()).isEqualTo(2);
