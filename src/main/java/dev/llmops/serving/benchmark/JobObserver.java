@@ -1,5 +1,6 @@
 package dev.llmops.serving.benchmark;
 
+import dev.llmops.serving.runner.ProgressLine;
 import dev.llmops.serving.status.PodLogs;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
@@ -11,19 +12,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, and while it
- * runs, the last {@code PROGRESS done/total stage} line of the pod's log.
+ * runs, the last {@link ProgressLine} of the pod's log.
  */
 public class JobObserver {
 
     static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
     static final String LEGACY_JOB_NAME_LABEL = "job-name";
     static final int LOG_LINES = 100;
-    private static final Pattern PROGRESS = Pattern.compile("^PROGRESS (\\d+)/(\\d+)\\b.*");
 
     private final KubernetesClient client;
     private final PodLogs logs;
@@ -82,7 +80,7 @@ public class JobObserver {
                 .findFirst();
     }
 
-    /** "done/total" from the last PROGRESS line of the pod's log tail; null when the log cannot be read or has none. */
+    /** "done/total stage" from the last PROGRESS line of the pod's log tail; null when the log cannot be read or has none. */
     private String progress(Pod pod) {
         return progressOf(logs.tail(pod, BenchmarkJobDependent.CONTAINER, LOG_LINES, false).orElse(null));
     }
@@ -93,9 +91,9 @@ public class JobObserver {
         }
         String[] lines = log.split("\\R");
         for (int i = lines.length - 1; i >= 0; i--) {
-            Matcher matcher = PROGRESS.matcher(lines[i].strip());
-            if (matcher.matches()) {
-                return matcher.group(1) + "/" + matcher.group(2);
+            Optional<String> progress = ProgressLine.parse(lines[i]);
+            if (progress.isPresent()) {
+                return progress.get();
             }
         }
         return null;

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +47,8 @@ public class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--url", required = true, description = "Base URL of the server, e.g. http://localhost:30000.")
+    @Option(names = "--url", required = true, paramLabel = "URL", converter = ServerUrl.class,
+            description = "Base URL of the server, e.g. http://localhost:30000.")
     URI url;
 
     @Option(names = "--model", required = true, description = "Model name to request.")
@@ -62,7 +64,8 @@ public class BenchCommand implements Callable<Integer> {
     @Option(names = "--prompts", paramLabel = "TEXT", description = "A prompt; repeat for more. Default: three prompts.")
     List<String> prompts;
 
-    @Option(names = "--prompts-file", paramLabel = "FILE", description = "Prompts, one per line (blank lines skipped).")
+    @Option(names = "--prompts-file", paramLabel = "FILE", converter = FileOptions.Readable.class,
+            description = "Prompts, one per line (blank lines skipped).")
     Path promptsFile;
 
     @Option(names = "--no-single", description = "Skip the single-request phase.")
@@ -122,29 +125,27 @@ public class BenchCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of random prompts and arrivals. Default: ${DEFAULT-VALUE}.")
     long seed;
 
-    @Option(names = "--json-out", paramLabel = "FILE", description = "Write the full JSON report here (- for stdout).")
+    @Option(names = "--json-out", paramLabel = "FILE", converter = FileOptions.WritableOrStdout.class,
+            description = "Write the full JSON report here (- for stdout, which then carries nothing else).")
     String jsonOut;
 
-    @Option(names = "--summary-file", paramLabel = "FILE",
+    @Option(names = "--summary-file", paramLabel = "FILE", converter = FileOptions.Writable.class,
             description = "Write the compact summary (at most 4096 bytes) here, e.g. /dev/termination-log.")
     Path summaryFile;
 
-    @Option(names = "--requests-out", paramLabel = "FILE",
+    @Option(names = "--requests-out", paramLabel = "FILE", converter = FileOptions.Writable.class,
             description = "Write every measured request (send, first-token, chunk and end times, tokens) here as JSON lines.")
     Path requestsOut;
 
     @Override
     public Integer call() {
         BenchmarkConfig config = config();
-        checkWritable(summaryFile, "--summary-file");
-        if (jsonOut != null && !jsonOut.equals("-")) {
-            checkWritable(Path.of(jsonOut), "--json-out");
-        }
         var out = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
+        boolean jsonToStdout = "-".equals(jsonOut);
         BenchmarkReport report;
         try (OpenAiClient client = OpenAiClient.create(); RequestLog requestLog = openRequestLog()) {
-            BenchmarkListener console = new ConsoleProgress(err, out);
+            BenchmarkListener console = new ConsoleProgress(jsonToStdout ? err : out, err);
             report = new BenchmarkRunner(config, client,
                     requestLog == null ? console : BenchmarkListener.both(console, requestLog)).run();
         } catch (TargetNotReadyException e) {
@@ -158,7 +159,7 @@ public class BenchCommand implements Callable<Integer> {
         }
         if (jsonOut != null) {
             String json = reportJson(report);
-            if (jsonOut.equals("-")) {
+            if (jsonToStdout) {
                 out.println(json);
                 out.flush();
             } else {
@@ -175,20 +176,16 @@ public class BenchCommand implements Callable<Integer> {
     }
 
     private BenchmarkConfig config() {
-        String apiKey = null;
-        if (apiKeyEnv != null) {
-            apiKey = System.getenv(apiKeyEnv);
-            if (apiKey == null || apiKey.isBlank()) {
-                throw invalid("--api-key-env: environment variable " + apiKeyEnv + " is not set");
-            }
-        }
+        String apiKey = OptionValues.apiKey(spec, apiKeyEnv);
         List<String> allPrompts = new ArrayList<>(prompts == null ? List.of() : prompts);
         if (promptsFile != null) {
             try {
                 Files.readAllLines(promptsFile, StandardCharsets.UTF_8).stream().filter(line -> !line.isBlank())
                         .forEach(allPrompts::add);
+            } catch (CharacterCodingException e) {
+                throw OptionValues.invalid(spec, "--prompts-file", "is not UTF-8 text");
             } catch (IOException e) {
-                throw invalid("--prompts-file: cannot read " + promptsFile + ": " + e.getMessage());
+                throw OptionValues.invalid(spec, "--prompts-file", "cannot be read: " + e);
             }
         }
         boolean defaultSweep = concurrency == null && rates == null;
@@ -217,7 +214,7 @@ public class BenchCommand implements Callable<Integer> {
                 .build();
         List<String> problems = config.problems();
         if (!problems.isEmpty()) {
-            throw invalid(String.join("; ", problems));
+            throw new ParameterException(spec.commandLine(), String.join("; ", problems));
         }
         return config;
     }
@@ -229,23 +226,8 @@ public class BenchCommand implements Callable<Integer> {
         try {
             return RequestLog.open(requestsOut);
         } catch (IOException e) {
-            throw invalid("--requests-out: cannot write " + requestsOut + ": " + e.getMessage());
+            throw OptionValues.invalid(spec, "--requests-out", "cannot be written: " + e);
         }
-    }
-
-    private void checkWritable(Path file, String option) {
-        if (file == null) {
-            return;
-        }
-        Path parent = file.toAbsolutePath().getParent();
-        if (Files.exists(file) ? !Files.isWritable(file) : parent == null || !Files.isDirectory(parent)
-                || !Files.isWritable(parent)) {
-            throw invalid(option + ": cannot write " + file);
-        }
-    }
-
-    private ParameterException invalid(String message) {
-        return new ParameterException(spec.commandLine(), message);
     }
 
     private static String reportJson(BenchmarkReport report) {

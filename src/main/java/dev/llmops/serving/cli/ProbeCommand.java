@@ -6,18 +6,17 @@ import dev.llmops.serving.runner.CompletionRequest;
 import dev.llmops.serving.runner.EndpointResponse;
 import dev.llmops.serving.runner.OpenAiClient;
 import dev.llmops.serving.runner.RequestResult;
+import dev.llmops.serving.runner.ServedModels;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -26,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = "Check what each endpoint of an SGLang server proves. Exits 0 only when a real chat completion returned tokens,"
-                + " 3 when it did not, 2 for bad flags.")
+                + " 3 when the server is unreachable, does not serve --model or did not generate, 2 for bad flags.")
 public class ProbeCommand implements Callable<Integer> {
 
     static final int GENERATES = 0;
@@ -39,8 +38,9 @@ public class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--url", required = true, description = "Server root, e.g. http://10.0.0.5:30000.")
-    String url;
+    @Option(names = "--url", required = true, paramLabel = "URL", converter = ServerUrl.class,
+            description = "Server root, e.g. http://10.0.0.5:30000.")
+    URI baseUrl;
 
     @Option(names = "--model", description = "Model to ask; defaults to the first one /v1/models lists.")
     String model;
@@ -53,73 +53,62 @@ public class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        URI baseUrl = validatedUrl();
-        if (timeoutSeconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--timeout must be at least 1 second, was " + timeoutSeconds);
-        }
-        String apiKey = apiKey();
+        OptionValues.require(spec, "--timeout", timeoutSeconds >= 1, "is below 1 second");
+        String apiKey = OptionValues.apiKey(spec, apiKeyEnv);
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         PrintWriter out = spec.commandLine().getOut();
         try (OpenAiClient client = OpenAiClient.create(2, timeout)) {
-            EndpointResponse models = get(client, baseUrl, "/v1/models", apiKey, timeout);
-            Optional<String> listed = firstModel(models);
-            report(out, "GET /v1/models", models, listed.map(m -> "lists " + m + ": the HTTP and tokenizer layer is up;"
-                    + " this proves nothing about the GPU path").orElse("no model listed"));
-            EndpointResponse health = get(client, baseUrl, "/health", apiKey, timeout);
-            report(out, "GET /health", health, health.isOk() ? "the server finished starting (recent versions also run a tiny generation)"
-                    : "the server is not healthy or still loading");
-            EndpointResponse healthGenerate = get(client, baseUrl, "/health_generate", apiKey, timeout);
-            report(out, "GET /health_generate", healthGenerate, healthGenerate.isOk() ? "a one-token generation finished inside the server"
-                    : "the server's own one-token generation did not finish");
-            EndpointResponse info = get(client, baseUrl, "/get_server_info", apiKey, timeout);
-            report(out, "GET /get_server_info", info, info.isOk() ? serverInfo(info.body()) : "no server information (admin-only or not SGLang)");
-
-            Optional<String> target = Optional.ofNullable(model).or(() -> listed);
-            if (target.isEmpty()) {
-                out.println("RESULT  not proven to generate: no --model given and /v1/models listed none, so no completion was tried");
-                return DOES_NOT_GENERATE;
-            }
-            RequestResult completion = client.complete(CompletionRequest.builder(baseUrl, target.get())
-                    .prompt("Reply with one short sentence that says you are ready.").maxTokens(16).apiKey(apiKey).timeout(timeout)
-                    .build()).join();
-            boolean generated = completion.succeeded() && completion.outputTokens() > 0;
-            out.printf("%-28s %s%n", "POST /v1/chat/completions", generated
-                    ? "%d tokens in %d ms: the full user path works (chat template, sampling, streaming)"
-                            .formatted(completion.outputTokens(), completion.latency().toMillis())
-                    : "FAILED: " + completion.failureClass() + (completion.errorMessage() == null ? "" : " " + completion.errorMessage()));
-            if (generated) {
-                out.println("RESULT  generates: a real chat completion with " + target.get() + " returned tokens");
-                out.flush();
-                return GENERATES;
-            }
-            out.println("RESULT  does not generate: generation failed with " + completion.failureClass()
-                    + (models.isOk() ? " although /v1/models answers" : ""));
+            int exitCode = probe(client, baseUrl, apiKey, timeout, out);
             out.flush();
+            return exitCode;
+        }
+    }
+
+    private int probe(OpenAiClient client, URI baseUrl, String apiKey, Duration timeout, PrintWriter out) {
+        EndpointResponse models = get(client, baseUrl, "/v1/models", apiKey, timeout);
+        if (models.failureClass() != null) {
+            report(out, "GET /v1/models", models, models.errorMessage());
+            out.println("RESULT  unreachable: nothing answered at " + baseUrl + ": " + models.errorMessage());
             return DOES_NOT_GENERATE;
         }
-    }
+        List<String> listed = ServedModels.of(models);
+        report(out, "GET /v1/models", models, listed.isEmpty() ? "no model listed"
+                : "lists " + ServedModels.names(listed) + ": the HTTP and tokenizer layer is up; this proves nothing about the GPU path");
+        EndpointResponse health = get(client, baseUrl, "/health", apiKey, timeout);
+        report(out, "GET /health", health, health.isOk() ? "the server finished starting (recent versions also run a tiny generation)"
+                : "the server is not healthy or still loading");
+        EndpointResponse healthGenerate = get(client, baseUrl, "/health_generate", apiKey, timeout);
+        report(out, "GET /health_generate", healthGenerate, healthGenerate.isOk() ? "a one-token generation finished inside the server"
+                : "the server's own one-token generation did not finish");
+        EndpointResponse info = get(client, baseUrl, "/get_server_info", apiKey, timeout);
+        report(out, "GET /get_server_info", info, info.isOk() ? serverInfo(info.body()) : "no server information (admin-only or not SGLang)");
 
-    private URI validatedUrl() {
-        try {
-            URI uri = URI.create(url);
-            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-                throw new IllegalArgumentException("needs http:// or https:// and a host");
-            }
-            return uri;
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--url " + url + " is not a server URL: " + e.getMessage());
+        if (model == null && listed.isEmpty()) {
+            out.println("RESULT  not proven to generate: /v1/models answered HTTP " + models.status() + " without listing a model,"
+                    + " so no completion was tried; name one with --model");
+            return DOES_NOT_GENERATE;
         }
-    }
-
-    private String apiKey() {
-        if (apiKeyEnv == null) {
-            return null;
+        if (model != null && !listed.isEmpty() && !listed.contains(model)) {
+            out.println("RESULT  does not serve " + model + ": /v1/models lists only " + ServedModels.names(listed)
+                    + ", so no completion was tried; pass one of those as --model");
+            return DOES_NOT_GENERATE;
         }
-        String value = System.getenv(apiKeyEnv);
-        if (value == null || value.isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "--api-key-env " + apiKeyEnv + ": that environment variable is not set");
+        String target = model != null ? model : listed.get(0);
+        RequestResult completion = client.complete(CompletionRequest.builder(baseUrl, target)
+                .prompt("Reply with one short sentence that says you are ready.").maxTokens(16).apiKey(apiKey).timeout(timeout)
+                .build()).join();
+        boolean generated = completion.succeeded() && completion.outputTokens() > 0;
+        out.printf("%-28s %s%n", "POST /v1/chat/completions", generated
+                ? "%d tokens in %d ms: the full user path works (chat template, sampling, streaming)"
+                        .formatted(completion.outputTokens(), completion.latency().toMillis())
+                : "FAILED: " + completion.failureClass() + (completion.errorMessage() == null ? "" : " " + completion.errorMessage()));
+        if (generated) {
+            out.println("RESULT  generates: a real chat completion with " + target + " returned tokens");
+            return GENERATES;
         }
-        return value;
+        out.println("RESULT  does not generate: generation failed with " + completion.failureClass()
+                + (models.isOk() ? " although /v1/models answers" : ""));
+        return DOES_NOT_GENERATE;
     }
 
     private static EndpointResponse get(OpenAiClient client, URI baseUrl, String path, String apiKey, Duration timeout) {
@@ -130,18 +119,6 @@ public class ProbeCommand implements Callable<Integer> {
         String answer = response.failureClass() != null ? "no answer (" + response.failureClass() + ")"
                 : "HTTP %d in %d ms".formatted(response.status(), response.latency().toMillis());
         out.printf("%-28s %-22s %s%n", request, answer, proves);
-    }
-
-    private static Optional<String> firstModel(EndpointResponse models) {
-        if (!models.isOk()) {
-            return Optional.empty();
-        }
-        try {
-            JsonNode data = JSON.readTree(models.body()).path("data");
-            return data.isArray() && !data.isEmpty() ? Optional.of(data.get(0).path("id").asText()) : Optional.empty();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return Optional.empty();
-        }
     }
 
     private static String serverInfo(String body) {

@@ -32,20 +32,20 @@ public class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "BenchmarkRun as YAML or JSON (default: standard input).")
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE", converter = FileOptions.Readable.class, description = "BenchmarkRun as YAML or JSON (default: standard input).")
     Path file;
 
-    @Option(names = {"-b", "--baseline"}, paramLabel = "FILE",
+    @Option(names = {"-b", "--baseline"}, paramLabel = "FILE", converter = FileOptions.Readable.class,
             description = "A second BenchmarkRun to compare against, e.g. the autoregressive run.")
     Path baseline;
 
     @Option(names = "--format", defaultValue = "html", description = "html or md (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Where to write the report (default: standard output).")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", converter = FileOptions.Writable.class, description = "Where to write the report (default: standard output).")
     Path output;
 
-    @Option(names = "--markdown", paramLabel = "FILE", description = "Also write the Markdown table to this file.")
+    @Option(names = "--markdown", paramLabel = "FILE", converter = FileOptions.Writable.class, description = "Also write the Markdown table to this file.")
     Path markdown;
 
     @Override
@@ -60,7 +60,7 @@ public class ReportCommand implements Callable<Integer> {
                     : loader.load(Files.readString(file), file.toString());
             baselineRun = baseline == null ? Optional.empty() : Optional.of(loader.load(Files.readString(baseline), baseline.toString()));
         } catch (IOException e) {
-            err.println("report: cannot read " + e.getMessage());
+            err.println("report: cannot read the BenchmarkRun: " + e);
             return INVALID_INPUT;
         } catch (IllegalArgumentException e) {
             err.println("report: " + e.getMessage());
@@ -80,7 +80,7 @@ public class ReportCommand implements Callable<Integer> {
                 Files.writeString(markdown, MarkdownReport.render(candidate, baselineRun));
             }
         } catch (IOException e) {
-            err.println("report: cannot write " + e.getMessage());
+            err.println("report: cannot write the report: " + e);
             return WRITE_FAILED;
         }
         return 0;

@@ -2,6 +2,7 @@ package dev.llmops.serving.cli;
 
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -72,6 +73,7 @@ public class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        checkOptions();
         SglangSimulator simulator;
         try {
             simulator = SglangSimulator.builder()
@@ -87,12 +89,13 @@ public class SimulateCommand implements Callable<Integer> {
                     .loading(Duration.ofSeconds(loadingSeconds))
                     .fault(fault)
                     .errorRate(errorRate)
-                    .apiKey(apiKey())
+                    .apiKey(OptionValues.apiKey(spec, apiKeyEnv))
                     .speculativeAlgorithm(speculativeAlgorithm)
                     .recordGroundTruth(recordGroundTruth)
                     .start();
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), "cannot listen on " + host + ":" + port + ": "
+                    + e.getCause().getMessage() + "; choose another --port or --host");
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -110,14 +113,21 @@ public class SimulateCommand implements Callable<Integer> {
         return 0;
     }
 
-    private String apiKey() {
-        if (apiKeyEnv == null) {
-            return null;
-        }
-        String key = System.getenv(apiKeyEnv);
-        if (key == null || key.isBlank()) {
-            throw new IllegalArgumentException("--api-key-env: environment variable " + apiKeyEnv + " is not set");
-        }
-        return key;
+    private void checkOptions() {
+        OptionValues.require(spec, "--port", port >= 0 && port <= 65535, "is not a port number (0 to 65535; 0 picks a free one)");
+        notNegative("--ttft-ms", ttftMillis);
+        notNegative("--token-delay-ms", tokenDelayMillis);
+        notNegative("--reasoning-tokens", reasoningTokens);
+        notNegative("--natural-length", naturalLength);
+        notNegative("--max-running", maxRunning);
+        notNegative("--loading-seconds", loadingSeconds);
+        OptionValues.require(spec, "--tokens-per-chunk", tokensPerChunk >= 1, "is below 1");
+        OptionValues.require(spec, "--error-rate", errorRate >= 0 && errorRate <= 1, "is not a fraction between 0 and 1");
+        OptionValues.require(spec, "--duration-seconds", durationSeconds == null || durationSeconds > 0,
+                "is not a positive number of seconds");
+    }
+
+    private void notNegative(String option, double value) {
+        OptionValues.require(spec, option, value >= 0, "is negative; use 0 or more");
     }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * Everything a benchmark run needs, with the defaults of a BenchmarkRun: three prompts, warm-up of 3 requests, the
@@ -76,72 +77,84 @@ public record BenchmarkConfig(
         List<String> problems = new ArrayList<>();
         if (url == null || url.getScheme() == null || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
                 || url.getHost() == null) {
-            problems.add("url must be an http:// or https:// URL with a host, was " + url);
+            problems.add(invalid("--url", url, "is not an http:// or https:// URL with a host"));
         }
         if (model == null || model.isBlank()) {
-            problems.add("model must be set");
+            problems.add("--model must name the model to request");
         }
         if (prompts.stream().anyMatch(String::isBlank)) {
-            problems.add("prompts must not be empty strings");
+            problems.add("--prompts and --prompts-file must not contain empty prompts");
         }
         if (singleRequests && prompts.isEmpty()) {
-            problems.add("the single-request phase needs at least one prompt");
+            problems.add("the single-request phase needs at least one prompt: give --prompts or --prompts-file, or --no-single");
         }
         boolean sweeps = !concurrency.isEmpty() || !rates.isEmpty();
         if (dataset == Dataset.PROMPTS && sweeps && prompts.isEmpty()) {
-            problems.add("the prompts dataset needs at least one prompt");
+            problems.add("--dataset prompts needs at least one prompt: give --prompts or --prompts-file, or --dataset random");
         }
         if (dataset == Dataset.RANDOM && (inputLength == null || outputLength == null)) {
-            problems.add("dataset random needs input-len and output-len");
+            problems.add("--dataset random needs --input-len and --output-len");
         }
         if (dataset == Dataset.PROMPTS && (inputLength != null || outputLength != null)) {
-            problems.add("input-len and output-len apply only to dataset random");
+            problems.add("--input-len and --output-len apply only to --dataset random");
         }
         if (inputLength != null && inputLength < 1 || outputLength != null && outputLength < 1) {
-            problems.add("input-len and output-len must be at least 1");
+            problems.add("--input-len and --output-len must be at least 1, got " + inputLength + " and " + outputLength);
         }
         if (concurrency.size() + rates.size() > MAX_LEVELS) {
-            problems.add("at most " + MAX_LEVELS + " concurrency levels and rates together, got "
+            problems.add("--concurrency and --rate: at most " + MAX_LEVELS + " levels and rates together, got "
                     + (concurrency.size() + rates.size()));
         }
         if (concurrency.stream().anyMatch(c -> c < 1 || c > 4096)) {
-            problems.add("every concurrency level must be between 1 and 4096, got " + concurrency);
+            problems.add(invalid("--concurrency", joined(concurrency), "has a level outside 1 to 4096"));
         } else if (new HashSet<>(concurrency).size() != concurrency.size()) {
-            problems.add("concurrency levels must not repeat, got " + concurrency);
+            problems.add(invalid("--concurrency", joined(concurrency), "repeats a level"));
         }
         if (rates.stream().anyMatch(r -> !(r > 0) || r > 100000)) {
-            problems.add("every rate must be above 0 and at most 100000 requests per second, got " + rates);
+            problems.add(invalid("--rate", joined(rates), "has a rate outside (0, 100000] requests per second"));
         } else if (new HashSet<>(rates).size() != rates.size()) {
-            problems.add("rates must not repeat, got " + rates);
+            problems.add(invalid("--rate", joined(rates), "repeats a rate"));
         }
         if (requestsPerLevel != null && durationPerLevel != null) {
-            problems.add("set requests-per-level or duration-per-level, not both");
+            problems.add("set --requests-per-level or --duration-per-level, not both");
         }
         if (requestsPerLevel != null && requestsPerLevel < 1) {
-            problems.add("requests-per-level must be at least 1");
+            problems.add(invalid("--requests-per-level", requestsPerLevel, "is below 1"));
         }
         if (durationPerLevel != null && (durationPerLevel.isNegative() || durationPerLevel.isZero())) {
-            problems.add("duration-per-level must be positive");
+            problems.add(invalid("--duration-per-level", durationPerLevel.toSeconds(), "is not a positive number of seconds"));
         }
         if (!singleRequests && !sweeps) {
-            problems.add("nothing to measure: no single-request phase, no concurrency levels, no rates");
+            problems.add("nothing to measure: --no-single and --no-sweep leave no stage; drop one or give --rate");
         }
-        if (warmupRequests < 0 || warmupMaxTokens < 1) {
-            problems.add("warmup must be at least 0 and warmup-max-tokens at least 1");
+        if (warmupRequests < 0) {
+            problems.add(invalid("--warmup", warmupRequests, "is negative; use 0 for no warm-up"));
+        }
+        if (warmupMaxTokens < 1) {
+            problems.add(invalid("--warmup-max-tokens", warmupMaxTokens, "is below 1"));
         }
         if (maxTokens < 1) {
-            problems.add("max-tokens must be at least 1");
+            problems.add(invalid("--max-tokens", maxTokens, "is below 1"));
         }
         if (!(temperature >= 0 && temperature <= 2)) {
-            problems.add("temperature must be between 0 and 2, was " + temperature);
+            problems.add(invalid("--temperature", temperature, "is not between 0 and 2"));
         }
         if (!(topP > 0 && topP <= 1)) {
-            problems.add("top-p must be above 0 and at most 1, was " + topP);
+            problems.add(invalid("--top-p", topP, "is not above 0 and at most 1"));
         }
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            problems.add("timeout must be positive");
+            problems.add(invalid("--timeout", timeout == null ? null : timeout.toSeconds(), "is not a positive number of seconds"));
         }
         return problems;
+    }
+
+    /** A problem with one option, worded as picocli words a value it cannot convert. */
+    private static String invalid(String option, Object value, String cause) {
+        return "Invalid value for option '" + option + "': " + value + " " + cause;
+    }
+
+    private static String joined(List<? extends Number> values) {
+        return values.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 
     /** Builds a {@link BenchmarkConfig} starting from the defaults. */

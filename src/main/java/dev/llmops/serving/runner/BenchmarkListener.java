@@ -3,6 +3,10 @@ package dev.llmops.serving.runner;
 /** Follows a run as it goes: what the console prints and what tests observe. Every method is optional. */
 public interface BenchmarkListener {
 
+    /** Something the user should know that does not stop the run, e.g. a model the server does not list. */
+    default void warning(String message) {
+    }
+
     /** The one real completion that proves the target generates, before anything is measured. */
     default void readinessChecked(RequestResult result) {
     }
@@ -28,6 +32,12 @@ public interface BenchmarkListener {
     /** Both listeners, {@code first} before {@code second} for every event. */
     static BenchmarkListener both(BenchmarkListener first, BenchmarkListener second) {
         return new BenchmarkListener() {
+            @Override
+            public void warning(String message) {
+                first.warning(message);
+                second.warning(message);
+            }
+
             @Override
             public void readinessChecked(RequestResult result) {
                 first.readinessChecked(result);

@@ -25,6 +25,7 @@ public final class BenchmarkRunner {
     private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
     private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(300);
     private static final int READINESS_MAX_TOKENS = 8;
+    private static final Duration MODELS_TIMEOUT = Duration.ofSeconds(30);
 
     private final BenchmarkConfig config;
     private final OpenAiClient client;
@@ -59,8 +60,9 @@ public final class BenchmarkRunner {
      */
     public BenchmarkReport run() throws TargetNotReadyException, InterruptedException {
         String startedAt = Instant.now().toString();
-        checkReadiness();
         List<String> warnings = new ArrayList<>();
+        checkModelIsListed(warnings);
+        checkReadiness();
         warmUp(warnings);
         List<StagePlan> plan = StagePlan.of(config);
         List<StageReport> reports = new ArrayList<>();
@@ -78,6 +80,18 @@ public final class BenchmarkRunner {
             }
         }
         return BenchmarkReport.of(config, startedAt, reports, singles, warnings);
+    }
+
+    /** A model the server does not list usually means a typo or another served name: say so before anything fails. */
+    private void checkModelIsListed(List<String> warnings) throws InterruptedException {
+        Duration timeout = config.timeout().compareTo(MODELS_TIMEOUT) < 0 ? config.timeout() : MODELS_TIMEOUT;
+        List<String> listed = ServedModels.of(await(client.get(config.url(), "/v1/models", config.apiKey(), timeout)));
+        if (!listed.isEmpty() && !listed.contains(config.model())) {
+            String warning = "the server lists " + ServedModels.names(listed) + " but not " + config.model()
+                    + ", the model this run asks for: check --model";
+            warnings.add(warning);
+            listener.warning(warning);
+        }
     }
 
     private void checkReadiness() throws TargetNotReadyException, InterruptedException {
@@ -240,7 +254,7 @@ public final class BenchmarkRunner {
         listener.requestFinished(stage, result);
     }
 
-    private static RequestResult await(CompletableFuture<RequestResult> future) throws InterruptedException {
+    private static <T> T await(CompletableFuture<T> future) throws InterruptedException {
         try {
             return future.get();
         } catch (ExecutionException e) {

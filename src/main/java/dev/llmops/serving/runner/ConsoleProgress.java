@@ -4,20 +4,25 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
- * Prints a run for people and for the operator: a table row per finished stage and notes while it runs on one
- * writer, and one {@code PROGRESS <done>/<total> <stage>} line per finished stage on the other, which the
- * BenchmarkRun controller reads from the pod log.
+ * Prints a run for people and for the operator: the results table, a row per finished stage, on one writer; notes,
+ * warnings and a {@link ProgressLine} as each stage starts and after the last, which the BenchmarkRun controller reads
+ * from the pod log, on the other.
  */
 public final class ConsoleProgress implements BenchmarkListener {
 
     private static final String ROW = "%-8s %6s %6s %5s %8s %10s %8s %15s %15s %15s %10s %7s %9s%n";
 
     private final PrintWriter table;
-    private final PrintWriter progress;
+    private final PrintWriter messages;
 
-    public ConsoleProgress(PrintWriter table, PrintWriter progress) {
+    public ConsoleProgress(PrintWriter table, PrintWriter messages) {
         this.table = table;
-        this.progress = progress;
+        this.messages = messages;
+    }
+
+    @Override
+    public void warning(String message) {
+        note("warning: %s", message);
     }
 
     @Override
@@ -40,8 +45,10 @@ public final class ConsoleProgress implements BenchmarkListener {
         if (index == 0) {
             table.printf(Locale.ROOT, ROW, "stage", "conc", "ok", "fail", "dur s", "out tok/s", "req/s",
                     "TTFT p50/p99", "TPOT p50/p99", "ITL p50/p99", "E2E p50", "ach.c", "lag p99");
+            table.flush();
         }
-        table.flush();
+        messages.println(ProgressLine.running(index, stages, stage.name()));
+        messages.flush();
     }
 
     @Override
@@ -59,17 +66,19 @@ public final class ConsoleProgress implements BenchmarkListener {
                 pair(report.latency(StageReport.TPOT)), pair(report.latency(StageReport.ITL)),
                 report.latency(StageReport.E2E) == null ? "-" : fixed(report.latency(StageReport.E2E).median()),
                 fixed(report.achievedConcurrency()), fixed(report.clientLagP99Millis()));
-        report.warnings().forEach(warning -> table.println("  warning: " + warning));
-        report.errors().forEach((failure, message) -> table.println("  " + failure + " × "
-                + report.failures().get(failure) + ", e.g.: " + message));
         table.flush();
-        progress.println("PROGRESS " + finishedStages + "/" + stages + " " + report.name());
-        progress.flush();
+        report.warnings().forEach(warning -> messages.println("warning: " + warning));
+        report.errors().forEach((failure, message) -> messages.println(report.name() + ": " + failure + " × "
+                + report.failures().get(failure) + ", e.g.: " + message));
+        if (finishedStages == stages) {
+            messages.println(ProgressLine.finished(stages));
+        }
+        messages.flush();
     }
 
     private void note(String format, Object... args) {
-        table.printf(Locale.ROOT, format + "%n", args);
-        table.flush();
+        messages.printf(Locale.ROOT, format + "%n", args);
+        messages.flush();
     }
 
     private static String pair(LatencySummary summary) {

@@ -30,6 +30,29 @@ public final class FailureClass {
         return cause instanceof java.net.http.HttpTimeoutException ? TIMEOUT : DISCONNECT;
     }
 
+    /** Why no response arrived, in words a user can act on: refused, unknown host, unreachable or timed out. */
+    public static String reason(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.nio.channels.UnresolvedAddressException || cause instanceof java.net.UnknownHostException) {
+                return "the host name does not resolve";
+            }
+            if (cause instanceof java.net.http.HttpConnectTimeoutException) {
+                return "connecting timed out: the host is down, unreachable or behind a firewall";
+            }
+        }
+        Throwable root = rootOf(error);
+        if (root instanceof java.net.ConnectException) {
+            return "connection refused: nothing is listening on that port";
+        }
+        return root instanceof java.net.http.HttpTimeoutException ? "no response before the timeout" : describe(root);
+    }
+
+    /** An exception as its simple class name and message, for failures without a plainer reason. */
+    static String describe(Throwable error) {
+        String message = error.getMessage();
+        return error.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+
     /** The exception inside the CompletionException or ExecutionException wrappers of a future. */
     static Throwable rootOf(Throwable error) {
         Throwable cause = error;

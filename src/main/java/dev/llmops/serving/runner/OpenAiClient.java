@@ -108,8 +108,7 @@ public final class OpenAiClient implements AutoCloseable {
                                         ? body.substring(0, EndpointResponse.MAX_BODY_CHARS) : body,
                                 latency, null, null);
                     }
-                    return new EndpointResponse(0, "", latency, FailureClass.of(error),
-                            FailureClass.rootOf(error).toString());
+                    return new EndpointResponse(0, "", latency, FailureClass.of(error), FailureClass.reason(error));
                 });
     }
 

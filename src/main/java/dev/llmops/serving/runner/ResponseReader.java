@@ -131,7 +131,7 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     public void onError(Throwable error) {
         long now = System.nanoTime();
         synchronized (this) {
-            fail(FailureClass.DISCONNECT, "connection broke after " + chunks + " chunks: " + describe(error), now);
+            fail(FailureClass.DISCONNECT, "connection broke after " + chunks + " chunks: " + FailureClass.describe(error), now);
         }
     }
 
@@ -153,7 +153,7 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
 
     /** The connection could not be used or no response arrived; classified by the exception. */
     synchronized void failBeforeResponse(Throwable error) {
-        fail(FailureClass.of(error), "no response from " + request.uri() + ": " + describe(FailureClass.rootOf(error)),
+        fail(FailureClass.of(error), "no response from " + request.uri() + ": " + FailureClass.reason(error),
                 System.nanoTime());
     }
 
@@ -423,10 +423,5 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         }
         String raw = new String(rawBody, 0, rawLength, StandardCharsets.UTF_8).strip();
         return raw.isEmpty() ? "HTTP " + status + " without a body" : raw.length() > 300 ? raw.substring(0, 300) : raw;
-    }
-
-    private static String describe(Throwable error) {
-        String message = error.getMessage();
-        return error.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 }

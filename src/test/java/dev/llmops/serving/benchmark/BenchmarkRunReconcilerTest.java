@@ -118,16 +118,16 @@ class BenchmarkRunReconcilerTest {
             // The pod's part, played by the real runner with the Job's own arguments.
             RunnerRuns.Output output = RunnerRuns.bench(args);
             assertThat(output.exitCode()).as(output.stderr()).isZero();
-            List<String> progressLines = output.stdout().lines().filter(l -> l.startsWith("PROGRESS ")).toList();
-            assertThat(progressLines).hasSize(3);
+            List<String> progressLines = output.stderr().lines().filter(l -> l.startsWith("PROGRESS ")).toList();
+            assertThat(progressLines).containsExactly("PROGRESS 0/3 single", "PROGRESS 1/3 c2", "PROGRESS 2/3 c4", "PROGRESS 3/3");
 
             Pod pod = fixtures.startJobPod(job);
             server.expect().get()
                     .withPath("/api/v1/namespaces/" + ns + "/pods/" + pod.getMetadata().getName()
                             + "/log?pretty=false&container=bench&tailLines=" + JobObserver.LOG_LINES)
-                    .andReturn(200, output.stdout().substring(0, output.stdout().indexOf(progressLines.get(1)) + progressLines.get(1).length() + 1))
+                    .andReturn(200, output.stderr().substring(0, output.stderr().indexOf(progressLines.get(2)) + progressLines.get(2).length() + 1))
                     .always();
-            BenchmarkRun running = fixtures.awaitRun(ns, "kimi-ar", r -> "2/3".equals(r.getStatus().progress));
+            BenchmarkRun running = fixtures.awaitRun(ns, "kimi-ar", r -> "2/3 c4".equals(r.getStatus().progress));
             assertThat(running.getStatus().phase).isEqualTo(BenchmarkRunPhase.Running);
             assertThat(running.getStatus().jobName).isEqualTo("kimi-ar-bench");
             assertThat(running.getStatus().startTime).isNotNull();

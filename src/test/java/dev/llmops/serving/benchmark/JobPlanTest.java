@@ -99,10 +99,21 @@ class JobPlanTest {
     }
 
     @Test
-    void progressIsTheLastProgressLineOfTheLog() {
-        assertThat(JobObserver.progressOf("warming up\nPROGRESS 1/7 warmup\nc8: 32 requests\nPROGRESS 3/7 c8\nc16 started\n"))
-                .isEqualTo("3/7");
+    void progressIsTheLastProgressLineOfTheLogWithTheRunningStage() {
+        assertThat(JobObserver.progressOf("warming up\nPROGRESS 0/5 single\nPROGRESS 1/5 c8\nc8: 32 requests\nPROGRESS 2/5 c16\n"
+                + "c16: 10/64 requests finished after 5 s\n")).isEqualTo("2/5 c16");
+        assertThat(JobObserver.progressOf("PROGRESS 4/5 c64\r\nPROGRESS 5/5\r\n")).isEqualTo("5/5");
         assertThat(JobObserver.progressOf("no progress yet")).isNull();
+    }
+
+    @Test
+    void progressSkipsLinesNoRunnerWrites() {
+        String earlier = "PROGRESS 1/5 c8\n";
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 2/5 " + "x".repeat(33) + "\n")).as("stage too long").isEqualTo("1/5 c8");
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 2/5 c\u001b[2J\n")).as("control characters").isEqualTo("1/5 c8");
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 6/5 c16\n")).as("more done than total").isEqualTo("1/5 c8");
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 9999999/99999999\n")).as("huge counts").isEqualTo("1/5 c8");
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 2/5 c16 and more\n")).as("trailing text").isEqualTo("1/5 c8");
     }
 
     private static BenchmarkRunSpec spec() {

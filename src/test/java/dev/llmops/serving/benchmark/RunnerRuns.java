@@ -2,11 +2,9 @@ package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
-import dev.llmops.serving.cli.BenchCommand;
+import dev.llmops.serving.cli.Cli;
 import dev.llmops.serving.simulator.SglangSimulator;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 
 /**
  * Real runner output for the controller tests: the {@code bench} command run in-process, with the arguments the
@@ -22,7 +19,7 @@ import picocli.CommandLine;
  */
 final class RunnerRuns {
 
-    /** What the benchmark pod would leave: exit code, log (stdout, with the PROGRESS lines) and termination message. */
+    /** What the benchmark pod would leave: exit code, log (stdout, the table; stderr, the PROGRESS lines) and termination message. */
     record Output(int exitCode, String stdout, String stderr, String summary) {
     }
 
@@ -66,15 +63,11 @@ final class RunnerRuns {
                     args.add(arg);
                 }
             }
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            CommandLine command = new CommandLine(new BenchCommand());
-            command.setOut(new PrintWriter(out, true));
-            command.setErr(new PrintWriter(err, true));
-            int code = command.execute(args.toArray(String[]::new));
+            args.add(0, "bench");
+            Cli.Run run = Cli.run(args.toArray(String[]::new));
             String summary = Files.readString(summaryFile, StandardCharsets.UTF_8);
             Files.delete(summaryFile);
-            return new Output(code, out.toString(), err.toString(), summary);
+            return new Output(run.exitCode(), run.out(), run.err(), summary);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -2,19 +2,18 @@ package dev.llmops.serving.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmops.serving.cli.ReportCommand;
+import dev.llmops.serving.cli.Cli;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The report subcommand reads a run from a file or a pipe and writes HTML and Markdown where it is told. */
 class ReportCommandTest {
@@ -22,35 +21,35 @@ class ReportCommandTest {
     @TempDir
     Path dir;
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private static final String TRY_HELP = "Try 'llm-serving-operator report --help' for more information.";
 
     @Test
     void writesHtmlAndMarkdownFiles() throws IOException {
         Path html = dir.resolve("report.html");
         Path md = dir.resolve("report.md");
 
-        int exit = run("--file", ReportTest.CANDIDATE.toString(), "--baseline", ReportTest.BASELINE.toString(),
+        Cli.Run run = report("--file", ReportTest.CANDIDATE.toString(), "--baseline", ReportTest.BASELINE.toString(),
                 "--output", html.toString(), "--markdown", md.toString());
 
-        assertThat(exit).as(err.toString()).isZero();
+        assertThat(run.exitCode()).as(run.err()).isZero();
         Document report = Jsoup.parse(Files.readString(html));
         assertThat(ReportTest.plotted(report, "Output throughput vs concurrency", "kimi-k2-autoregressive")).containsEntry(64, 1195.0);
         assertThat(Files.readString(md)).contains("| c64 | 64 | 1195.0 | 1688.1 | 1.41× |");
-        assertThat(out.toString()).isEmpty();
+        assertThat(run.out()).isEmpty();
     }
 
     @Test
     void readsStandardInputAndPrintsMarkdown() throws IOException {
         InputStream stdin = System.in;
+        Cli.Run run;
         try {
             System.setIn(new ByteArrayInputStream(Files.readAllBytes(ReportTest.BASELINE)));
-            int exit = run("--format", "md");
-            assertThat(exit).as(err.toString()).isZero();
+            run = report("--format", "md");
+            assertThat(run.exitCode()).as(run.err()).isZero();
         } finally {
             System.setIn(stdin);
         }
-        assertThat(out.toString()).startsWith("### BenchmarkRun `kimi-k2-autoregressive`").contains("| c32 | 32 | 1051.8 |");
+        assertThat(run.out()).startsWith("### BenchmarkRun `kimi-k2-autoregressive`").contains("| c32 | 32 | 1051.8 |");
     }
 
     @Test
@@ -64,25 +63,40 @@ class ReportCommandTest {
                 """);
         Path html = dir.resolve("report.html");
 
-        int exit = run("--file", pending.toString(), "--output", html.toString());
+        Cli.Run run = report("--file", pending.toString(), "--output", html.toString());
 
-        assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains(pending + ": BenchmarkRun queued has no measured stages");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains(pending + ": BenchmarkRun queued has no measured stages");
         assertThat(html).doesNotExist();
     }
 
     @Test
-    void missingFileIsNamed() {
-        int exit = run("--file", dir.resolve("absent.yaml").toString());
+    void aFileThatCannotBeReadIsOneLineSayingWhy() throws IOException {
+        Path absent = dir.resolve("absent.yaml");
 
-        assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("absent.yaml");
+        Cli.Run missing = report("-f", absent.toString());
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.errLines()).containsExactly(
+                "llm-serving-operator report: Invalid value for option '--file': " + absent + " does not exist", TRY_HELP);
+
+        assertThat(report("--baseline", dir.toString()).errLines()).first()
+                .isEqualTo("llm-serving-operator report: Invalid value for option '--baseline': " + dir + " is a directory, not a file");
     }
 
-    private int run(String... args) {
-        CommandLine command = new CommandLine(new ReportCommand());
-        command.setOut(new PrintWriter(out, true));
-        command.setErr(new PrintWriter(err, true));
-        return command.execute(args);
+    @Test
+    void anOutputThatCannotBeWrittenFailsBeforeAnythingIsRendered() {
+        Path inMissingDirectory = dir.resolve("missing/report.html");
+
+        Cli.Run run = report("--file", ReportTest.CANDIDATE.toString(), "--output", inMissingDirectory.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines()).containsExactly("llm-serving-operator report: Invalid value for option '--output': "
+                + inMissingDirectory + " cannot be created: directory " + dir.resolve("missing") + " does not exist", TRY_HELP);
+    }
+
+    private static Cli.Run report(String... args) {
+        List<String> command = new ArrayList<>(List.of("report"));
+        command.addAll(List.of(args));
+        return Cli.run(command.toArray(String[]::new));
     }
 }

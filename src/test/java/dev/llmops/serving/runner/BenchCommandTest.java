@@ -2,15 +2,16 @@ package dev.llmops.serving.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmops.serving.cli.BenchCommand;
+import dev.llmops.serving.cli.Cli;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.simulator.SimulatedRequest;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 /** The bench command through picocli, as the Job runs it: exit codes, messages and the files it leaves. */
 class BenchCommandTest {
@@ -32,17 +32,19 @@ class BenchCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int exitCode, String out, String err) {
+    private static final String BENCH = "llm-serving-operator bench: ";
+    private static final String TRY_HELP = "Try 'llm-serving-operator bench --help' for more information.";
+
+    static Cli.Run bench(String... args) {
+        List<String> command = new ArrayList<>(List.of("bench"));
+        command.addAll(List.of(args));
+        return Cli.run(command.toArray(String[]::new));
     }
 
-    static Run bench(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine command = new CommandLine(new BenchCommand());
-        command.setOut(new PrintWriter(out, true));
-        command.setErr(new PrintWriter(err, true));
-        int code = command.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
     }
 
     private static SglangSimulator fastSimulator() {
@@ -51,55 +53,79 @@ class BenchCommandTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "--concurrency 0|every concurrency level must be between 1 and 4096",
-        "--concurrency 8,8|concurrency levels must not repeat",
-        "--dataset random|dataset random needs input-len and output-len",
-        "--input-len 10|input-len and output-len apply only to dataset random",
-        "--requests-per-level 5 --duration-per-level 3|set requests-per-level or duration-per-level, not both",
-        "--endpoint foo|expected chat or completions, got foo",
-        "--concurrency abc|Invalid value for option '--concurrency'",
-        "--top-p 0|top-p must be above 0 and at most 1",
-        "--rate -1|every rate must be above 0",
-        "--api-key-env BENCH_TEST_UNSET_VARIABLE|environment variable BENCH_TEST_UNSET_VARIABLE is not set",
-        "--no-single --no-sweep|nothing to measure"})
-    void badConfigurationExitsTwoWithAOneLineReason(String options, String message) {
+        "--concurrency 0|Invalid value for option '--concurrency': 0 has a level outside 1 to 4096",
+        "--concurrency 8,8|Invalid value for option '--concurrency': 8,8 repeats a level",
+        "--dataset random|--dataset random needs --input-len and --output-len",
+        "--input-len 10|--input-len and --output-len apply only to --dataset random",
+        "--requests-per-level 5 --duration-per-level 3|set --requests-per-level or --duration-per-level, not both",
+        "--endpoint foo|Invalid value for option '--endpoint': expected chat or completions, got foo",
+        "--concurrency abc|Invalid value for option '--concurrency' (N): 'abc' is not an int",
+        "--top-p 0|Invalid value for option '--top-p': 0.0 is not above 0 and at most 1",
+        "--rate -1|Invalid value for option '--rate': -1.0 has a rate outside (0, 100000] requests per second",
+        "--timeout 0|Invalid value for option '--timeout': 0 is not a positive number of seconds",
+        "--warmup -1|Invalid value for option '--warmup': -1 is negative; use 0 for no warm-up",
+        "--api-key-env BENCH_TEST_UNSET_VARIABLE|Invalid value for option '--api-key-env': BENCH_TEST_UNSET_VARIABLE is not set in the environment (export it or drop the option)",
+        "--no-single --no-sweep|nothing to measure: --no-single and --no-sweep leave no stage; drop one or give --rate",
+        "--concurency 8|Unknown options: '--concurency', '8' (did you mean --concurrency?)"})
+    void badConfigurationExitsTwoWithOneLineNamingTheOptionAndAPointerToHelp(String options, String message) {
         List<String> args = new ArrayList<>(List.of("--url", "http://127.0.0.1:9", "--model", "m"));
         args.addAll(List.of(options.split(" ")));
 
-        Run run = bench(args.toArray(String[]::new));
+        Cli.Run run = bench(args.toArray(String[]::new));
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err().lines().findFirst().orElseThrow()).contains(message);
-        assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(run.errLines()).containsExactly("llm-serving-operator bench: " + message, TRY_HELP);
+        assertThat(run.out()).isEmpty();
     }
 
     @Test
-    void missingUrlExitsTwo() {
-        Run run = bench("--model", "m");
-        assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("Missing required option: '--url=<url>'");
+    void aMissingOrSchemelessUrlExitsTwo() {
+        Cli.Run missing = bench("--model", "m");
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.errLines()).containsExactly("llm-serving-operator bench: Missing required option: '--url=URL'", TRY_HELP);
+
+        Cli.Run noScheme = bench("--url", "127.0.0.1:30000", "--model", "m");
+        assertThat(noScheme.exitCode()).isEqualTo(2);
+        assertThat(noScheme.errLines()).containsExactly("llm-serving-operator bench: Invalid value for option '--url': 127.0.0.1:30000"
+                + " is not a server URL: it needs http:// or https:// and a host, e.g. http://10.0.0.5:30000", TRY_HELP);
     }
 
     @Test
-    void unreachableTargetExitsThreeAndLeavesASummary() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            closedPort = socket.getLocalPort();
-        }
+    void fileOptionsSayWhatIsWrongWithTheFile() throws IOException {
+        Path missing = dir.resolve("nope.txt");
+        Path notADirectory = Files.writeString(dir.resolve("file"), "x");
+
+        assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--prompts-file", missing.toString()).errLines())
+                .first().isEqualTo(BENCH + "Invalid value for option '--prompts-file': " + missing + " does not exist");
+        assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--prompts-file", dir.toString()).errLines())
+                .first().isEqualTo(BENCH + "Invalid value for option '--prompts-file': " + dir + " is a directory, not a file");
+        assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--json-out", dir.toString()).errLines())
+                .first().isEqualTo(BENCH + "Invalid value for option '--json-out': " + dir + " is a directory, not a file");
+        Path inFile = notADirectory.resolve("summary.json");
+        Cli.Run run = bench("--url", "http://127.0.0.1:9", "--model", "m", "--summary-file", inFile.toString());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines()).containsExactly("llm-serving-operator bench: Invalid value for option '--summary-file': " + inFile
+                + " cannot be created: directory " + notADirectory + " does not exist", TRY_HELP);
+    }
+
+    @Test
+    void unreachableTargetExitsThreeNamingTheCauseAndLeavesASummary() throws IOException {
+        int closedPort = closedPort();
         Path summary = dir.resolve("summary.json");
 
-        Run run = bench("--url", "http://127.0.0.1:" + closedPort, "--model", "m", "--summary-file", summary.toString());
+        Cli.Run run = bench("--url", "http://127.0.0.1:" + closedPort, "--model", "m", "--summary-file", summary.toString());
 
         assertThat(run.exitCode()).isEqualTo(BenchCommand.TARGET_NOT_READY);
-        assertThat(run.err()).contains("not inference-ready: connect");
+        assertThat(run.err()).contains("bench: the target is unreachable: connect: no response from http://127.0.0.1:" + closedPort
+                + "/v1/chat/completions: connection refused: nothing is listening on that port");
         JsonNode written = JSON.readTree(summary.toFile());
-        assertThat(written.path("warn").get(0).asText()).contains("connect");
+        assertThat(written.path("warn").get(0).asText()).contains("connection refused");
     }
 
     @Test
     void halfReadyServerExitsThree() {
         try (SglangSimulator simulator = SglangSimulator.builder().fault(Fault.HALF_READY).start()) {
-            Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model());
+            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model());
             assertThat(run.exitCode()).isEqualTo(BenchCommand.TARGET_NOT_READY);
             assertThat(run.err()).contains("http_500").contains("no kernel image");
         }
@@ -110,7 +136,7 @@ class BenchCommandTest {
         // 99 % errors spread evenly: the first request (the readiness check) succeeds, the next 99 fail.
         try (SglangSimulator simulator = SglangSimulator.builder().errorRate(0.99).ttft(Duration.ZERO)
                 .tokenDelay(Duration.ZERO).start()) {
-            Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "0",
+            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "0",
                     "--concurrency", "4", "--requests-per-level", "20", "--max-tokens", "4");
             assertThat(run.exitCode()).as(run.err()).isEqualTo(BenchCommand.ALL_REQUESTS_FAILED);
             assertThat(run.err()).contains("every measured request failed").contains("http_500=23");
@@ -118,18 +144,21 @@ class BenchCommandTest {
     }
 
     @Test
-    void successfulRunWritesReportSummaryAndProgress() throws IOException {
+    void successfulRunWritesTheTableToStdoutProgressToStderrAndTheFiles() throws IOException {
         Path report = dir.resolve("report.json");
         Path summary = dir.resolve("termination-log");
         try (SglangSimulator simulator = fastSimulator()) {
-            Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "2",
+            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "2",
                     "--concurrency", "2,4", "--max-tokens", "16", "--json-out", report.toString(),
                     "--summary-file", summary.toString());
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.out().lines().filter(line -> line.startsWith("PROGRESS")).toList())
-                    .containsExactly("PROGRESS 1/3 single", "PROGRESS 2/3 c2", "PROGRESS 3/3 c4");
-            assertThat(run.err()).contains("stage").contains("TTFT p50/p99");
+            assertThat(run.err().lines().filter(line -> line.startsWith("PROGRESS")).toList())
+                    .containsExactly("PROGRESS 0/3 single", "PROGRESS 1/3 c2", "PROGRESS 2/3 c4", "PROGRESS 3/3");
+            assertThat(run.out().lines().map(line -> line.split(" +")[0]).toList())
+                    .containsExactly("stage", "single", "c2", "c4");
+            assertThat(run.out()).contains("TTFT p50/p99");
+            assertThat(run.err()).contains("target ready").doesNotContain("TTFT p50/p99");
         }
         JsonNode full = JSON.readTree(report.toFile());
         JsonNode c4 = full.path("stages").get(2);
@@ -157,12 +186,12 @@ class BenchCommandTest {
         List<SimulatedRequest> truth;
         try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(20))
                 .tokenDelay(Duration.ofMillis(5)).tokensPerChunk(2).start()) {
-            Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "1",
+            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "1",
                     "--no-single", "--concurrency", "3", "--requests-per-level", "6", "--max-tokens", "9",
                     "--requests-out", requests.toString());
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.err()).contains("lag p99");
+            assertThat(run.out()).contains("lag p99");
             truth = simulator.requests();
         }
         List<JsonNode> lines = new ArrayList<>();
@@ -190,10 +219,37 @@ class BenchCommandTest {
 
     @Test
     void anUnwritableRequestsOutExitsTwo() {
-        Run run = bench("--url", "http://127.0.0.1:9", "--model", "m", "--requests-out",
+        Cli.Run run = bench("--url", "http://127.0.0.1:9", "--model", "m", "--requests-out",
                 dir.resolve("missing/requests.jsonl").toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--requests-out: cannot write");
+        assertThat(run.errLines()).first().asString().startsWith("llm-serving-operator bench: Invalid value for option '--requests-out': ")
+                .endsWith("cannot be created: directory " + dir.resolve("missing") + " does not exist");
+    }
+
+    @Test
+    void jsonOutDashLeavesOnlyTheJsonReportOnStdout() throws IOException {
+        try (SglangSimulator simulator = fastSimulator()) {
+            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "1",
+                    "--concurrency", "2", "--max-tokens", "8", "--json-out", "-");
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            JsonNode report = JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(run.out());
+            assertThat(report.path("stages")).extracting(stage -> stage.path("name").asText()).containsExactly("single", "c2");
+            assertThat(run.err()).contains("TTFT p50/p99").contains("PROGRESS 2/2");
+        }
+    }
+
+    @Test
+    void aModelTheServerDoesNotListIsAWarningNamingTheListedOnes() {
+        try (SglangSimulator simulator = fastSimulator()) {
+            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", "other/model", "--warmup", "0",
+                    "--no-sweep", "--prompts", "hi", "--max-tokens", "4");
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.errLines()).contains("warning: the server lists " + simulator.model()
+                    + " but not other/model, the model this run asks for: check --model");
+            assertThat(run.out()).doesNotContain("warning");
+        }
     }
 }

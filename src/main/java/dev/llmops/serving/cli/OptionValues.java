@@ -1,0 +1,41 @@
+package dev.llmops.serving.cli;
+
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+
+/** Checks of option values their types do not catch, reported the way picocli reports a value it cannot convert. */
+final class OptionValues {
+
+    private OptionValues() {
+    }
+
+    /** {@code Invalid value for option '--port': 99999 is not ...}: the option, the value as typed, and the cause. */
+    static ParameterException invalid(CommandSpec spec, String option, String cause) {
+        OptionSpec optionSpec = spec.findOption(option);
+        List<String> typed = optionSpec.originalStringValues();
+        String value = typed.isEmpty() ? String.valueOf(optionSpec.getValue()) : typed.get(typed.size() - 1);
+        return new ParameterException(spec.commandLine(), "Invalid value for option '" + option + "': " + value + " " + cause,
+                optionSpec, value);
+    }
+
+    /** Fails with {@link #invalid} unless {@code valid}. */
+    static void require(CommandSpec spec, String option, boolean valid, String cause) {
+        if (!valid) {
+            throw invalid(spec, option, cause);
+        }
+    }
+
+    /** The value of the environment variable {@code --api-key-env} names; null when the option is not given. */
+    static String apiKey(CommandSpec spec, String variable) {
+        if (variable == null) {
+            return null;
+        }
+        String key = System.getenv(variable);
+        if (key == null || key.isBlank()) {
+            throw invalid(spec, "--api-key-env", "is not set in the environment (export it or drop the option)");
+        }
+        return key;
+    }
+}
