@@ -3,7 +3,7 @@ package dev.llmops.serving.benchmark;
 /** Where a benchmark Job stands, as read from the Job and its pods. */
 public sealed interface JobOutcome {
 
-    /** Still running; {@code progress} is "done/total" from the runner's last PROGRESS line, or null if none was read. */
+    /** Still running; {@code progress} is "done/total stage" (the stage now running) from the runner's last PROGRESS line, or null if none was read. */
     record Running(String progress) implements JobOutcome {
     }
 

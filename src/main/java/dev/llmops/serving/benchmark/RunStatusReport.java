@@ -122,7 +122,7 @@ public final class RunStatusReport {
             String progress = ((JobOutcome.Running) job.outcome()).progress();
             status.progress = progress != null ? progress : status.progress;
             transition(status, BenchmarkRunPhase.Running, "JobRunning", "Job " + status.jobName + " is running"
-                    + (status.progress == null ? "." : ", " + status.progress + " stages done."), generation);
+                    + (status.progress == null ? "." : " (progress " + status.progress + ")."), generation);
             return Optional.of(progressPoll);
         }
         return Optional.empty();

@@ -96,7 +96,7 @@ class RunStatusReportTest {
         assertThat(status.startTime).isEqualTo("2026-12-01T10:00:05Z");
         assertThat(status.provenance.gpuProduct).isEqualTo("NVIDIA-RTX-PRO-6000");
         assertThat(provenanceReads).hasValue(1);
-        assertThat(condition(status, "Ready").getMessage()).isEqualTo("Job kimi-run-bench is running, 2/5 c16 stages done.");
+        assertThat(condition(status, "Ready").getMessage()).isEqualTo("Job kimi-run-bench is running (progress 2/5 c16).");
         assertThat(condition(status, "Ready").getLastTransitionTime()).as("unchanged status keeps its transition time")
                 .isEqualTo("2026-12-01T10:00:05Z");
     }

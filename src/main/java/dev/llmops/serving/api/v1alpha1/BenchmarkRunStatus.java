@@ -32,7 +32,7 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("When the run finished (RFC 3339).")
     public String completionTime;
 
-    @JsonPropertyDescription("Stages finished out of stages planned, e.g. 4/7.")
+    @JsonPropertyDescription("Stages finished out of stages planned, then the stage running: 2/5 c16 while c16 runs, 5/5 at the end.")
     public String progress;
 
     @JsonPropertyDescription("Results of each measured stage: the single-request phase and every concurrency level.")
