@@ -55,20 +55,32 @@ class ReportCommandTest {
 
     @Test
     void badInputExitsWithAReasonAndWritesNothing() throws IOException {
-        Path pending = dir.resolve("pending.yaml");
-        Files.writeString(pending, """
-                apiVersion: serving.llmops.dev/v1alpha1
-                kind: BenchmarkRun
+        Path configMap = dir.resolve("configmap.yaml");
+        Files.writeString(configMap, """
+                apiVersion: v1
+                kind: ConfigMap
                 metadata:
-                  name: queued
+                  name: settings
                 """);
         Path html = dir.resolve("report.html");
 
-        int exit = run("--file", pending.toString(), "--output", html.toString());
+        int exit = run("--file", configMap.toString(), "--output", html.toString());
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains(pending + ": BenchmarkRun queued has no measured stages");
+        assertThat(err.toString()).contains(configMap + " holds a ConfigMap, not one BenchmarkRun");
         assertThat(html).doesNotExist();
+    }
+
+    @Test
+    void failedRunIsReportedInBothFormats() throws IOException {
+        Path html = dir.resolve("report.html");
+        Path md = dir.resolve("report.md");
+
+        int exit = run("--file", UnfinishedRunReportTest.FAILED.toString(), "--output", html.toString(), "--markdown", md.toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(Jsoup.parse(Files.readString(html)).text()).contains("phase Failed", "ServerNotReady", "No stage has finished.");
+        assertThat(Files.readString(md)).contains("Phase **Failed**", "ServerNotReady", "No stage has finished.");
     }
 
     @Test
