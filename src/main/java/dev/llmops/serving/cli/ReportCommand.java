@@ -16,7 +16,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** Turns a finished BenchmarkRun into a report people read: an HTML page with charts, or a Markdown table for a PR. */
+/** Turns a BenchmarkRun, finished or not, into a report people read: an HTML page with charts, or a Markdown table for a PR. */
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Render a BenchmarkRun's results as a self-contained HTML report or a Markdown table.",
                 "Reads the run from standard input unless --file is given, e.g.",

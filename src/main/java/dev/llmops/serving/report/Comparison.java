@@ -26,9 +26,12 @@ public record Comparison(String baseline, Double singleStreamSpeedup, Double pea
         return stages.stream().anyMatch(s -> s.baselineTokensPerSecond() != null);
     }
 
-    /** Compares with the given baseline run, or else as the candidate's status already did, if it did. */
+    /**
+     * Compares with the given baseline run, or else as the candidate's status already did, if it did; nothing when the two
+     * share no measured stage, as when either run failed before its first.
+     */
     public static Optional<Comparison> of(BenchmarkRun candidate, Optional<BenchmarkRun> baseline) {
-        return baseline.map(b -> between(candidate, b)).or(() -> fromStatus(candidate));
+        return baseline.map(b -> between(candidate, b)).or(() -> fromStatus(candidate)).filter(c -> !c.stages().isEmpty());
     }
 
     /** Compares two full runs stage by stage, matching stages by name. */

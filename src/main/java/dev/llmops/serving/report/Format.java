@@ -2,10 +2,16 @@ package dev.llmops.serving.report;
 
 import java.util.Locale;
 
-/** How figures read in tables: one decimal for token rates and latencies, two for request rates, two for speedups, a dash when not measured. */
+/**
+ * How figures and outside text read in reports: one decimal for token rates and latencies, two for request rates, two
+ * for speedups, a dash when not measured, and text cut short when it is too long to read.
+ */
 final class Format {
 
     static final String MISSING = "—";
+
+    /** Longest outside text (a condition message, a warning, a prompt) shown whole; a log excerpt can be far longer. */
+    static final int MAX_TEXT = 1000;
 
     private Format() {
     }
@@ -24,5 +30,19 @@ final class Format {
 
     static String speedup(Double value) {
         return value == null ? MISSING : String.format(Locale.ROOT, "%.2f×", value);
+    }
+
+    /** The text, a dash when there is none. */
+    static String orMissing(String text) {
+        return text == null || text.isBlank() ? MISSING : text;
+    }
+
+    /** The text up to {@link #MAX_TEXT} characters, then how much was left out; never splits a surrogate pair. */
+    static String bounded(String text) {
+        if (text == null || text.length() <= MAX_TEXT) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(MAX_TEXT - 1)) ? MAX_TEXT - 1 : MAX_TEXT;
+        return text.substring(0, end) + "… (" + (text.length() - end) + " more characters)";
     }
 }

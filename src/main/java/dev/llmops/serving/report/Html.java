@@ -1,6 +1,6 @@
 package dev.llmops.serving.report;
 
-/** Escapes text for HTML and SVG, where user-controlled names and prompts end up. */
+/** Escapes text for HTML and SVG, where user-controlled names, prompts and messages end up. */
 final class Html {
 
     private Html() {
@@ -22,5 +22,10 @@ final class Html {
             }
         }
         return out.toString();
+    }
+
+    /** Outside text as HTML: cut short when too long to read, then escaped. */
+    static String text(String text) {
+        return escape(Format.bounded(text));
     }
 }

@@ -3,27 +3,33 @@ package dev.llmops.serving.report;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
-import dev.llmops.serving.api.v1alpha1.LatencyStats;
-import dev.llmops.serving.api.v1alpha1.Provenance;
-import dev.llmops.serving.api.v1alpha1.SingleRequestResult;
 import dev.llmops.serving.api.v1alpha1.StageResult;
-import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** A BenchmarkRun (and optionally its baseline) as one HTML file with inline charts: no scripts, no external files. */
+/**
+ * A BenchmarkRun (and optionally its baseline) in any phase as one HTML file with inline charts: no scripts, no external
+ * files, nothing wider than a laptop screen.
+ */
 public final class HtmlReport {
 
     private static final String STYLE = """
-            body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}
+            body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1400px;color:#222;\
+            padding:0 1rem;overflow-wrap:anywhere}
             h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
-            .meta{color:#555}.table{overflow-x:auto}table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
-            th,td{border:1px solid #ddd;padding:.3rem .6rem;text-align:right}th{background:#f4f4f4}
-            td:first-child,th:first-child{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:1rem}
-            .chart text{font-size:12px;fill:#333}.chart .chart-title{font-size:14px;font-weight:600}
-            .chart .grid{stroke:#e5e5e5}.chart .axis{stroke:#888}.warning{color:#8a4b00}
+            .meta{color:#555}.meta span{display:inline-block}.table{overflow-x:auto}
+            table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
+            th,td{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f4f4f4}
+            .text{width:100%;table-layout:fixed}.text td{white-space:pre-line}
+            .conditions th:first-child{width:22%}.conditions th:nth-child(2){width:15%}.provenance th:first-child{width:12%}
+            .figures{font-size:.85rem;font-variant-numeric:tabular-nums}
+            .figures th,.figures td{overflow-wrap:normal}.figures td:first-child{overflow-wrap:anywhere}
+            .figures th:not(:first-child),.figures td:not(:first-child){text-align:right}
+            .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,480px),1fr));gap:1rem}
+            .chart{width:100%;height:auto}.chart text{font-size:12px;fill:#333}.chart .chart-title{font-size:14px;font-weight:600}
+            .chart .grid{stroke:#e5e5e5}.chart .axis{stroke:#888}.warning{color:#8a4b00}.phase-Failed{color:#b00020}
             """;
 
     private HtmlReport() {
@@ -34,38 +40,24 @@ public final class HtmlReport {
         List<BenchmarkRun> runs = new ArrayList<>();
         runs.add(candidate);
         baseline.ifPresent(runs::add);
-        Optional<Comparison> comparison = Comparison.of(candidate, baseline);
 
         StringBuilder html = new StringBuilder();
         String title = "BenchmarkRun " + name(candidate) + baseline.map(b -> " vs " + name(b)).orElse("");
-        html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(Html.escape(title))
+        html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>").append(Html.escape(title))
                 .append("</title><style>").append(STYLE).append("</style></head><body>");
         html.append("<h1>").append(Html.escape(title)).append("</h1>");
         html.append(meta(candidate));
+        runs.forEach(run -> html.append(HtmlRunStatus.of(run)));
 
-        html.append("<h2>Summary</h2>").append(summaryTable(runs));
-        comparison.ifPresent(c -> html.append("<h2>Compared with ").append(Html.escape(c.baseline())).append("</h2>")
-                .append(comparisonTable(c)));
-
-        html.append("<h2>Charts</h2><div class=\"charts\">");
-        html.append(SvgLineChart.render("Output throughput vs concurrency", "output tokens/s", "tok/s",
-                runSeries(runs, s -> s.outputTokensPerSecond)));
-        html.append(SvgLineChart.render("Time to first token vs concurrency", "TTFT (ms)", "ms",
-                percentileSeries(runs, s -> s.ttftMillis)));
-        html.append(SvgLineChart.render("Time per output token vs concurrency", "TPOT (ms)", "ms",
-                percentileSeries(runs, s -> s.tpotMillis)));
-        html.append("</div>");
-
-        for (BenchmarkRun run : runs) {
-            html.append("<h2>Stages of ").append(Html.escape(name(run))).append("</h2>").append(stageTable(run));
-            if (!run.getStatus().singleRequests.isEmpty()) {
-                html.append("<h2>Single requests of ").append(Html.escape(name(run))).append("</h2>").append(singleRequestTable(run));
-            }
+        if (runs.stream().anyMatch(run -> !run.getStatus().stages.isEmpty())) {
+            html.append("<h2>Summary</h2>").append(summaryTable(runs));
+            Comparison.of(candidate, baseline).ifPresent(c -> html.append("<h2>Compared with ")
+                    .append(Html.escape(c.baseline())).append("</h2>").append(comparisonTable(c)));
+            html.append(charts(runs));
         }
+        runs.forEach(run -> html.append(HtmlStages.of(run)));
         html.append("<h2>Provenance</h2>").append(provenanceTable(runs));
-        for (BenchmarkRun run : runs) {
-            html.append(warningsAndConditions(run));
-        }
         return html.append("</body></html>").toString();
     }
 
@@ -73,14 +65,28 @@ public final class HtmlReport {
         return run.getMetadata().getName();
     }
 
+    /** Where and how far the run went, each item kept on one line so a timestamp is not split at its dashes. */
     private static String meta(BenchmarkRun run) {
         BenchmarkRunStatus status = run.getStatus();
-        return "<p class=\"meta\">Namespace " + Html.escape(run.getMetadata().getNamespace())
-                + " · target " + Html.escape(status.target)
-                + " · phase " + Html.escape(status.phase == null ? Format.MISSING : status.phase.name())
-                + " · started " + Html.escape(status.startTime == null ? Format.MISSING : status.startTime)
-                + " · finished " + Html.escape(status.completionTime == null ? Format.MISSING : status.completionTime)
-                + "</p>";
+        String phase = status.phase == null ? Format.MISSING : status.phase.name();
+        return "<p class=\"meta\">" + String.join(" · ",
+                "<span>Namespace " + Html.text(Format.orMissing(run.getMetadata().getNamespace())) + "</span>",
+                "<span>target " + Html.text(Format.orMissing(status.target)) + "</span>",
+                "<span>phase <strong class=\"phase-" + phase + "\">" + phase + "</strong></span>",
+                "<span>progress " + Html.text(Format.orMissing(status.progress)) + "</span>",
+                "<span>started " + Html.text(Format.orMissing(status.startTime)) + "</span>",
+                "<span>finished " + Html.text(Format.orMissing(status.completionTime)) + "</span>") + "</p>";
+    }
+
+    private static String charts(List<BenchmarkRun> runs) {
+        StringBuilder html = new StringBuilder("<h2>Charts</h2><div class=\"charts\">");
+        html.append(SvgLineChart.render("Output throughput vs concurrency", "output tokens/s", "tok/s",
+                runSeries(runs, s -> s.outputTokensPerSecond)));
+        for (Stages.Latency latency : Stages.Latency.values()) {
+            html.append(SvgLineChart.render(latency.title + " vs concurrency", latency.label + " (ms)", "ms",
+                    percentileSeries(runs, latency)));
+        }
+        return html.append("</div>").toString();
     }
 
     private static List<Series> runSeries(List<BenchmarkRun> runs, Function<StageResult, Double> value) {
@@ -91,20 +97,20 @@ public final class HtmlReport {
         return series;
     }
 
-    private static List<Series> percentileSeries(List<BenchmarkRun> runs,
-                                                 Function<StageResult, LatencyStats> metric) {
+    private static List<Series> percentileSeries(List<BenchmarkRun> runs, Stages.Latency latency) {
         List<Series> series = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             for (Stages.Percentile p : Stages.Percentile.values()) {
                 series.add(Stages.series(runs.get(i), name(runs.get(i)) + " " + p.label, i, p.style,
-                        s -> Stages.percentile(metric.apply(s), p)));
+                        s -> Stages.percentile(latency.stats.apply(s), p)));
             }
         }
         return series;
     }
 
     private static String summaryTable(List<BenchmarkRun> runs) {
-        Table table = new Table("Run", "Single-stream tok/s", "Peak tok/s", "At concurrency", "Knee", "Failed requests", "SLO broken at");
+        HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES,
+                "Run", "Single-stream tok/s", "Peak tok/s", "At concurrency", "Knee", "Failed requests", "SLO broken at");
         for (BenchmarkRun run : runs) {
             BenchmarkSummary s = Optional.ofNullable(run.getStatus().summary).orElseGet(BenchmarkSummary::new);
             table.row(name(run), Format.number(s.singleStreamTokensPerSecond), Format.number(s.peakTokensPerSecond),
@@ -119,15 +125,17 @@ public final class HtmlReport {
                 .append("</strong> · peak throughput speedup <strong>").append(Format.speedup(c.peakThroughputSpeedup()))
                 .append("</strong></p>");
         if (!c.baselineMeasured()) {
-            Table table = new Table("Stage", "Concurrency", "Output tok/s", "Throughput speedup", "TTFT p50 speedup");
+            HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES,
+                    "Stage", "Concurrency", "Output tok/s", "Throughput speedup", "TTFT p50 speedup");
             for (Comparison.Stage s : c.stages()) {
                 table.row(s.name(), Format.integer(s.concurrency()), Format.number(s.candidateTokensPerSecond()),
                         Format.speedup(s.throughputSpeedup()), Format.speedup(s.ttftP50Speedup()));
             }
             return html.append(table.html()).toString();
         }
-        Table table = new Table("Stage", "Concurrency", "Baseline tok/s", "Candidate tok/s", "Throughput speedup",
-                "Baseline TTFT p50 (ms)", "Candidate TTFT p50 (ms)", "TTFT speedup", "Baseline TPOT p50 (ms)", "Candidate TPOT p50 (ms)");
+        HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES, "Stage", "Concurrency", "Baseline tok/s", "Candidate tok/s",
+                "Throughput speedup", "Baseline TTFT p50 (ms)", "Candidate TTFT p50 (ms)", "TTFT speedup",
+                "Baseline TPOT p50 (ms)", "Candidate TPOT p50 (ms)");
         for (Comparison.Stage s : c.stages()) {
             table.row(s.name(), Format.integer(s.concurrency()), Format.number(s.baselineTokensPerSecond()),
                     Format.number(s.candidateTokensPerSecond()), Format.speedup(s.throughputSpeedup()),
@@ -137,87 +145,19 @@ public final class HtmlReport {
         return html.append(table.html()).toString();
     }
 
-    private static String stageTable(BenchmarkRun run) {
-        Table table = new Table("Stage", "Concurrency", "Achieved", "Completed", "Failed", "Output tok/s", "Total tok/s", "Req/s",
-                "TTFT p50", "TTFT p90", "TTFT p99", "TPOT p50", "TPOT p90", "TPOT p99", "ITL p50", "E2E p50 (ms)");
-        for (StageResult s : Stages.ordered(run)) {
-            table.row(s.name, Format.integer(s.concurrency), Format.number(s.achievedConcurrency), Format.integer(s.completed),
-                    Format.integer(s.failed), Format.number(s.outputTokensPerSecond), Format.number(s.totalTokensPerSecond),
-                    Format.hundredths(s.requestsPerSecond),
-                    Format.number(Stages.percentile(s.ttftMillis, Stages.Percentile.P50)),
-                    Format.number(Stages.percentile(s.ttftMillis, Stages.Percentile.P90)),
-                    Format.number(Stages.percentile(s.ttftMillis, Stages.Percentile.P99)),
-                    Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P50)),
-                    Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P90)),
-                    Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P99)),
-                    Format.number(Stages.percentile(s.itlMillis, Stages.Percentile.P50)),
-                    Format.number(Stages.percentile(s.e2eMillis, Stages.Percentile.P50)));
-        }
-        return "<p class=\"meta\">Latencies in milliseconds.</p>" + table.html();
-    }
-
-    private static String singleRequestTable(BenchmarkRun run) {
-        Table table = new Table("Prompt", "Output tokens", "tok/s", "TTFT (ms)", "E2E (ms)");
-        for (SingleRequestResult r : run.getStatus().singleRequests) {
-            table.row(r.prompt, Format.integer(r.outputTokens), Format.number(r.tokensPerSecond), Format.number(r.ttftMillis),
-                    Format.number(r.e2eMillis));
-        }
-        return table.html();
-    }
-
+    /** One column per run, one row per field, so long image names and command lines wrap instead of widening the page. */
     private static String provenanceTable(List<BenchmarkRun> runs) {
-        Table table = new Table("Run", "Model", "Image", "GPU", "GPUs", "Driver", "Runner", "Server arguments");
-        for (BenchmarkRun run : runs) {
-            Provenance p = Optional.ofNullable(run.getStatus().provenance).orElseGet(Provenance::new);
-            table.row(name(run), orMissing(p.model), orMissing(p.image), orMissing(p.gpuProduct), Format.integer(p.gpuCount),
-                    orMissing(p.driverVersion), orMissing(p.runnerVersion), String.join(" ", p.serverArgs));
+        List<String> headers = new ArrayList<>(List.of("Run"));
+        runs.forEach(run -> headers.add(name(run)));
+        HtmlTable table = new HtmlTable(HtmlTable.Kind.PROVENANCE, headers.toArray(String[]::new));
+        List<List<ProvenanceFields.Field>> fields = runs.stream().map(ProvenanceFields::of).toList();
+        for (int row = 0; row < fields.get(0).size(); row++) {
+            List<String> cells = new ArrayList<>(List.of(fields.get(0).get(row).label()));
+            for (List<ProvenanceFields.Field> run : fields) {
+                cells.add(run.get(row).value());
+            }
+            table.row(cells.toArray(String[]::new));
         }
         return table.html();
-    }
-
-    private static String warningsAndConditions(BenchmarkRun run) {
-        StringBuilder html = new StringBuilder();
-        BenchmarkRunStatus status = run.getStatus();
-        if (!status.warnings.isEmpty()) {
-            html.append("<h2>Warnings of ").append(Html.escape(name(run))).append("</h2><ul>");
-            status.warnings.forEach(w -> html.append("<li class=\"warning\">").append(Html.escape(w)).append("</li>"));
-            html.append("</ul>");
-        }
-        if (!status.conditions.isEmpty()) {
-            Table table = new Table("Condition", "Status", "Reason", "Message");
-            for (Condition c : status.conditions) {
-                table.row(c.getType(), c.getStatus(), c.getReason(), c.getMessage());
-            }
-            html.append("<h2>Conditions of ").append(Html.escape(name(run))).append("</h2>").append(table.html());
-        }
-        return html.toString();
-    }
-
-    private static String orMissing(String value) {
-        return value == null || value.isBlank() ? Format.MISSING : value;
-    }
-
-    /** An HTML table built row by row, every cell escaped. */
-    private static final class Table {
-        private final StringBuilder html = new StringBuilder("<div class=\"table\"><table><thead><tr>");
-
-        Table(String... headers) {
-            for (String header : headers) {
-                html.append("<th>").append(Html.escape(header)).append("</th>");
-            }
-            html.append("</tr></thead><tbody>");
-        }
-
-        void row(String... cells) {
-            html.append("<tr>");
-            for (String cell : cells) {
-                html.append("<td>").append(Html.escape(cell)).append("</td>");
-            }
-            html.append("</tr>");
-        }
-
-        String html() {
-            return html + "</tbody></table></div>";
-        }
     }
 }

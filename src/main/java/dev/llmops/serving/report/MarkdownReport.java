@@ -1,12 +1,18 @@
 package dev.llmops.serving.report;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
 import dev.llmops.serving.api.v1alpha1.StageResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
-/** A BenchmarkRun as a Markdown table for a pull request: one row per stage, or per stage of both runs with speedups. */
+/**
+ * A BenchmarkRun in any phase as Markdown for a pull request: one row per finished stage, or per stage of both runs with
+ * speedups, then each run's conditions, provenance and warnings.
+ */
 public final class MarkdownReport {
 
     private MarkdownReport() {
@@ -14,11 +20,14 @@ public final class MarkdownReport {
 
     public static String render(BenchmarkRun candidate, Optional<BenchmarkRun> baseline) {
         StringBuilder md = new StringBuilder();
-        BenchmarkSummary summary = Optional.ofNullable(candidate.getStatus().summary).orElseGet(BenchmarkSummary::new);
+        BenchmarkRunStatus status = candidate.getStatus();
+        BenchmarkSummary summary = Optional.ofNullable(status.summary).orElseGet(BenchmarkSummary::new);
         md.append("### BenchmarkRun `").append(HtmlReport.name(candidate)).append('`');
         baseline.ifPresent(b -> md.append(" vs `").append(HtmlReport.name(b)).append('`'));
         md.append("\n\n");
-        md.append("Target ").append(cell(candidate.getStatus().target))
+        md.append("Phase **").append(status.phase == null ? Format.MISSING : status.phase.name()).append("**")
+                .append(" · progress ").append(text(status.progress))
+                .append(" · target ").append(text(status.target))
                 .append(" · single-stream ").append(Format.number(summary.singleStreamTokensPerSecond)).append(" tok/s")
                 .append(" · peak ").append(Format.number(summary.peakTokensPerSecond)).append(" tok/s at concurrency ")
                 .append(Format.integer(summary.peakConcurrency))
@@ -26,25 +35,9 @@ public final class MarkdownReport {
 
         Optional<Comparison> comparison = Comparison.of(candidate, baseline);
         if (comparison.isPresent()) {
-            Comparison c = comparison.get();
-            md.append("Against `").append(c.baseline()).append("`: single-stream ").append(Format.speedup(c.singleStreamSpeedup()))
-                    .append(", peak throughput ").append(Format.speedup(c.peakThroughputSpeedup())).append("\n\n");
-            if (c.baselineMeasured()) {
-                table(md, List.of("Stage", "Concurrency", "Baseline tok/s", "Candidate tok/s", "Speedup",
-                        "TTFT p50 baseline → candidate (ms)", "TPOT p50 baseline → candidate (ms)"));
-                for (Comparison.Stage s : c.stages()) {
-                    row(md, s.name(), Format.integer(s.concurrency()), Format.number(s.baselineTokensPerSecond()),
-                            Format.number(s.candidateTokensPerSecond()), Format.speedup(s.throughputSpeedup()),
-                            Format.number(s.baselineTtftP50()) + " → " + Format.number(s.candidateTtftP50()),
-                            Format.number(s.baselineTpotP50()) + " → " + Format.number(s.candidateTpotP50()));
-                }
-            } else {
-                table(md, List.of("Stage", "Concurrency", "Output tok/s", "Speedup", "TTFT p50 speedup"));
-                for (Comparison.Stage s : c.stages()) {
-                    row(md, s.name(), Format.integer(s.concurrency()), Format.number(s.candidateTokensPerSecond()),
-                            Format.speedup(s.throughputSpeedup()), Format.speedup(s.ttftP50Speedup()));
-                }
-            }
+            comparison(md, comparison.get());
+        } else if (status.stages.isEmpty()) {
+            md.append("No stage has finished.\n");
         } else {
             table(md, List.of("Stage", "Concurrency", "Output tok/s", "TTFT p50 (ms)", "TTFT p99 (ms)", "TPOT p50 (ms)",
                     "TPOT p99 (ms)", "Failed"));
@@ -57,8 +50,46 @@ public final class MarkdownReport {
                         Format.integer(s.failed));
             }
         }
-        candidate.getStatus().warnings.forEach(w -> md.append("\n> ⚠ ").append(w.replace("\n", " ")));
-        return md.append('\n').toString();
+        List<BenchmarkRun> runs = new ArrayList<>(List.of(candidate));
+        baseline.ifPresent(runs::add);
+        runs.forEach(run -> runStatus(md, run));
+        return md.toString();
+    }
+
+    private static void comparison(StringBuilder md, Comparison c) {
+        md.append("Against `").append(c.baseline()).append("`: single-stream ").append(Format.speedup(c.singleStreamSpeedup()))
+                .append(", peak throughput ").append(Format.speedup(c.peakThroughputSpeedup())).append("\n\n");
+        if (c.baselineMeasured()) {
+            table(md, List.of("Stage", "Concurrency", "Baseline tok/s", "Candidate tok/s", "Speedup",
+                    "TTFT p50 baseline → candidate (ms)", "TPOT p50 baseline → candidate (ms)"));
+            for (Comparison.Stage s : c.stages()) {
+                row(md, s.name(), Format.integer(s.concurrency()), Format.number(s.baselineTokensPerSecond()),
+                        Format.number(s.candidateTokensPerSecond()), Format.speedup(s.throughputSpeedup()),
+                        Format.number(s.baselineTtftP50()) + " → " + Format.number(s.candidateTtftP50()),
+                        Format.number(s.baselineTpotP50()) + " → " + Format.number(s.candidateTpotP50()));
+            }
+        } else {
+            table(md, List.of("Stage", "Concurrency", "Output tok/s", "Speedup", "TTFT p50 speedup"));
+            for (Comparison.Stage s : c.stages()) {
+                row(md, s.name(), Format.integer(s.concurrency()), Format.number(s.candidateTokensPerSecond()),
+                        Format.speedup(s.throughputSpeedup()), Format.speedup(s.ttftP50Speedup()));
+            }
+        }
+    }
+
+    /** The run's conditions (each distinct message once), what it measured, and the runner's warnings. */
+    private static void runStatus(StringBuilder md, BenchmarkRun run) {
+        md.append("\n#### Status of `").append(HtmlReport.name(run)).append("`\n\n");
+        for (ConditionGroups.Group g : ConditionGroups.of(run)) {
+            md.append("- **").append(text(g.conditions())).append("** (").append(text(g.reasons())).append(')')
+                    .append(g.message().isEmpty() ? "" : ": " + text(g.message())).append('\n');
+        }
+        md.append("\nProvenance: ").append(ProvenanceFields.of(run).stream()
+                .map(f -> f.label() + " " + text(f.value())).collect(Collectors.joining(" · "))).append('\n');
+        if (!run.getStatus().warnings.isEmpty()) {
+            md.append('\n');
+            run.getStatus().warnings.forEach(w -> md.append("- ⚠ ").append(text(w)).append('\n'));
+        }
     }
 
     private static void table(StringBuilder md, List<String> headers) {
@@ -72,13 +103,17 @@ public final class MarkdownReport {
     private static void row(StringBuilder md, String... cells) {
         md.append('|');
         for (String cell : cells) {
-            md.append(' ').append(cell(cell)).append(" |");
+            md.append(' ').append(text(cell)).append(" |");
         }
         md.append('\n');
     }
 
-    /** A table cell: pipes escaped and line breaks flattened, so names and targets cannot break the table. */
-    private static String cell(String text) {
-        return text == null ? Format.MISSING : text.replace("|", "\\|").replace("\n", " ");
+    /**
+     * Outside text on one line: cut when too long, pipes escaped and line breaks flattened so it cannot break a table,
+     * and {@code <} written as an entity so it cannot open an HTML tag where Markdown is rendered.
+     */
+    private static String text(String text) {
+        return text == null ? Format.MISSING
+                : Format.bounded(text).replace("|", "\\|").replace("<", "&lt;").replaceAll("\\s*\\R\\s*", " ");
     }
 }

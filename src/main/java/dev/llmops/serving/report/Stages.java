@@ -29,6 +29,24 @@ final class Stages {
         }
     }
 
+    /** A latency the runner measures per request, as the report names it in tables and charts. */
+    enum Latency {
+        TTFT("TTFT", "Time to first token", s -> s.ttftMillis),
+        TPOT("TPOT", "Time per output token", s -> s.tpotMillis),
+        ITL("ITL", "Inter-token latency", s -> s.itlMillis),
+        E2E("E2E", "End-to-end latency", s -> s.e2eMillis);
+
+        final String label;
+        final String title;
+        final Function<StageResult, LatencyStats> stats;
+
+        Latency(String label, String title, Function<StageResult, LatencyStats> stats) {
+            this.label = label;
+            this.title = title;
+            this.stats = stats;
+        }
+    }
+
     private Stages() {
     }
 

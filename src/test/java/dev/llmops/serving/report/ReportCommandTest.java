@@ -54,20 +54,33 @@ class ReportCommandTest {
 
     @Test
     void badInputExitsWithAReasonAndWritesNothing() throws IOException {
-        Path pending = dir.resolve("pending.yaml");
-        Files.writeString(pending, """
-                apiVersion: serving.llmops.dev/v1alpha1
-                kind: BenchmarkRun
+        Path configMap = dir.resolve("configmap.yaml");
+        Files.writeString(configMap, """
+                apiVersion: v1
+                kind: ConfigMap
                 metadata:
-                  name: queued
+                  name: settings
                 """);
         Path html = dir.resolve("report.html");
 
-        Cli.Run run = report("--file", pending.toString(), "--output", html.toString());
+        Cli.Run run = report("--file", configMap.toString(), "--output", html.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains(pending + ": BenchmarkRun queued has no measured stages");
+        assertThat(run.err()).contains(configMap + " holds a ConfigMap, not one BenchmarkRun");
         assertThat(html).doesNotExist();
+    }
+
+    @Test
+    void failedRunIsReportedInBothFormats() throws IOException {
+        Path html = dir.resolve("report.html");
+        Path md = dir.resolve("report.md");
+
+        Cli.Run run = report("--file", UnfinishedRunReportTest.FAILED.toString(), "--output", html.toString(),
+                "--markdown", md.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(Jsoup.parse(Files.readString(html)).text()).contains("phase Failed", "ServerNotReady", "No stage has finished.");
+        assertThat(Files.readString(md)).contains("Phase **Failed**", "ServerNotReady", "No stage has finished.");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.StageResult;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,6 +25,14 @@ class ReportTest {
     static final Path CANDIDATE = Path.of("src/test/resources/report/benchmarkrun-eagle3.yaml");
     static final Path BASELINE = Path.of("src/test/resources/report/benchmarkrun-autoregressive.yaml");
 
+    private static final String PENDING = """
+            apiVersion: serving.llmops.dev/v1alpha1
+            kind: BenchmarkRun
+            metadata:
+              name: fresh
+            status:
+            """;
+
     private final RunLoader loader = new RunLoader();
 
     @Test
@@ -32,17 +41,20 @@ class ReportTest {
         BenchmarkRun baseline = load(BASELINE);
         Document html = Jsoup.parse(HtmlReport.render(candidate, Optional.of(baseline)));
 
-        assertThat(html.select("svg.chart")).hasSize(3);
+        assertThat(html.select("svg.chart")).hasSize(5);
+        Map<String, Function<StageResult, LatencyStats>> latencies = Map.of(
+                "Time to first token vs concurrency", s -> s.ttftMillis,
+                "Time per output token vs concurrency", s -> s.tpotMillis,
+                "Inter-token latency vs concurrency", s -> s.itlMillis,
+                "End-to-end latency vs concurrency", s -> s.e2eMillis);
+        Map<String, Function<LatencyStats, Double>> percentiles = Map.of("p50", l -> l.p50, "p90", l -> l.p90, "p99", l -> l.p99);
         for (BenchmarkRun run : List.of(candidate, baseline)) {
             String name = run.getMetadata().getName();
             assertThat(plotted(html, "Output throughput vs concurrency", name))
                     .isEqualTo(expected(run, s -> s.outputTokensPerSecond));
-            assertThat(plotted(html, "Time to first token vs concurrency", name + " p50"))
-                    .isEqualTo(expected(run, s -> s.ttftMillis.p50));
-            assertThat(plotted(html, "Time to first token vs concurrency", name + " p99"))
-                    .isEqualTo(expected(run, s -> s.ttftMillis.p99));
-            assertThat(plotted(html, "Time per output token vs concurrency", name + " p90"))
-                    .isEqualTo(expected(run, s -> s.tpotMillis.p90));
+            latencies.forEach((chart, latency) -> percentiles.forEach((percentile, value) ->
+                    assertThat(plotted(html, chart, name + " " + percentile))
+                            .isEqualTo(expected(run, s -> value.apply(latency.apply(s))))));
         }
         assertThat(plotted(html, "Output throughput vs concurrency", "kimi-k2-eagle3"))
                 .containsEntry(48, 1702.3).containsEntry(1, 118.4);
@@ -131,20 +143,25 @@ class ReportTest {
     }
 
     @Test
-    void refusesWhatIsNotAFinishedBenchmarkRun() {
+    void refusesOnlyWhatIsNotABenchmarkRun() {
         assertThatThrownBy(() -> loader.load("", "run.yaml")).hasMessageContaining("run.yaml is empty");
         assertThatThrownBy(() -> loader.load("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", "cm.yaml"))
                 .hasMessageContaining("cm.yaml holds a ConfigMap, not one BenchmarkRun");
-        assertThatThrownBy(() -> loader.load("""
-                apiVersion: serving.llmops.dev/v1alpha1
-                kind: BenchmarkRun
-                metadata:
-                  name: fresh
-                status:
-                  phase: Pending
-                """, "fresh.yaml"))
-                .hasMessageContaining("BenchmarkRun fresh has no measured stages in its status yet (phase Pending)");
         assertThatThrownBy(() -> loader.load("{not: [valid", "broken.yaml")).hasMessageContaining("broken.yaml is not YAML or JSON");
+        assertThatThrownBy(() -> loader.load("apiVersion: serving.llmops.dev/v1alpha1\nkind: BenchmarkRun\nstatus: {}\n", "anon.yaml"))
+                .hasMessageContaining("anon.yaml holds a BenchmarkRun without metadata.name");
+        assertThatThrownBy(() -> loader.load(PENDING + "  phase: Exploded\n", "odd.yaml"))
+                .hasMessageContaining("odd.yaml: BenchmarkRun fresh does not match its schema");
+    }
+
+    @Test
+    void loadsARunInAnyPhaseWithEmptyListsForNulls() {
+        BenchmarkRun pending = loader.load(PENDING + "  phase: Pending\n  stages: null\n  conditions: [null]\n", "fresh.yaml");
+
+        assertThat(pending.getStatus().phase).hasToString("Pending");
+        assertThat(pending.getStatus().stages).isEmpty();
+        assertThat(pending.getStatus().conditions).isEmpty();
+        assertThat(loader.load(PENDING.replace("status:\n", ""), "new.yaml").getStatus().stages).isEmpty();
     }
 
     private BenchmarkRun load(Path file) throws IOException {
@@ -171,8 +188,12 @@ class ReportTest {
     }
 
     private static Element rowStartingWith(Document html, String heading, String firstCell) {
+        return rows(html, heading).stream().filter(r -> r.child(0).text().equals(firstCell)).findFirst().orElseThrow();
+    }
+
+    /** The body rows of the first table under a heading. */
+    static List<Element> rows(Document html, String heading) {
         Element h2 = html.select("h2").stream().filter(h -> h.text().equals(heading)).findFirst().orElseThrow();
-        Element table = h2.nextElementSiblings().select("table").first();
-        return table.select("tbody tr").stream().filter(r -> r.child(0).text().equals(firstCell)).findFirst().orElseThrow();
+        return h2.nextElementSiblings().select("table").first().select("tbody tr");
     }
 }
