@@ -5,6 +5,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.config.OperatorConfig;
+import dev.llmops.serving.config.ProgressPoll;
 import dev.llmops.serving.runner.CompactSummary;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
@@ -27,6 +28,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,11 +61,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     public static final String BASELINE_COMPARED = "BaselineCompared";
     static final String TARGET_SOURCE = "target-modelserver";
     static final String BASELINE_SOURCE = "baseline-run";
-    static final Duration PROGRESS_POLL = Duration.ofSeconds(30);
     private static final String BY_TARGET = "benchmarkrun-by-target";
     private static final String BY_BASELINE = "benchmarkrun-by-baseline";
 
     private final OperatorConfig config;
+    private final ProgressPoll progressPoll;
     private final BenchmarkMetrics metrics;
     private final JobObserver jobs;
     private final ProvenanceCollector provenance;
@@ -71,8 +73,15 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final KubernetesSerialization serialization;
     private final Conditions conditions = Conditions.systemUtc();
 
+    /** A controller that polls progress as configured, for an operator built without CDI. */
     public BenchmarkRunReconciler(KubernetesClient client, OperatorConfig config, BenchmarkMetrics metrics) {
+        this(client, config, metrics, new ProgressPoll(config));
+    }
+
+    @Inject
+    public BenchmarkRunReconciler(KubernetesClient client, OperatorConfig config, BenchmarkMetrics metrics, ProgressPoll progressPoll) {
         this.config = config;
+        this.progressPoll = progressPoll;
         this.metrics = metrics;
         this.jobs = new JobObserver(client);
         this.provenance = new ProvenanceCollector(client);
@@ -148,7 +157,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         if (target.ready()) {
             transition(run, status, BenchmarkRunPhase.Running, "CreatingJob",
                     "Creating Job " + BenchmarkJobDependent.jobName(run.getMetadata().getName()) + ".");
-            return Optional.of(PROGRESS_POLL);
+            return Optional.of(progressPoll.interval());
         }
         return waitForServer(run, status, target);
     }
@@ -185,7 +194,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             status.progress = progress != null ? progress : status.progress;
             transition(run, status, BenchmarkRunPhase.Running, "JobRunning", "Job " + status.jobName + " is running"
                     + (status.progress == null ? "." : ", " + status.progress + " stages done."));
-            return Optional.of(PROGRESS_POLL);
+            return Optional.of(progressPoll.interval());
         }
         return Optional.empty();
     }
