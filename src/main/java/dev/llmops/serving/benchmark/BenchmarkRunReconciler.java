@@ -5,6 +5,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.config.OperatorConfig;
+import dev.llmops.serving.config.ProgressPoll;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -26,6 +27,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -57,7 +59,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     public static final String BASELINE_COMPARED = "BaselineCompared";
     static final String TARGET_SOURCE = "target-modelserver";
     static final String BASELINE_SOURCE = "baseline-run";
-    static final Duration PROGRESS_POLL = Duration.ofSeconds(30);
     private static final String BY_TARGET = "benchmarkrun-by-target";
     private static final String BY_BASELINE = "benchmarkrun-by-baseline";
     private static final Set<String> BASELINE_UNAVAILABLE = Set.of("BaselineNotFound", "BaselineFailed");
@@ -67,14 +68,17 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final JobObserver jobs;
     private final ProvenanceCollector provenance;
     private final EventRecorder events;
-    private final RunStatusReport statusReport = new RunStatusReport(Clock.systemUTC(), PROGRESS_POLL);
+    private final RunStatusReport statusReport;
 
-    public BenchmarkRunReconciler(KubernetesClient client, OperatorConfig config, BenchmarkMetrics metrics) {
+    @Inject
+    public BenchmarkRunReconciler(KubernetesClient client, OperatorConfig config, BenchmarkMetrics metrics,
+            ProgressPoll progressPoll) {
         this.config = config;
         this.metrics = metrics;
         this.jobs = new JobObserver(client);
         this.provenance = new ProvenanceCollector(client);
         this.events = new EventRecorder(client);
+        this.statusReport = new RunStatusReport(Clock.systemUTC(), progressPoll::interval);
     }
 
     /**

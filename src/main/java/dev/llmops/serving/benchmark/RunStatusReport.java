@@ -43,9 +43,10 @@ public final class RunStatusReport {
 
     private final Clock clock;
     private final Conditions conditions;
-    private final Duration progressPoll;
+    private final Supplier<Duration> progressPoll;
 
-    public RunStatusReport(Clock clock, Duration progressPoll) {
+    /** {@code progressPoll}: how long to wait before reading a running Job's progress again. */
+    public RunStatusReport(Clock clock, Supplier<Duration> progressPoll) {
         this.clock = clock;
         this.conditions = new Conditions(clock);
         this.progressPoll = progressPoll;
@@ -89,7 +90,7 @@ public final class RunStatusReport {
         if (target.ready()) {
             transition(status, BenchmarkRunPhase.Running, "CreatingJob",
                     "Creating Job " + BenchmarkJobDependent.jobName(run.getMetadata().getName()) + ".", generation);
-            return Optional.of(progressPoll);
+            return Optional.of(progressPoll.get());
         }
         long timeout = run.getSpec().waitTimeoutSeconds;
         Instant giveUp = Instant.parse(run.getMetadata().getCreationTimestamp()).plusSeconds(timeout);
@@ -123,7 +124,7 @@ public final class RunStatusReport {
             status.progress = progress != null ? progress : status.progress;
             transition(status, BenchmarkRunPhase.Running, "JobRunning", "Job " + status.jobName + " is running"
                     + (status.progress == null ? "." : " (progress " + status.progress + ")."), generation);
-            return Optional.of(progressPoll);
+            return Optional.of(progressPoll.get());
         }
         return Optional.empty();
     }

@@ -3,10 +3,14 @@ package dev.llmops.serving.cli;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.config.LeaderElection;
+import dev.llmops.serving.config.ProgressPoll;
+import dev.llmops.serving.demo.DemoConsole;
 import dev.llmops.serving.demo.DemoRunner;
 import dev.llmops.serving.demo.DemoScenario;
+import dev.llmops.serving.demo.DemoShutdown;
 import dev.llmops.serving.demo.EmbeddedKubernetes;
 import dev.llmops.serving.demo.KubeletStandIn;
+import dev.llmops.serving.demo.TemporaryKubeconfig;
 import dev.llmops.serving.demo.WorkloadControllerStandIn;
 import dev.llmops.serving.modelserver.ModelServerLabels;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -32,12 +36,15 @@ import picocli.CommandLine.Option;
                 "pods, and benchmark Jobs that run the real runner. No cluster needed."})
 public class DemoCommand implements Callable<Integer> {
 
+    static final int PROGRESS_POLL_SECONDS = 2;
+
     @Option(names = "--scenario", defaultValue = "speculative-decoding",
             description = "speculative-decoding (an autoregressive and an EAGLE3 server, benchmarked and compared) or"
                     + " half-ready (a server that lists its model but cannot generate). Default: ${DEFAULT-VALUE}.")
     String scenario;
 
-    @Option(names = "--keep", description = "Keep the API server running at the end and print how to reach it.")
+    @Option(names = "--keep", description = "Write a kubeconfig for the embedded API at the start, print how to reach it, and"
+            + " keep the API running at the end until Ctrl-C.")
     boolean keep;
 
     @Option(names = "--port", defaultValue = "0", description = "Port of the embedded Kubernetes API (0 picks a free one).")
@@ -49,6 +56,9 @@ public class DemoCommand implements Callable<Integer> {
     @Option(names = "--save", paramLabel = "DIR", description = "Write the final ModelServers and BenchmarkRuns as YAML into DIR (input for `report`).")
     Path saveDirectory;
 
+    @Option(names = "--verbose", description = "Also print the log of the operator, the Kubernetes client and Quarkus.")
+    boolean verbose;
+
     @Inject
     Instance<Operator> operator;
 
@@ -56,45 +66,74 @@ public class DemoCommand implements Callable<Integer> {
     LeaderElection leaderElection;
 
     @Inject
+    ProgressPoll progressPoll;
+
+    @Inject
     CommandLine.IFactory factory;
 
     @Override
     public Integer call() throws Exception {
+        DemoConsole.configure(verbose, System.console() != null);
         DemoScenario demo = DemoScenario.named(scenario);
         PrintStream out = System.out;
-        try (EmbeddedKubernetes kubernetes = EmbeddedKubernetes.start(port)) {
-            out.printf("Kubernetes API   %s (embedded; CRDs from deploy/crds)%n", kubernetes.url());
-            out.println("Operator         ModelServer and BenchmarkRun controllers, in this process");
-            out.println("Nodes            simulated: SGLang servers on 127.0.0.x behind pods; benchmark pods run the real runner");
-            out.println();
-            Operator controllers = startOperator(kubernetes);
-            try (var workloads = new WorkloadControllerStandIn(kubernetes.client()).start();
-                    var kubelet = new KubeletStandIn(kubernetes.client(), pod -> true,
-                            pod -> demo.profileOf(pod.getMetadata().getLabels().get(ModelServerLabels.MODEL_SERVER)),
-                            (args, log) -> new CommandLine(BenchCommand.class, factory).setOut(log).setErr(log)
-                                    .execute(args.toArray(String[]::new))).start()) {
-                DemoRunner runner = new DemoRunner(kubernetes.client(), demo, out);
-                runner.apply();
-                DemoRunner.Outcome outcome = runner.awaitCompletion(Duration.ofSeconds(timeoutSeconds));
-                runner.print(outcome);
-                if (saveDirectory != null) {
-                    save(kubernetes, outcome);
+        try (DemoShutdown shutdown = DemoShutdown.install(out)) {
+            try {
+                return run(demo, shutdown, out);
+            } catch (Exception e) {
+                if (shutdown.interrupted()) {
+                    return DemoShutdown.INTERRUPTED_EXIT;
                 }
-                if (keep) {
-                    Path kubeconfig = kubernetes.writeKubeconfig(Files.createTempFile("llm-serving-demo", ".kubeconfig"));
-                    out.printf("%nThe embedded API keeps running. Try:%n  kubectl --kubeconfig %s get ms,br -n %s%nCtrl-C stops it.%n",
-                            kubeconfig, DemoScenario.NAMESPACE);
-                    Quarkus.waitForExit();
-                }
-                leaderElection.stopping();
-                controllers.stop();
-                return expected(demo, outcome, out) ? 0 : 1;
+                throw e;
             }
         }
     }
 
-    /** Points the operator's client at the embedded API, then starts the controllers. */
+    private int run(DemoScenario demo, DemoShutdown shutdown, PrintStream out) throws InterruptedException {
+        EmbeddedKubernetes kubernetes = shutdown.add(EmbeddedKubernetes.start(port));
+        out.printf("Kubernetes API   %s (embedded; CRDs from deploy/crds)%n", kubernetes.url());
+        out.println("Operator         ModelServer and BenchmarkRun controllers, in this process");
+        out.println("Nodes            simulated: SGLang servers on 127.0.0.x behind pods; benchmark pods run the real runner");
+        Path kubeconfig = keep ? shutdown.add(new TemporaryKubeconfig(kubernetes)).path() : null;
+        if (kubeconfig != null) {
+            out.printf("kubectl          kubectl --kubeconfig %s get ms,br -n %s%n", kubeconfig, DemoScenario.NAMESPACE);
+        }
+        out.println();
+        Operator controllers = startOperator(kubernetes);
+        shutdown.add(() -> {
+            leaderElection.stopping();
+            controllers.stop();
+        });
+        shutdown.add(new WorkloadControllerStandIn(kubernetes.client()).start());
+        KubeletStandIn kubelet = shutdown.add(new KubeletStandIn(kubernetes.client(), pod -> true,
+                pod -> demo.profileOf(pod.getMetadata().getLabels().get(ModelServerLabels.MODEL_SERVER)),
+                (args, log) -> new CommandLine(BenchCommand.class, factory).setOut(log).setErr(log)
+                        .execute(args.toArray(String[]::new))).start());
+        kubernetes.servePodLogs(kubelet.logs());
+        DemoRunner runner = new DemoRunner(kubernetes.client(), demo, out);
+        runner.apply();
+        DemoRunner.Outcome outcome = runner.awaitCompletion(Duration.ofSeconds(timeoutSeconds));
+        runner.print(outcome);
+        if (saveDirectory != null) {
+            save(kubernetes, outcome);
+        }
+        if (kubeconfig != null) {
+            out.printf("%nThe embedded API keeps running. Try:%n  kubectl --kubeconfig %s get ms,br -n %s%nCtrl-C stops it.%n",
+                    kubeconfig, DemoScenario.NAMESPACE);
+            Quarkus.waitForExit();
+        }
+        if (shutdown.interrupted()) {
+            return DemoShutdown.INTERRUPTED_EXIT;
+        }
+        return expected(demo, outcome, out) ? 0 : 1;
+    }
+
+    /**
+     * Points the operator's client at the embedded API and has the BenchmarkRun controller read a running benchmark's
+     * progress every {@value #PROGRESS_POLL_SECONDS} s instead of the operator's default (the demo's benchmarks are
+     * short), then starts the controllers.
+     */
     private Operator startOperator(EmbeddedKubernetes kubernetes) {
+        progressPoll.set(Duration.ofSeconds(PROGRESS_POLL_SECONDS));
         System.setProperty("kubernetes.master", kubernetes.url());
         System.setProperty("kubernetes.auth.tryKubeConfig", "false");
         System.setProperty("kubernetes.auth.tryServiceAccount", "false");

@@ -2,6 +2,7 @@ package dev.llmops.serving.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 import java.util.Optional;
 
 /** Operator-wide defaults a platform team sets once (Helm values), instead of in every resource. */
@@ -11,6 +12,8 @@ public interface OperatorConfig {
     Sglang sglang();
 
     Runner runner();
+
+    Benchmark benchmark();
 
     /** Defaults of the SGLang pods. */
     interface Sglang {
@@ -27,5 +30,12 @@ public interface OperatorConfig {
         /** Image that runs {@code bench}: the operator's own image. */
         @WithDefault("ghcr.io/llmops-dev/llm-serving-operator:0.1.0")
         String image();
+    }
+
+    /** How the BenchmarkRun controller follows a running benchmark. */
+    interface Benchmark {
+        /** How often it reads the benchmark pod's log for the runner's progress (status.progress). */
+        @WithDefault("30s")
+        Duration progressPoll();
     }
 }

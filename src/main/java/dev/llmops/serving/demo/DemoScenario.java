@@ -86,7 +86,7 @@ public record DemoScenario(String name, List<ModelServer> servers, List<Benchmar
         spec.warmup.requests = 2;
         spec.warmup.maxTokens = 32;
         spec.sampling.maxTokens = 128;
-        spec.sweep.concurrency = List.of(8, 16, 32, 64);
+        spec.sweep.concurrency = List.of(8, 16, 32, 48, 64);
         spec.sweep.durationSecondsPerLevel = 4;
         spec.requestTimeoutSeconds = 60;
         spec.baseline = baseline;

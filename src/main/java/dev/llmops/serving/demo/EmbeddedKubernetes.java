@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A Kubernetes API on a loopback port with no cluster behind it: the fabric8 mock server in CRUD mode (with
@@ -32,6 +33,7 @@ public final class EmbeddedKubernetes implements AutoCloseable {
 
     private final KubernetesMockServer server;
     private final KubernetesClient client;
+    private volatile PodLogSource podLogs = (namespace, pod, container) -> Optional.empty();
 
     private EmbeddedKubernetes(KubernetesMockServer server) {
         this.server = server;
@@ -67,6 +69,11 @@ public final class EmbeddedKubernetes implements AutoCloseable {
                 .withNamespace("default")
                 .withTrustCerts(true)
                 .build();
+    }
+
+    /** Where GET /api/v1/namespaces/{ns}/pods/{name}/log finds the logs (stored only, until that route is served). */
+    public void servePodLogs(PodLogSource source) {
+        this.podLogs = source;
     }
 
     /** Writes a kubeconfig for kubectl and returns its path. */

@@ -20,7 +20,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.HttpURLConnection;
@@ -80,6 +79,7 @@ public final class KubeletStandIn implements AutoCloseable {
     private final Map<String, SglangSimulator> simulators = new ConcurrentHashMap<>();
     private final Map<String, Future<?>> benchmarkRuns = new ConcurrentHashMap<>();
     private final Set<String> started = ConcurrentHashMap.newKeySet();
+    private final RecordedLogs logs = new RecordedLogs();
     private final AtomicInteger nextAddress = new AtomicInteger(2);
     private final ExecutorService benchmarks = Executors.newCachedThreadPool(daemon("benchmark-pod"));
     private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(daemon("kubelet-stand-in"));
@@ -120,6 +120,11 @@ public final class KubeletStandIn implements AutoCloseable {
         return this;
     }
 
+    /** The logs of the benchmark pods this stand-in ran (the last 64 KiB of each), as a kubelet would serve them. */
+    public PodLogSource logs() {
+        return logs;
+    }
+
     private void enqueue(Pod pod) {
         if (!closed) {
             String key = Cache.metaNamespaceKeyFunc(pod);
@@ -142,6 +147,7 @@ public final class KubeletStandIn implements AutoCloseable {
         Pod pod = informer.getStore().getByKey(key);
         if (pod == null || !uid.equals(pod.getMetadata().getUid())) {
             stop(uid);
+            logs.remove(key, uid);
             return;
         }
         if (!scope.test(pod)) {
@@ -229,13 +235,16 @@ public final class KubeletStandIn implements AutoCloseable {
         Path summary = null;
         try {
             summary = Files.createTempFile("benchmark-summary", ".json");
-            StringWriter log = new StringWriter();
-            int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary), new PrintWriter(log, true));
+            var metadata = pod.getMetadata();
+            String container = pod.getSpec().getContainers().get(0).getName();
+            PrintWriter log = new PrintWriter(logs.open(metadata.getNamespace(), metadata.getName(), metadata.getUid(), container), true);
+            int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary), log);
             if (Thread.currentThread().isInterrupted()) {
                 return;
             }
             String message = Files.readString(summary, StandardCharsets.UTF_8);
-            finish(pod, exitCode, message.isEmpty() && exitCode != 0 ? tail(log.toString()) : message);
+            finish(pod, exitCode, message.isEmpty() && exitCode != 0
+                    ? tail(logs.log(metadata.getNamespace(), metadata.getName(), container).orElse("")) : message);
         } catch (Exception | LinkageError e) {
             if (!closed) {
                 LOG.warnf(e, "benchmark pod %s failed", Cache.metaNamespaceKeyFunc(pod));

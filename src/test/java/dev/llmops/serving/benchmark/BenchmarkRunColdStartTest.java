@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.config.OperatorConfig;
+import dev.llmops.serving.config.ProgressPoll;
 import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -121,7 +122,7 @@ class BenchmarkRunColdStartTest {
                 .withCloseClientOnStop(true)
                 .withUseSSAToPatchPrimaryResource(false)
                 .withSSABasedCreateUpdateMatchForDependentResources(false));
-        operator.register(new BenchmarkRunReconciler(fresh, config, metrics), o -> o.settingNamespaces(NS));
+        operator.register(new BenchmarkRunReconciler(fresh, config, metrics, new ProgressPoll(config)), o -> o.settingNamespaces(NS));
         operator.start();
         return operator;
     }

@@ -226,7 +226,7 @@ class RunStatusReportTest {
     }
 
     private static RunStatusReport at(Instant now) {
-        return new RunStatusReport(Clock.fixed(now, ZoneOffset.UTC), POLL);
+        return new RunStatusReport(Clock.fixed(now, ZoneOffset.UTC), () -> POLL);
     }
 
     private static BenchmarkRun run(String server, String baseline) {

@@ -15,6 +15,8 @@ import io.quarkus.test.junit.main.QuarkusMainTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DemoEndToEndTest {
 
     private static final KubernetesSerialization YAML = new KubernetesSerialization();
+    /** A run between stages as status.progress shows it: stages done, stages in all, the level running. */
+    private static final Pattern RUNNING_STAGE = Pattern.compile("br/[a-z0-9-]+ Running \\d+/\\d+ c\\d+\\b");
 
     @Test
     void speculativeDecodingBeatsTheBaseline(QuarkusMainLauncher launcher, @TempDir Path saved) throws IOException {
@@ -43,10 +47,13 @@ class DemoEndToEndTest {
         assertThat(speculative.getStatus().phase).isEqualTo(BenchmarkRunPhase.Succeeded);
         double perStream = SimulatedServerProfile.autoregressive().tokensPerSecondPerStream();
         assertThat(baseline.getStatus().summary.singleStreamTokensPerSecond).isCloseTo(perStream, within(perStream * 0.15));
-        assertThat(baseline.getStatus().stages).extracting(s -> s.name).containsExactly("single", "c8", "c16", "c32", "c64");
+        assertThat(baseline.getStatus().stages).extracting(s -> s.name).containsExactly("single", "c8", "c16", "c32", "c48", "c64");
         assertThat(speculative.getStatus().comparison.baseline).isEqualTo("autoregressive");
         assertThat(speculative.getStatus().comparison.singleStreamSpeedup).isGreaterThan(1.5);
         assertThat(speculative.getStatus().comparison.peakThroughputSpeedup).isGreaterThan(1.5);
+        List<String> progress = result.getOutput().lines().filter(l -> l.startsWith("[")).toList();
+        assertThat(progress).as("progress lines, oldest first").anySatisfy(l -> assertThat(l).containsPattern(RUNNING_STAGE))
+                .last().satisfies(l -> assertThat(l).contains("br/autoregressive Succeeded", "br/eagle3 Succeeded"));
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.smallrye.config.WithDefault;
 import java.util.List;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -44,6 +45,11 @@ final class ScaleWorkload {
         @Override
         public Runner runner() {
             return () -> defaultOf(Runner.class, "image");
+        }
+
+        @Override
+        public Benchmark benchmark() {
+            return () -> Duration.parse("PT" + defaultOf(Benchmark.class, "progressPoll").toUpperCase());
         }
     };
 
