@@ -75,8 +75,8 @@ class EmbeddedKubernetesDiscoveryTest {
     void crdResourcesComeFromTheInstalledCrds() {
         JsonNode list = api.json("/apis/serving.llmops.dev/v1alpha1");
 
-        assertThat(names(list.path("resources")))
-                .containsExactlyInAnyOrder("modelservers", "modelservers/status", "benchmarkruns", "benchmarkruns/status");
+        assertThat(names(list.path("resources"))).containsExactlyInAnyOrder("modelservers", "modelservers/status",
+                "benchmarkruns", "benchmarkruns/status");
         JsonNode modelServers = resource(list, "modelservers");
         assertThat(modelServers.path("kind").asText()).isEqualTo("ModelServer");
         assertThat(modelServers.path("singularName").asText()).isEqualTo("modelserver");

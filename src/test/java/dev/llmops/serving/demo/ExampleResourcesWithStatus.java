@@ -66,7 +66,8 @@ public final class ExampleResourcesWithStatus {
     private static <T extends HasMetadata> T create(KubernetesClient client, String namespace, String example,
             Class<T> type) {
         try {
-            T resource = client.getKubernetesSerialization().unmarshal(Files.readString(EXAMPLES.resolve(example)), type);
+            String manifest = Files.readString(EXAMPLES.resolve(example));
+            T resource = client.getKubernetesSerialization().unmarshal(manifest, type);
             return client.resource(resource).inNamespace(namespace).create();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
