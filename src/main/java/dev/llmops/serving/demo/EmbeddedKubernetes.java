@@ -15,14 +15,14 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A Kubernetes API on a loopback port with no cluster behind it: the fabric8 mock server in CRUD mode (with
- * server-side apply for one manager), with this project's CRDs installed. Nothing schedules or runs pods; the stand-ins
- * in this package do.
+ * server-side apply for one manager), with this project's CRDs installed, and the discovery, OpenAPI, Table and pod log
+ * answers kubectl needs. Nothing schedules or runs pods; the stand-ins in this package do.
  */
 public final class EmbeddedKubernetes implements AutoCloseable {
 
@@ -32,24 +32,25 @@ public final class EmbeddedKubernetes implements AutoCloseable {
             "/crds/benchmarkruns.serving.llmops.dev-v1.yml");
 
     private final KubernetesMockServer server;
+    private final KubernetesApiDispatcher dispatcher;
     private final KubernetesClient client;
-    private volatile PodLogSource podLogs = (namespace, pod, container) -> Optional.empty();
 
-    private EmbeddedKubernetes(KubernetesMockServer server) {
+    private EmbeddedKubernetes(KubernetesMockServer server, KubernetesApiDispatcher dispatcher) {
         this.server = server;
+        this.dispatcher = dispatcher;
         this.client = new KubernetesClientBuilder().withConfig(clientConfig()).build();
     }
 
     /** Starts the API on 127.0.0.1 (port 0 picks a free one) and installs the CRDs. */
     public static EmbeddedKubernetes start(int port) {
-        var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new ApplyAwareCrudDispatcher(), false);
+        var dispatcher = new KubernetesApiDispatcher(new ApplyAwareCrudDispatcher(), Clock.systemUTC());
+        var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         try {
             server.init(InetAddress.getLoopbackAddress(), port);
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot start the embedded Kubernetes API on port " + port + ": " + e.getMessage(), e);
         }
-        EmbeddedKubernetes kubernetes = new EmbeddedKubernetes(server);
+        EmbeddedKubernetes kubernetes = new EmbeddedKubernetes(server, dispatcher);
         kubernetes.installCrds();
         return kubernetes;
     }
@@ -71,9 +72,9 @@ public final class EmbeddedKubernetes implements AutoCloseable {
                 .build();
     }
 
-    /** Where GET /api/v1/namespaces/{ns}/pods/{name}/log finds the logs (stored only, until that route is served). */
+    /** Answers GET .../pods/NAME/log from the source, as kube-apiserver answers it from the pod's kubelet. */
     public void servePodLogs(PodLogSource source) {
-        this.podLogs = source;
+        dispatcher.readPodLogsFrom(source);
     }
 
     /** Writes a kubeconfig for kubectl and returns its path. */

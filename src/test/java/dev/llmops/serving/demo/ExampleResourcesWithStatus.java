@@ -1,0 +1,76 @@
+package dev.llmops.serving.demo;
+
+import dev.llmops.serving.api.v1alpha1.BaselineComparison;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
+import dev.llmops.serving.api.v1alpha1.Diagnosis;
+import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
+import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The ModelServer qwen3-8b and BenchmarkRun kimi-k2-eagle3 of deploy/examples in a namespace of their own, with the
+ * statuses the operator would write (a degraded server, a finished run), for what kubectl prints of them.
+ */
+public final class ExampleResourcesWithStatus {
+
+    public static final String SERVER = "qwen3-8b";
+    public static final String RUN = "kimi-k2-eagle3";
+
+    private static final Path EXAMPLES = Path.of(System.getProperty("e2e.projectDir", "."), "deploy", "examples");
+
+    private ExampleResourcesWithStatus() {
+    }
+
+    public static void create(KubernetesClient client, String namespace) {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
+                .build()).create();
+        ModelServer server = create(client, namespace, "small-model-b200.yaml", ModelServer.class);
+        ModelServerStatus serverStatus = new ModelServerStatus();
+        serverStatus.observedGeneration = server.getMetadata().getGeneration();
+        serverStatus.phase = ModelServerPhase.Degraded;
+        serverStatus.replicas = 2;
+        serverStatus.readyReplicas = 1;
+        serverStatus.readyReplicasText = "1/2";
+        serverStatus.endpoint = "http://qwen3-8b." + namespace + ".svc:30000";
+        serverStatus.diagnosis = new Diagnosis();
+        serverStatus.diagnosis.reason = "InsufficientGPUs";
+        server.setStatus(serverStatus);
+        client.resource(server).updateStatus();
+
+        BenchmarkRun run = create(client, namespace, "benchmark-eagle3.yaml", BenchmarkRun.class);
+        BenchmarkRunStatus runStatus = new BenchmarkRunStatus();
+        runStatus.observedGeneration = run.getMetadata().getGeneration();
+        runStatus.phase = BenchmarkRunPhase.Succeeded;
+        runStatus.target = RUN;
+        runStatus.progress = "7/7";
+        runStatus.summary = new BenchmarkSummary();
+        runStatus.summary.singleStreamTokensPerSecond = 182.4;
+        runStatus.summary.peakTokensPerSecond = 2140.5;
+        runStatus.summary.peakConcurrency = 48;
+        runStatus.comparison = new BaselineComparison();
+        runStatus.comparison.peakThroughputSpeedup = 1.62;
+        run.setStatus(runStatus);
+        client.resource(run).updateStatus();
+    }
+
+    private static <T extends HasMetadata> T create(KubernetesClient client, String namespace, String example,
+            Class<T> type) {
+        try {
+            String manifest = Files.readString(EXAMPLES.resolve(example));
+            T resource = client.getKubernetesSerialization().unmarshal(manifest, type);
+            return client.resource(resource).inNamespace(namespace).create();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
