@@ -60,7 +60,7 @@ $demo --scenario half-ready >"$work/half.out" 2>"$work/half.err" || status=$?
 if [[ $status -eq 0 ]]; then pass "half-ready exits 0 (it ended as documented)"; else fail "half-ready exits $status"; fi
 plain_output "$work/half.out" "half-ready"
 expect "$work/half.out" "half-ready: the ModelServer is diagnosed" 'is not ready: GenerationFailing'
-expect "$work/half.out" "half-ready: the BenchmarkRun fails with ServerNotReady" '^Ready +False +ServerNotReady '
+expect "$work/half.out" "half-ready: the BenchmarkRun fails with ServerNotReady" 'Stalled True +ServerNotReady +Gave up after waitTimeoutSeconds'
 
 log "demo --keep, then the kubectl command it prints"
 $demo --keep >"$work/keep.out" 2>"$work/keep.err" &

@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
 import dev.llmops.serving.api.v1alpha1.StageResult;
 import dev.llmops.serving.api.v1alpha1.StageSpeedup;
+import dev.llmops.serving.status.ConditionGroups;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -118,8 +119,8 @@ final class DemoReport {
             return;
         }
         out.printf("%nConditions of %s:%n", what);
-        Table table = new Table("TYPE", "STATUS", "REASON", "MESSAGE");
-        conditions.forEach(c -> table.row(c.getType(), c.getStatus(), text(c.getReason()), text(c.getMessage())));
+        Table table = new Table("CONDITIONS", "REASON", "MESSAGE");
+        ConditionGroups.of(conditions).forEach(g -> table.row(g.conditions(), g.reasons(), g.message()));
         table.print(out);
     }
 

@@ -1,5 +1,6 @@
 package dev.llmops.serving.report;
 
+import dev.llmops.serving.status.ConditionGroups;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 
@@ -15,7 +16,7 @@ final class HtmlRunStatus {
         BenchmarkRunStatus status = run.getStatus();
         if (!status.conditions.isEmpty()) {
             HtmlTable table = new HtmlTable(HtmlTable.Kind.CONDITIONS, "Conditions", "Reason", "Message");
-            ConditionGroups.of(run).forEach(g -> table.row(g.conditions(), g.reasons(), Format.orMissing(g.message())));
+            ConditionGroups.of(run.getStatus().conditions).forEach(g -> table.row(g.conditions(), g.reasons(), Format.orMissing(g.message())));
             html.append("<h2>Conditions of ").append(name).append("</h2>").append(table.html());
         }
         if (!status.warnings.isEmpty()) {

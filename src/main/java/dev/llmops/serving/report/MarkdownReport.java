@@ -1,5 +1,6 @@
 package dev.llmops.serving.report;
 
+import dev.llmops.serving.status.ConditionGroups;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
@@ -80,7 +81,7 @@ public final class MarkdownReport {
     /** The run's conditions (each distinct message once), what it measured, and the runner's warnings. */
     private static void runStatus(StringBuilder md, BenchmarkRun run) {
         md.append("\n#### Status of `").append(HtmlReport.name(run)).append("`\n\n");
-        for (ConditionGroups.Group g : ConditionGroups.of(run)) {
+        for (ConditionGroups.Group g : ConditionGroups.of(run.getStatus().conditions)) {
             md.append("- **").append(text(g.conditions())).append("** (").append(text(g.reasons())).append(')')
                     .append(g.message().isEmpty() ? "" : ": " + text(g.message())).append('\n');
         }

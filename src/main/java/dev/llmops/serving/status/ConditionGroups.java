@@ -1,6 +1,5 @@
-package dev.llmops.serving.report;
+package dev.llmops.serving.status;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,10 +9,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A run's conditions with each distinct message once: Ready, Succeeded, Reconciling and Stalled often say the same thing,
- * and a report that repeats it four times buries the one line that explains a failure.
+ * Conditions with each distinct message once: Ready, Succeeded, Reconciling and Stalled often say the same thing, and
+ * a page that repeats it four times buries the one line that explains a failure.
  */
-final class ConditionGroups {
+public final class ConditionGroups {
 
     /**
      * The conditions that share one message.
@@ -22,23 +21,27 @@ final class ConditionGroups {
      * @param reasons    their distinct reasons
      * @param message    the message they share, empty when they have none
      */
-    record Group(String conditions, String reasons, String message) {
+    public record Group(String conditions, String reasons, String message) {
     }
 
     private ConditionGroups() {
     }
 
     /** One group per distinct message, in the order the messages first appear. */
-    static List<Group> of(BenchmarkRun run) {
+    public static List<Group> of(List<Condition> all) {
         Map<String, List<Condition>> byMessage = new LinkedHashMap<>();
-        for (Condition c : run.getStatus().conditions) {
+        for (Condition c : all) {
             byMessage.computeIfAbsent(Objects.requireNonNullElse(c.getMessage(), "").strip(), m -> new ArrayList<>()).add(c);
         }
         List<Group> groups = new ArrayList<>();
         byMessage.forEach((message, conditions) -> groups.add(new Group(
-                String.join(", ", conditions.stream().map(c -> Format.orMissing(c.getType()) + " " + Format.orMissing(c.getStatus())).toList()),
-                String.join(", ", new LinkedHashSet<>(conditions.stream().map(c -> Format.orMissing(c.getReason())).toList())),
+                String.join(", ", conditions.stream().map(c -> text(c.getType()) + " " + text(c.getStatus())).toList()),
+                String.join(", ", new LinkedHashSet<>(conditions.stream().map(c -> text(c.getReason())).toList())),
                 message)));
         return groups;
+    }
+
+    private static String text(String value) {
+        return value == null || value.isBlank() ? "—" : value;
     }
 }
