@@ -21,7 +21,10 @@ import java.util.regex.Pattern;
  */
 final class ApiDiscovery {
 
-    /** Paths that are discovery documents, not resources: group 1 is the group, group 2 the version. */
+    /**
+     * Paths that are discovery documents, not resources: group 1 is the core version, groups 2 and 3 the group and
+     * version under /apis.
+     */
     static final Pattern PATH = Pattern.compile("^/api(?:/(v1))?$|^/apis(?:/([^/]+)(?:/([^/]+))?)?$");
 
     static final String VERSION_PATH = "/version";
