@@ -2,6 +2,7 @@ package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.RunnerPodSpec;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -34,12 +35,11 @@ import java.util.Map;
  * derived from the run, so after an operator restart the existing Job is found and adopted instead of duplicated.
  */
 @KubernetesDependent(createResourceOnlyIfNotExistingWithSSA = true,
-        informer = @Informer(labelSelector = BenchmarkJobDependent.SELECTOR))
+        informer = @Informer(labelSelector = Labels.BENCHMARK_JOBS))
 public class BenchmarkJobDependent extends KubernetesDependentResource<Job, BenchmarkRun>
         implements Creator<Job, BenchmarkRun>, GarbageCollected<BenchmarkRun> {
 
     public static final String CONTAINER = "bench";
-    static final String SELECTOR = "app.kubernetes.io/component=benchmark,app.kubernetes.io/managed-by=llm-serving-operator";
     static final int BACKOFF_LIMIT = 1;
     static final int TTL_SECONDS_AFTER_FINISHED = 7 * 24 * 3600;
     static final String GPU_PRESENT_LABEL = "nvidia.com/gpu.present";
@@ -80,10 +80,10 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
         RunnerPodSpec pod = spec.runner;
         String name = jobName(run.getMetadata().getName());
         Map<String, String> labels = Map.of(
-                "app.kubernetes.io/name", "llm-serving-operator",
-                "app.kubernetes.io/component", "benchmark",
-                "app.kubernetes.io/managed-by", "llm-serving-operator",
-                "app.kubernetes.io/instance", name);
+                Labels.NAME, Labels.OPERATOR,
+                Labels.COMPONENT, Labels.BENCHMARK,
+                Labels.MANAGED_BY, Labels.OPERATOR,
+                Labels.INSTANCE, name);
         return new JobBuilder()
                 .withNewMetadata()
                     .withName(name)

@@ -3,6 +3,8 @@ package dev.llmops.serving.benchmark;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.ConditionReasons;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.config.ProgressPoll;
@@ -51,17 +53,11 @@ import java.util.stream.Collectors;
 public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     public static final String NAME = "benchmarkrun";
-    public static final String READY = "Ready";
-    public static final String SUCCEEDED = "Succeeded";
-    public static final String RECONCILING = "Reconciling";
-    public static final String STALLED = "Stalled";
-    public static final String SLO_MET = "SLOMet";
-    public static final String BASELINE_COMPARED = "BaselineCompared";
     static final String TARGET_SOURCE = "target-modelserver";
     static final String BASELINE_SOURCE = "baseline-run";
     private static final String BY_TARGET = "benchmarkrun-by-target";
     private static final String BY_BASELINE = "benchmarkrun-by-baseline";
-    private static final Set<String> BASELINE_UNAVAILABLE = Set.of("BaselineNotFound", "BaselineFailed");
+    private static final Set<String> BASELINE_UNAVAILABLE = Set.of(ConditionReasons.BASELINE_NOT_FOUND, ConditionReasons.BASELINE_FAILED);
 
     private final OperatorConfig config;
     private final BenchmarkMetrics metrics;
@@ -149,14 +145,14 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     /** An event for each change of phase, and a warning when the baseline turns out to be missing or failed. */
     private void recordTransitions(BenchmarkRun run, BenchmarkRunStatus before, BenchmarkRunStatus after) {
         if (before == null || before.phase != after.phase) {
-            Conditions.find(after.conditions, READY).ifPresent(ready -> events.record(run,
+            Conditions.find(after.conditions, ConditionTypes.READY).ifPresent(ready -> events.record(run,
                     after.phase == BenchmarkRunPhase.Failed ? EventRecorder.WARNING : EventRecorder.NORMAL,
                     ready.getReason(), ready.getMessage()));
         }
-        Optional<Condition> compared = Conditions.find(after.conditions, BASELINE_COMPARED)
+        Optional<Condition> compared = Conditions.find(after.conditions, ConditionTypes.BASELINE_COMPARED)
                 .filter(c -> BASELINE_UNAVAILABLE.contains(c.getReason()));
         String reasonBefore = before == null ? null
-                : Conditions.find(before.conditions, BASELINE_COMPARED).map(Condition::getReason).orElse(null);
+                : Conditions.find(before.conditions, ConditionTypes.BASELINE_COMPARED).map(Condition::getReason).orElse(null);
         compared.filter(c -> !c.getReason().equals(reasonBefore))
                 .ifPresent(c -> events.record(run, EventRecorder.WARNING, c.getReason(), c.getMessage()));
     }

@@ -3,6 +3,8 @@ package dev.llmops.serving.benchmark;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.ConditionReasons;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Provenance;
 import dev.llmops.serving.runner.CompactSummary;
 import dev.llmops.serving.status.Conditions;
@@ -73,7 +75,7 @@ public final class RunStatusReport {
                 : SERIALIZATION.clone(run.getStatus());
         if (status.phase == null) {
             status.target = targetName(run);
-            transition(status, BenchmarkRunPhase.Pending, "Pending", "The run has been accepted.",
+            transition(status, BenchmarkRunPhase.Pending, ConditionReasons.PENDING, "The run has been accepted.",
                     run.getMetadata().getGeneration());
         }
         conditions.reconcileFailed(status.conditions, error, lastAttempt, run.getMetadata().getGeneration());
@@ -88,7 +90,7 @@ public final class RunStatusReport {
             return observe(run, status, observed, observed.job().get(), generation);
         }
         if (target.ready()) {
-            transition(status, BenchmarkRunPhase.Running, "CreatingJob",
+            transition(status, BenchmarkRunPhase.Running, ConditionReasons.CREATING_JOB,
                     "Creating Job " + BenchmarkJobDependent.jobName(run.getMetadata().getName()) + ".", generation);
             return Optional.of(progressPoll.get());
         }
@@ -96,11 +98,11 @@ public final class RunStatusReport {
         Instant giveUp = Instant.parse(run.getMetadata().getCreationTimestamp()).plusSeconds(timeout);
         Duration left = Duration.between(clock.instant(), giveUp);
         if (left.isNegative() || left.isZero()) {
-            fail(status, "ServerNotReady",
+            fail(status, ConditionReasons.SERVER_NOT_READY,
                     "Gave up after waitTimeoutSeconds (" + timeout + " s): " + target.notReadyReason(), generation);
             return Optional.empty();
         }
-        transition(status, BenchmarkRunPhase.WaitingForServer, "WaitingForServer",
+        transition(status, BenchmarkRunPhase.WaitingForServer, ConditionReasons.WAITING_FOR_SERVER,
                 target.notReadyReason() + ". Waiting until " + giveUp + " (spec.waitTimeoutSeconds).", generation);
         return Optional.of(left.plusSeconds(1));
     }
@@ -117,12 +119,12 @@ public final class RunStatusReport {
         } else if (job.outcome() instanceof JobOutcome.Failed failed) {
             fail(status, failedReason(failed), failedMessage(job.name(), failed), generation);
         } else if (run.getSpec().target.modelServer != null && observed.target().modelServer().isEmpty()) {
-            fail(status, "TargetDeleted", "ModelServer " + run.getSpec().target.modelServer + " was deleted while Job "
+            fail(status, ConditionReasons.TARGET_DELETED, "ModelServer " + run.getSpec().target.modelServer + " was deleted while Job "
                     + status.jobName + " was running; its results would not describe one server.", generation);
         } else {
             String progress = ((JobOutcome.Running) job.outcome()).progress();
             status.progress = progress != null ? progress : status.progress;
-            transition(status, BenchmarkRunPhase.Running, "JobRunning", "Job " + status.jobName + " is running"
+            transition(status, BenchmarkRunPhase.Running, ConditionReasons.JOB_RUNNING, "Job " + status.jobName + " is running"
                     + (status.progress == null ? "." : " (progress " + status.progress + ")."), generation);
             return Optional.of(progressPoll.get());
         }
@@ -137,7 +139,7 @@ public final class RunStatusReport {
             }
             summary = SummaryParser.parse(completed.terminationMessage());
         } catch (InvalidSummaryException e) {
-            fail(status, "ResultsInvalid",
+            fail(status, ConditionReasons.RESULTS_INVALID,
                     "Job " + status.jobName + " finished but its results cannot be used: " + e.getMessage(), generation);
             return;
         }
@@ -154,11 +156,11 @@ public final class RunStatusReport {
                 case BROKEN -> Conditions.FALSE;
                 case UNKNOWN -> Conditions.UNKNOWN;
             };
-            conditions.set(status.conditions, BenchmarkRunReconciler.SLO_MET, verdict, slo.reason(), slo.message(),
+            conditions.set(status.conditions, ConditionTypes.SLO_MET, verdict, slo.reason(), slo.message(),
                     generation);
         }
         status.completionTime = conditions.now();
-        transition(status, BenchmarkRunPhase.Succeeded, "Succeeded", headline(status), generation);
+        transition(status, BenchmarkRunPhase.Succeeded, ConditionReasons.SUCCEEDED, headline(status), generation);
     }
 
     private static String headline(BenchmarkRunStatus status) {
@@ -176,7 +178,7 @@ public final class RunStatusReport {
 
     private static String failedReason(JobOutcome.Failed failed) {
         return Optional.ofNullable(failed.exitCode()).flatMap(RunnerExit::of).map(RunnerExit::reason)
-                .orElse(failed.jobReason() != null ? failed.jobReason() : "JobFailed");
+                .orElse(failed.jobReason() != null ? failed.jobReason() : ConditionReasons.JOB_FAILED);
     }
 
     private static String failedMessage(String jobName, JobOutcome.Failed failed) {
@@ -217,19 +219,19 @@ public final class RunStatusReport {
             return;
         }
         BenchmarkRunPhase phase = baseline.map(b -> b.getStatus() == null ? null : b.getStatus().phase).orElse(null);
-        String compared = BenchmarkRunReconciler.BASELINE_COMPARED;
+        String compared = ConditionTypes.BASELINE_COMPARED;
         if (baseline.isEmpty()) {
-            conditions.set(status.conditions, compared, Conditions.FALSE, "BaselineNotFound",
+            conditions.set(status.conditions, compared, Conditions.FALSE, ConditionReasons.BASELINE_NOT_FOUND,
                     "Baseline BenchmarkRun " + name + " does not exist in this namespace: no comparison.", generation);
         } else if (phase == BenchmarkRunPhase.Failed) {
-            conditions.set(status.conditions, compared, Conditions.FALSE, "BaselineFailed",
+            conditions.set(status.conditions, compared, Conditions.FALSE, ConditionReasons.BASELINE_FAILED,
                     "Baseline BenchmarkRun " + name + " failed: no comparison.", generation);
         } else if (phase == BenchmarkRunPhase.Succeeded) {
             status.comparison = BaselineComparator.compare(name, status, baseline.get().getStatus());
-            conditions.set(status.conditions, compared, Conditions.TRUE, "Compared",
+            conditions.set(status.conditions, compared, Conditions.TRUE, ConditionReasons.COMPARED,
                     "This run reached " + BaselineComparator.describe(status.comparison) + ".", generation);
         } else {
-            conditions.set(status.conditions, compared, Conditions.FALSE, "BaselinePending",
+            conditions.set(status.conditions, compared, Conditions.FALSE, ConditionReasons.BASELINE_PENDING,
                     "Waiting for baseline BenchmarkRun " + name + " to finish (phase "
                             + (phase == null ? "none yet" : phase) + ").", generation);
         }
@@ -247,12 +249,12 @@ public final class RunStatusReport {
         boolean succeeded = phase == BenchmarkRunPhase.Succeeded;
         boolean failed = phase == BenchmarkRunPhase.Failed;
         String outcome = succeeded ? Conditions.TRUE : failed ? Conditions.FALSE : Conditions.UNKNOWN;
-        conditions.set(status.conditions, BenchmarkRunReconciler.READY, Conditions.of(succeeded), reason, message,
+        conditions.set(status.conditions, ConditionTypes.READY, Conditions.of(succeeded), reason, message,
                 generation);
-        conditions.set(status.conditions, BenchmarkRunReconciler.SUCCEEDED, outcome, reason, message, generation);
-        conditions.set(status.conditions, BenchmarkRunReconciler.RECONCILING, Conditions.of(!succeeded && !failed),
+        conditions.set(status.conditions, ConditionTypes.SUCCEEDED, outcome, reason, message, generation);
+        conditions.set(status.conditions, ConditionTypes.RECONCILING, Conditions.of(!succeeded && !failed),
                 reason, message, generation);
-        conditions.set(status.conditions, BenchmarkRunReconciler.STALLED, Conditions.of(failed), reason, message,
+        conditions.set(status.conditions, ConditionTypes.STALLED, Conditions.of(failed), reason, message,
                 generation);
     }
 

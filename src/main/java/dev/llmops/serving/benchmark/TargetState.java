@@ -2,6 +2,7 @@ package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.status.Conditions;
@@ -16,7 +17,6 @@ import java.util.Optional;
 public record TargetState(String description, boolean ready, String url, String model, Optional<ModelServer> modelServer,
         String notReadyReason) {
 
-    public static final String INFERENCE_READY = "InferenceReady";
 
     public static TargetState of(BenchmarkRun run, Optional<ModelServer> modelServer) {
         BenchmarkTarget target = run.getSpec().target;
@@ -33,7 +33,7 @@ public record TargetState(String description, boolean ready, String url, String 
                 : server.getSpec().model.path;
         String endpoint = server.getStatus() == null ? null : server.getStatus().endpoint;
         Optional<Condition> inferenceReady = server.getStatus() == null ? Optional.empty()
-                : Conditions.find(server.getStatus().conditions, INFERENCE_READY);
+                : Conditions.find(server.getStatus().conditions, ConditionTypes.INFERENCE_READY);
         boolean ready = inferenceReady.map(c -> Conditions.TRUE.equals(c.getStatus())).orElse(false) && endpoint != null;
         return new TargetState(target.modelServer, ready, endpoint, model, modelServer, ready ? null : notReady(server, inferenceReady));
     }

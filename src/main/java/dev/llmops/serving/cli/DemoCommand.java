@@ -2,6 +2,9 @@ package dev.llmops.serving.cli;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.ConditionReasons;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.config.LeaderElection;
 import dev.llmops.serving.config.ProgressPoll;
 import dev.llmops.serving.demo.DemoConsole;
@@ -12,7 +15,6 @@ import dev.llmops.serving.demo.EmbeddedKubernetes;
 import dev.llmops.serving.demo.KubeletStandIn;
 import dev.llmops.serving.demo.TemporaryKubeconfig;
 import dev.llmops.serving.demo.WorkloadControllerStandIn;
-import dev.llmops.serving.modelserver.ModelServerLabels;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.Operator;
 import io.quarkus.runtime.Quarkus;
@@ -105,7 +107,7 @@ public class DemoCommand implements Callable<Integer> {
         });
         shutdown.add(new WorkloadControllerStandIn(kubernetes.client()).start());
         KubeletStandIn kubelet = shutdown.add(new KubeletStandIn(kubernetes.client(), pod -> true,
-                pod -> demo.profileOf(pod.getMetadata().getLabels().get(ModelServerLabels.MODEL_SERVER)),
+                pod -> demo.profileOf(pod.getMetadata().getLabels().get(Labels.MODEL_SERVER)),
                 (args, log) -> new CommandLine(BenchCommand.class, factory).setOut(log).setErr(log)
                         .execute(args.toArray(String[]::new))).start());
         kubernetes.servePodLogs(kubelet.logs());
@@ -150,7 +152,7 @@ public class DemoCommand implements Callable<Integer> {
         }
         if ("half-ready".equals(demo.name())) {
             boolean failedAsExpected = outcome.runs().stream().allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Failed
-                    && reason(r, "Ready").equals("ServerNotReady"));
+                    && reason(r, ConditionTypes.READY).equals(ConditionReasons.SERVER_NOT_READY));
             out.printf("%n%s%n", failedAsExpected
                     ? "As expected: the server answers /v1/models but never generated, so it never became Ready and the benchmark gave up with ServerNotReady."
                     : "Unexpected: the half-ready server should have kept the benchmark from running.");

@@ -2,8 +2,9 @@ package dev.llmops.serving.demo;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.ConditionReasons;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.benchmark.BenchmarkRunReconciler;
 import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -74,8 +75,8 @@ public final class DemoRunner {
     static boolean isFinished(BenchmarkRun run) {
         return run.getStatus() != null
                 && (run.getStatus().phase == BenchmarkRunPhase.Succeeded || run.getStatus().phase == BenchmarkRunPhase.Failed)
-                && Conditions.find(run.getStatus().conditions, BenchmarkRunReconciler.BASELINE_COMPARED)
-                        .map(c -> !"BaselinePending".equals(c.getReason()))
+                && Conditions.find(run.getStatus().conditions, ConditionTypes.BASELINE_COMPARED)
+                        .map(c -> !ConditionReasons.BASELINE_PENDING.equals(c.getReason()))
                         .orElse(true);
     }
 }

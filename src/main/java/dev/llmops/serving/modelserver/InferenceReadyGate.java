@@ -1,5 +1,7 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.ConditionReasons;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -20,8 +22,6 @@ import java.util.Optional;
  */
 public class InferenceReadyGate {
 
-    static final String GENERATED = "GenerationSucceeded";
-    static final String NOT_GENERATING = "GenerationFailed";
 
     private final KubernetesClient client;
 
@@ -31,7 +31,7 @@ public class InferenceReadyGate {
 
     /** True when the pod carries the gate condition with status True. */
     public static boolean isOpen(Pod pod) {
-        return PodDiagnoser.condition(pod, SglangPodTemplate.INFERENCE_READY_GATE).map(c -> "True".equals(c.getStatus())).orElse(false);
+        return PodDiagnoser.condition(pod, ConditionTypes.POD_INFERENCE_READY).map(c -> "True".equals(c.getStatus())).orElse(false);
     }
 
     /** Writes the condition when the probe's verdict differs from the pod's; a pod never probed is left alone. */
@@ -40,14 +40,14 @@ public class InferenceReadyGate {
             return;
         }
         String status = inference.generating() ? "True" : "False";
-        String reason = inference.generating() ? GENERATED : NOT_GENERATING;
-        Optional<PodCondition> current = PodDiagnoser.condition(pod, SglangPodTemplate.INFERENCE_READY_GATE);
+        String reason = inference.generating() ? ConditionReasons.GENERATION_SUCCEEDED : ConditionReasons.GENERATION_FAILED;
+        Optional<PodCondition> current = PodDiagnoser.condition(pod, ConditionTypes.POD_INFERENCE_READY);
         if (current.isPresent() && status.equals(current.get().getStatus()) && reason.equals(current.get().getReason())) {
             return;
         }
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         PodCondition condition = new PodConditionBuilder()
-                .withType(SglangPodTemplate.INFERENCE_READY_GATE)
+                .withType(ConditionTypes.POD_INFERENCE_READY)
                 .withStatus(status)
                 .withReason(reason)
                 .withMessage(inference.generating()

@@ -1,5 +1,6 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.config.OperatorConfig;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -35,8 +36,8 @@ public class LeaderWorkerSetDependent extends CRUDKubernetesDependentResource<Le
         Map<String, Object> template = new LinkedHashMap<>();
         template.put("size", server.getSpec().parallelism.nodes);
         template.put("restartPolicy", "RecreateGroupOnPodRestart");
-        template.put("leaderTemplate", asMap(SglangPodTemplate.build(server, ModelServerLabels.SERVER, config)));
-        template.put("workerTemplate", asMap(SglangPodTemplate.build(server, ModelServerLabels.WORKER, config)));
+        template.put("leaderTemplate", asMap(SglangPodTemplate.build(server, Labels.SERVER, config)));
+        template.put("workerTemplate", asMap(SglangPodTemplate.build(server, Labels.WORKER, config)));
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("replicas", server.getSpec().replicas);
         spec.put("startupPolicy", "LeaderCreated");

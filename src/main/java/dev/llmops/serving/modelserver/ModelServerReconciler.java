@@ -1,5 +1,7 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
@@ -86,9 +88,9 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     public List<EventSource<?, ModelServer>> prepareEventSources(EventSourceContext<ModelServer> context) {
         var pods = InformerEventSourceConfiguration.from(Pod.class, ModelServer.class)
                 .withName("pods")
-                .withLabelSelector(ModelServerLabels.MODEL_SERVER)
+                .withLabelSelector(Labels.MODEL_SERVER)
                 .withSecondaryToPrimaryMapper(pod -> Set.of(new ResourceID(
-                        pod.getMetadata().getLabels().get(ModelServerLabels.MODEL_SERVER), pod.getMetadata().getNamespace())))
+                        pod.getMetadata().getLabels().get(Labels.MODEL_SERVER), pod.getMetadata().getNamespace())))
                 .build();
         return List.of(new InformerEventSource<>(pods, context), probes);
     }
@@ -108,7 +110,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         List<Pod> pods = context.getSecondaryResourcesAsStream(Pod.class)
                 .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null).toList();
         List<Pod> servingPods = pods.stream()
-                .filter(pod -> ModelServerLabels.SERVER.equals(pod.getMetadata().getLabels().get(ModelServerLabels.COMPONENT))).toList();
+                .filter(pod -> Labels.SERVER.equals(pod.getMetadata().getLabels().get(Labels.COMPONENT))).toList();
         Optional<Duration> nextProbe = probes.probeDue(server, servingPods);
         Map<String, PodInference> inference = context.getSecondaryResourcesAsStream(PodInference.class)
                 .collect(Collectors.toMap(PodInference::podUid, Function.identity()));
@@ -160,7 +162,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     }
 
     private void recordTransition(ModelServer server, ModelServerStatus status) {
-        String message = Conditions.find(status.conditions, StatusReport.READY).map(Condition::getMessage).orElse("");
+        String message = Conditions.find(status.conditions, ConditionTypes.READY).map(Condition::getMessage).orElse("");
         boolean bad = status.phase == ModelServerPhase.Failed || status.phase == ModelServerPhase.Degraded;
         events.record(server, bad ? EventRecorder.WARNING : EventRecorder.NORMAL, status.phase.name(),
                 "Phase " + status.phase + (message.isEmpty() ? "" : ": " + message));

@@ -1,5 +1,6 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.config.OperatorConfig;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -15,7 +16,7 @@ import jakarta.inject.Inject;
  * The Deployment of single-node replicas. Rolling updates surge one pod and keep every old pod until the new one has
  * generated, so an upgrade never leaves the model unserved. Only the operator's own Deployments are cached.
  */
-@KubernetesDependent(informer = @Informer(labelSelector = ModelServerLabels.OWNED, onUpdateFilter = DeploymentSpecChanged.class))
+@KubernetesDependent(informer = @Informer(labelSelector = Labels.OWNED, onUpdateFilter = DeploymentSpecChanged.class))
 public class ServerDeploymentDependent extends CRUDKubernetesDependentResource<Deployment, ModelServer> {
 
     @Inject
@@ -44,7 +45,7 @@ public class ServerDeploymentDependent extends CRUDKubernetesDependentResource<D
                         .withType("RollingUpdate")
                         .withNewRollingUpdate().withMaxSurge(new IntOrString(1)).withMaxUnavailable(new IntOrString(0)).endRollingUpdate()
                     .endStrategy()
-                    .withTemplate(SglangPodTemplate.build(server, ModelServerLabels.SERVER, config))
+                    .withTemplate(SglangPodTemplate.build(server, Labels.SERVER, config))
                 .endSpec()
                 .build();
     }

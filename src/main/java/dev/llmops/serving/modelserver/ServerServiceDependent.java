@@ -1,5 +1,6 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
@@ -13,7 +14,7 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
  * The in-cluster endpoint of the OpenAI-compatible API; it selects serving pods only (never multi-node workers). Only
  * the operator's own Services are cached, not every Service of the cluster.
  */
-@KubernetesDependent(informer = @Informer(labelSelector = ModelServerLabels.OWNED))
+@KubernetesDependent(informer = @Informer(labelSelector = Labels.OWNED))
 public class ServerServiceDependent extends CRUDKubernetesDependentResource<Service, ModelServer> {
 
     public ServerServiceDependent() {

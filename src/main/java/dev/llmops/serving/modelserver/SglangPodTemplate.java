@@ -1,5 +1,7 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelCacheSpec;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
@@ -33,8 +35,6 @@ public final class SglangPodTemplate {
 
     public static final String CONTAINER = "sglang";
     public static final String PORT_NAME = "http";
-    /** Pod condition the operator sets True only after a real chat completion against the pod returned tokens. */
-    public static final String INFERENCE_READY_GATE = "serving.llmops.dev/inference-ready";
     /**
      * Short, so a pod counts as started within 2 s of its server answering /health: the period alone bounds how late
      * the kubelet notices, which is most of the time from a loaded model to Ready.
@@ -54,13 +54,13 @@ public final class SglangPodTemplate {
 
     public static PodTemplateSpec build(ModelServer server, String role, OperatorConfig config) {
         ModelServerSpec spec = server.getSpec();
-        boolean serving = ModelServerLabels.SERVER.equals(role);
+        boolean serving = Labels.SERVER.equals(role);
         String image = image(spec, config);
         PodSpecBuilder pod = new PodSpecBuilder()
                 .withContainers(container(spec, image, serving))
                 .withVolumes(volumes(server));
         if (serving) {
-            pod.addNewReadinessGate(INFERENCE_READY_GATE);
+            pod.addNewReadinessGate(ConditionTypes.POD_INFERENCE_READY);
         }
         GpuPlacement.apply(pod, spec.accelerator, SglangImage.isCuda13(image), spec.scheduling, config.sglang().runtimeClassName());
         return new PodTemplateSpecBuilder()

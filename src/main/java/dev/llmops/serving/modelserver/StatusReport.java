@@ -1,5 +1,6 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
@@ -22,12 +23,6 @@ import java.util.stream.Collectors;
  */
 public final class StatusReport {
 
-    public static final String READY = "Ready";
-    public static final String SCHEDULED = "Scheduled";
-    public static final String INFERENCE_READY = "InferenceReady";
-    public static final String RECONCILING = "Reconciling";
-    public static final String STALLED = "Stalled";
-    public static final String DEGRADED = "Degraded";
 
     /** Everything the status is computed from, gathered by the reconciler. */
     public record Observation(List<SpecValidator.Problem> problems, List<Pod> servingPods, Map<String, PodInference> inference,
@@ -68,16 +63,16 @@ public final class StatusReport {
         String summary = "%d/%d replicas generate".formatted(ready, desired);
         String why = status.diagnosis == null ? summary : summary + ": " + status.diagnosis.message;
         String reason = status.diagnosis == null ? phase.name() : status.diagnosis.reason;
-        conditions.set(status.conditions, READY, allReady ? Conditions.TRUE : Conditions.FALSE, allReady ? "Ready" : reason, why, generation);
+        conditions.set(status.conditions, ConditionTypes.READY, allReady ? Conditions.TRUE : Conditions.FALSE, allReady ? "Ready" : reason, why, generation);
         setScheduled(status, observed, conditions, generation);
         setInferenceReady(status, observed, desired, ready, conditions, generation);
-        conditions.set(status.conditions, DEGRADED, phase == ModelServerPhase.Degraded ? Conditions.TRUE : Conditions.FALSE,
+        conditions.set(status.conditions, ConditionTypes.DEGRADED, phase == ModelServerPhase.Degraded ? Conditions.TRUE : Conditions.FALSE,
                 phase == ModelServerPhase.Degraded ? reason : "NotDegraded", phase == ModelServerPhase.Degraded ? why : "", generation);
         boolean stalled = !allReady && (invalid || failing);
-        conditions.set(status.conditions, STALLED, stalled ? Conditions.TRUE : Conditions.FALSE, stalled ? reason : "NotStalled",
+        conditions.set(status.conditions, ConditionTypes.STALLED, stalled ? Conditions.TRUE : Conditions.FALSE, stalled ? reason : "NotStalled",
                 stalled ? why : "", generation);
         boolean reconciling = !allReady && !stalled;
-        conditions.set(status.conditions, RECONCILING, reconciling ? Conditions.TRUE : Conditions.FALSE,
+        conditions.set(status.conditions, ConditionTypes.RECONCILING, reconciling ? Conditions.TRUE : Conditions.FALSE,
                 reconciling ? phase.name() : allReady ? "Ready" : "Stalled", reconciling ? why : "", generation);
         return status;
     }
@@ -122,18 +117,18 @@ public final class StatusReport {
 
     private static void setScheduled(ModelServerStatus status, Observation observed, Conditions conditions, Long generation) {
         if (observed.servingPods().isEmpty()) {
-            conditions.set(status.conditions, SCHEDULED, Conditions.UNKNOWN, "NoPods", "No server pod exists yet", generation);
+            conditions.set(status.conditions, ConditionTypes.SCHEDULED, Conditions.UNKNOWN, "NoPods", "No server pod exists yet", generation);
             return;
         }
         Optional<PodDiagnoser.Finding> unscheduled = observed.findings().stream()
                 .filter(f -> f.severity() == PodDiagnoser.Severity.UNSCHEDULED).findFirst();
         if (unscheduled.isPresent()) {
             Diagnosis d = unscheduled.get().diagnosis();
-            conditions.set(status.conditions, SCHEDULED, Conditions.FALSE, d.reason, d.message, generation);
+            conditions.set(status.conditions, ConditionTypes.SCHEDULED, Conditions.FALSE, d.reason, d.message, generation);
         } else if (observed.servingPods().stream().allMatch(StatusReport::scheduled)) {
-            conditions.set(status.conditions, SCHEDULED, Conditions.TRUE, "Scheduled", "Every server pod is on a node", generation);
+            conditions.set(status.conditions, ConditionTypes.SCHEDULED, Conditions.TRUE, "Scheduled", "Every server pod is on a node", generation);
         } else {
-            conditions.set(status.conditions, SCHEDULED, Conditions.FALSE, "Pending", "Waiting for the scheduler", generation);
+            conditions.set(status.conditions, ConditionTypes.SCHEDULED, Conditions.FALSE, "Pending", "Waiting for the scheduler", generation);
         }
     }
 
@@ -141,17 +136,17 @@ public final class StatusReport {
             Long generation) {
         InferenceProbeResult last = status.lastInferenceProbe;
         if (desired > 0 && ready >= desired) {
-            conditions.set(status.conditions, INFERENCE_READY, Conditions.TRUE, "GenerationSucceeded",
+            conditions.set(status.conditions, ConditionTypes.INFERENCE_READY, Conditions.TRUE, "GenerationSucceeded",
                     "Last real generation: %d tokens in %d ms on %s at %s".formatted(last.outputTokens, last.latencyMillis, last.pod, last.time),
                     generation);
             return;
         }
         Optional<PodInference> failed = observed.inference().values().stream().filter(i -> i.probed() && !i.generating()).findFirst();
         if (failed.isPresent()) {
-            conditions.set(status.conditions, INFERENCE_READY, Conditions.FALSE, "GenerationFailed",
+            conditions.set(status.conditions, ConditionTypes.INFERENCE_READY, Conditions.FALSE, "GenerationFailed",
                     "A real chat completion against pod %s failed: %s".formatted(failed.get().podName(), failed.get().lastError()), generation);
         } else {
-            conditions.set(status.conditions, INFERENCE_READY, Conditions.FALSE, "WaitingForFirstGeneration",
+            conditions.set(status.conditions, ConditionTypes.INFERENCE_READY, Conditions.FALSE, "WaitingForFirstGeneration",
                     "%d/%d replicas have generated; a pod counts once a real chat completion against it returns tokens".formatted(ready, desired),
                     generation);
         }

@@ -1,5 +1,7 @@
 package dev.llmops.serving.status;
 
+import dev.llmops.serving.api.v1alpha1.ConditionReasons;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Clock;
@@ -17,9 +19,6 @@ public final class Conditions {
     public static final String TRUE = "True";
     public static final String FALSE = "False";
     public static final String UNKNOWN = "Unknown";
-    private static final String RECONCILING = "Reconciling";
-    private static final String STALLED = "Stalled";
-    private static final String RECONCILE_ERROR = "ReconcileError";
 
     private final Clock clock;
 
@@ -50,9 +49,9 @@ public final class Conditions {
 
     /** Reconciling=True with the error; Stalled=True as well once the retries are used up. */
     public void reconcileFailed(List<Condition> conditions, Exception error, boolean lastAttempt, Long generation) {
-        set(conditions, RECONCILING, TRUE, RECONCILE_ERROR, "Reconciliation failed, retrying: " + error.getMessage(), generation);
+        set(conditions, ConditionTypes.RECONCILING, TRUE, ConditionReasons.RECONCILE_ERROR, "Reconciliation failed, retrying: " + error.getMessage(), generation);
         if (lastAttempt) {
-            set(conditions, STALLED, TRUE, RECONCILE_ERROR,
+            set(conditions, ConditionTypes.STALLED, TRUE, ConditionReasons.RECONCILE_ERROR,
                     "Reconciliation failed and the retries are used up: " + error.getMessage(), generation);
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.config.ProgressPoll;
 import dev.llmops.serving.status.Conditions;
@@ -65,7 +66,7 @@ class BenchmarkRunColdStartTest {
             assertThat(jobsOf(done)).singleElement().satisfies(j -> assertThat(j.getMetadata().getUid()).isEqualTo(job.getMetadata().getUid()));
             assertThat(done.getStatus().jobName).isEqualTo(job.getMetadata().getName());
             assertThat(done.getStatus().stages).isNotEmpty();
-            assertThat(Conditions.find(done.getStatus().conditions, BenchmarkRunReconciler.RECONCILING).orElseThrow().getReason())
+            assertThat(Conditions.find(done.getStatus().conditions, ConditionTypes.RECONCILING).orElseThrow().getReason())
                     .isEqualTo("Succeeded");
         } finally {
             second.stop();
@@ -98,9 +99,9 @@ class BenchmarkRunColdStartTest {
         Operator second = operator();
         try {
             BenchmarkRun adopted = fixtures.awaitRun(NS, "hidden", r -> Conditions.find(r.getStatus().conditions,
-                    BenchmarkRunReconciler.READY).map(c -> "JobRunning".equals(c.getReason()) || "CreatingJob".equals(c.getReason()))
+                    ConditionTypes.READY).map(c -> "JobRunning".equals(c.getReason()) || "CreatingJob".equals(c.getReason()))
                     .orElse(false) && r.getMetadata().getAnnotations().containsKey("touched"));
-            assertThat(Conditions.find(adopted.getStatus().conditions, BenchmarkRunReconciler.RECONCILING).orElseThrow().getReason())
+            assertThat(Conditions.find(adopted.getStatus().conditions, ConditionTypes.RECONCILING).orElseThrow().getReason())
                     .isNotEqualTo("ReconcileError");
             assertThat(jobsOf(adopted)).singleElement()
                     .satisfies(j -> assertThat(j.getMetadata().getUid()).isEqualTo(job.getMetadata().getUid()));

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
@@ -271,7 +272,7 @@ class BenchmarkRunReconcilerTest {
         fixtures.finishJob(eagleJob, fixtures.startJobPod(eagleJob), 0, summary);
 
         BenchmarkRun noBaseline = fixtures.awaitRun(ns, "eagle3",
-                r -> Conditions.find(r.getStatus().conditions, BenchmarkRunReconciler.BASELINE_COMPARED).isPresent());
+                r -> Conditions.find(r.getStatus().conditions, ConditionTypes.BASELINE_COMPARED).isPresent());
         assertThat(noBaseline.getStatus().phase).isEqualTo(BenchmarkRunPhase.Succeeded);
         assertThat(condition(noBaseline, "BaselineCompared").getReason()).isEqualTo("BaselineNotFound");
         assertThat(noBaseline.getStatus().comparison).isNull();

@@ -3,6 +3,7 @@ package dev.llmops.serving.e2e;
 import static org.awaitility.Awaitility.await;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.modelserver.ModelServerLabels;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -86,7 +87,7 @@ final class ServingResources {
     }
 
     static List<Pod> serverPods(KubernetesClient client, TestNamespace namespace, String server) {
-        return client.pods().inNamespace(namespace.name()).withLabel(ModelServerLabels.MODEL_SERVER, server).list().getItems();
+        return client.pods().inNamespace(namespace.name()).withLabel(Labels.MODEL_SERVER, server).list().getItems();
     }
 
     /** Deletes the ModelServer and waits until its pods are gone, so the next test class finds the GPUs free. */

@@ -2,6 +2,7 @@ package dev.llmops.serving.modelserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.SchedulingSpec;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -157,11 +158,11 @@ class DesiredObjectsTest {
             assertThat(sglang.getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("8"));
             assertThat(requiredTerms(template.getSpec()).get(0).getMatchExpressions()).contains(BLACKWELL, DRIVER_580);
         }
-        assertThat(leader.getMetadata().getLabels()).containsEntry(ModelServerLabels.COMPONENT, "server")
+        assertThat(leader.getMetadata().getLabels()).containsEntry(Labels.COMPONENT, "server")
                 .containsAllEntriesOf(ModelServerLabels.serverSelector(kimi));
         assertThat(leader.getSpec().getReadinessGates()).hasSize(1);
         assertThat(leader.getSpec().getContainers().get(0).getStartupProbe()).isNotNull();
-        assertThat(worker.getMetadata().getLabels()).containsEntry(ModelServerLabels.COMPONENT, "worker");
+        assertThat(worker.getMetadata().getLabels()).containsEntry(Labels.COMPONENT, "worker");
         assertThat(worker.getSpec().getReadinessGates()).isEmpty();
         assertThat(worker.getSpec().getContainers().get(0).getStartupProbe()).isNull();
         assertThat(worker.getSpec().getContainers().get(0).getLivenessProbe()).isNull();

@@ -3,6 +3,7 @@ package dev.llmops.serving.modelserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
@@ -81,10 +82,10 @@ class ModelServerReconcilerTest {
         assertThat(status.diagnosis.message).contains("8 nvidia.com/gpu").contains("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition")
                 .contains("Insufficient nvidia.com/gpu");
         assertThat(status.diagnosis.hint).isNotBlank();
-        assertCondition(status, StatusReport.SCHEDULED, "False", "InsufficientGPUs");
-        assertCondition(status, StatusReport.READY, "False", "InsufficientGPUs");
-        assertCondition(status, StatusReport.RECONCILING, "True", "Scheduling");
-        assertCondition(status, StatusReport.STALLED, "False", "NotStalled");
+        assertCondition(status, ConditionTypes.SCHEDULED, "False", "InsufficientGPUs");
+        assertCondition(status, ConditionTypes.READY, "False", "InsufficientGPUs");
+        assertCondition(status, ConditionTypes.RECONCILING, "True", "Scheduling");
+        assertCondition(status, ConditionTypes.STALLED, "False", "NotStalled");
         assertThat(status.readyReplicasText).isEqualTo("0/1");
         assertThat(status.endpoint).isEqualTo("http://kimi-k2-eagle3.unschedulable.svc:30000");
         assertThat(status.image).isEqualTo(TestModelServers.DEFAULT_IMAGE);
@@ -128,8 +129,8 @@ class ModelServerReconcilerTest {
         assertThat(status.diagnosis.message).contains("CUDA development headers are missing").contains("curand.h: No such file or directory");
         assertThat(status.diagnosis.hint).contains("full CUDA 13 SGLang image");
         assertThat(status.phase).isEqualTo(ModelServerPhase.Failed);
-        assertCondition(status, StatusReport.STALLED, "True", "CudaHeadersMissing");
-        assertCondition(status, StatusReport.RECONCILING, "False", "Stalled");
+        assertCondition(status, ConditionTypes.STALLED, "True", "CudaHeadersMissing");
+        assertCondition(status, ConditionTypes.RECONCILING, "False", "Stalled");
     }
 
     @Test
@@ -148,11 +149,11 @@ class ModelServerReconcilerTest {
                     .withContainerStatuses(runningContainer())
                     .endStatus());
 
-            ModelServerStatus failing = awaitStatus(qwen, s -> Conditions.find(s.conditions, StatusReport.INFERENCE_READY)
+            ModelServerStatus failing = awaitStatus(qwen, s -> Conditions.find(s.conditions, ConditionTypes.INFERENCE_READY)
                     .filter(c -> "GenerationFailed".equals(c.getReason())).isPresent());
             assertThat(failing.phase).isEqualTo(ModelServerPhase.Loading);
             assertThat(failing.readyReplicas).isZero();
-            assertCondition(failing, StatusReport.READY, "False", "GenerationFailing");
+            assertCondition(failing, ConditionTypes.READY, "False", "GenerationFailing");
             assertThat(failing.diagnosis.message).contains("http_500");
             await().atMost(SETTLE).until(() -> gate(pod).filter(c -> "False".equals(c.getStatus())).isPresent());
             int attempts = simulator.requests().size();
@@ -169,10 +170,10 @@ class ModelServerReconcilerTest {
             assertThat(ready.diagnosis).isNull();
             assertThat(ready.lastInferenceProbe.pod).isEqualTo(pod.getMetadata().getName());
             assertThat(ready.lastInferenceProbe.outputTokens).isPositive();
-            assertCondition(ready, StatusReport.READY, "True", "Ready");
-            assertCondition(ready, StatusReport.INFERENCE_READY, "True", "GenerationSucceeded");
-            assertCondition(ready, StatusReport.RECONCILING, "False", "Ready");
-            assertCondition(ready, StatusReport.STALLED, "False", "NotStalled");
+            assertCondition(ready, ConditionTypes.READY, "True", "Ready");
+            assertCondition(ready, ConditionTypes.INFERENCE_READY, "True", "GenerationSucceeded");
+            assertCondition(ready, ConditionTypes.RECONCILING, "False", "Ready");
+            assertCondition(ready, ConditionTypes.STALLED, "False", "NotStalled");
             await().atMost(SETTLE).until(() -> gate(pod).filter(c -> "True".equals(c.getStatus())).isPresent());
             assertThat(client.pods().resource(pod).get().getStatus().getConditions()).extracting(PodCondition::getType)
                     .as("the operator touches only its own pod condition").contains("PodScheduled");
@@ -196,7 +197,7 @@ class ModelServerReconcilerTest {
 
         assertThat(status.diagnosis.message).contains("spec.huggingFaceTokenSecret").contains("secret \"hf-token\" not found");
         assertThat(status.diagnosis.hint).contains("hf-token").contains("token");
-        assertCondition(status, StatusReport.STALLED, "True", "HuggingFaceTokenSecretMissing");
+        assertCondition(status, ConditionTypes.STALLED, "True", "HuggingFaceTokenSecretMissing");
     }
 
     @Test
@@ -207,9 +208,9 @@ class ModelServerReconcilerTest {
 
         ModelServerStatus status = awaitStatus(qwen, s -> s.phase == ModelServerPhase.Failed);
 
-        assertCondition(status, StatusReport.STALLED, "True", "ExtraArgsRepeatDerivedFlag");
-        assertCondition(status, StatusReport.READY, "False", "ExtraArgsRepeatDerivedFlag");
-        assertThat(Conditions.find(status.conditions, StatusReport.STALLED).orElseThrow().getMessage()).contains("spec.extraArgs[0]").contains("spec.port");
+        assertCondition(status, ConditionTypes.STALLED, "True", "ExtraArgsRepeatDerivedFlag");
+        assertCondition(status, ConditionTypes.READY, "False", "ExtraArgsRepeatDerivedFlag");
+        assertThat(Conditions.find(status.conditions, ConditionTypes.STALLED).orElseThrow().getMessage()).contains("spec.extraArgs[0]").contains("spec.port");
         assertThat(status.conditions).allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(qwen.getMetadata().getGeneration()));
         assertThat(client.apps().deployments().inNamespace("badargs").withName("qwen3-8b").get()).isNull();
     }
@@ -224,7 +225,7 @@ class ModelServerReconcilerTest {
 
         ModelServerStatus status = awaitStatus(created, s -> s.phase == ModelServerPhase.Failed);
 
-        assertCondition(status, StatusReport.STALLED, "True", "LeaderWorkerSetNotInstalled");
+        assertCondition(status, ConditionTypes.STALLED, "True", "LeaderWorkerSetNotInstalled");
         assertThat(status.diagnosis.message).contains("spec.parallelism.nodes=2").contains("leaderworkerset.x-k8s.io/v1").contains("not installed");
         assertThat(client.apps().deployments().inNamespace("nolws").list().getItems()).isEmpty();
     }
@@ -276,7 +277,7 @@ class ModelServerReconcilerTest {
     }
 
     private Optional<PodCondition> gate(Pod pod) {
-        return PodDiagnoser.condition(client.pods().resource(pod).get(), SglangPodTemplate.INFERENCE_READY_GATE);
+        return PodDiagnoser.condition(client.pods().resource(pod).get(), ConditionTypes.POD_INFERENCE_READY);
     }
 
     private ModelServerStatus status(ModelServer server) {

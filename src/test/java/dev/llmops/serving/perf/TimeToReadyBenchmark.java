@@ -2,6 +2,7 @@ package dev.llmops.serving.perf;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.ModelSpec;
@@ -95,7 +96,7 @@ public final class TimeToReadyBenchmark {
                         ModelServer server = client.resource(modelServer("server-" + i)).create();
                         long ready = servers.await(server.getMetadata().getName());
                         Pod pod = client.pods().inNamespace(NAMESPACE)
-                                .withLabel(ModelServerLabels.MODEL_SERVER, server.getMetadata().getName()).list().getItems().get(0);
+                                .withLabel(Labels.MODEL_SERVER, server.getMetadata().getName()).list().getItems().get(0);
                         seconds.add(elapsed(kubelet.firstGeneration(pod.getMetadata().getName()), ready));
                         System.out.printf("operator   rep %d: slow start %5d ms, Ready %.2f s after the first possible generation%n",
                                 i, slowStarts.get(i).toMillis(), seconds.get(i));

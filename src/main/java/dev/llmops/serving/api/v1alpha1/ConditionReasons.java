@@ -1,0 +1,35 @@
+package dev.llmops.serving.api.v1alpha1;
+
+/**
+ * The reasons of conditions that other components act on (the demo, the report, GitOps health checks, tests), spelled
+ * once. A ModelServer's diagnosis reasons are listed with their failure signatures in the controller.
+ */
+public final class ConditionReasons {
+
+    /** Either resource: a reconcile failed; Stalled once the retries are used up. */
+    public static final String RECONCILE_ERROR = "ReconcileError";
+
+    /** InferenceReady and the pod gate: the last real generation returned tokens, or failed. */
+    public static final String GENERATION_SUCCEEDED = "GenerationSucceeded";
+    public static final String GENERATION_FAILED = "GenerationFailed";
+
+    /** BenchmarkRun phases' reasons. */
+    public static final String PENDING = "Pending";
+    public static final String WAITING_FOR_SERVER = "WaitingForServer";
+    public static final String SERVER_NOT_READY = "ServerNotReady";
+    public static final String CREATING_JOB = "CreatingJob";
+    public static final String JOB_RUNNING = "JobRunning";
+    public static final String JOB_FAILED = "JobFailed";
+    public static final String SUCCEEDED = "Succeeded";
+    public static final String RESULTS_INVALID = "ResultsInvalid";
+    public static final String TARGET_DELETED = "TargetDeleted";
+
+    /** BaselineCompared. */
+    public static final String COMPARED = "Compared";
+    public static final String BASELINE_PENDING = "BaselinePending";
+    public static final String BASELINE_NOT_FOUND = "BaselineNotFound";
+    public static final String BASELINE_FAILED = "BaselineFailed";
+
+    private ConditionReasons() {
+    }
+}
