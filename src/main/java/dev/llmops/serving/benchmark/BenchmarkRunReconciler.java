@@ -5,6 +5,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.config.ProgressPoll;
@@ -12,6 +13,7 @@ import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -44,7 +46,7 @@ import java.util.stream.Collectors;
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
 @RBACRule(apiGroups = "batch", resources = {"jobs"}, verbs = {"get"})
-@RBACRule(apiGroups = "", resources = {"pods"}, verbs = {"get", "list"})
+@RBACRule(apiGroups = "", resources = {"pods"}, verbs = {"get", "list", "watch"})
 @RBACRule(apiGroups = "", resources = {"pods/log"}, verbs = {"get"})
 @RBACRule(apiGroups = "", resources = {"nodes"}, verbs = {"get"})
 @RBACRule(apiGroups = "", resources = {"events"}, verbs = {"create"})
@@ -57,6 +59,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     static final String BASELINE_SOURCE = "baseline-run";
     private static final String BY_TARGET = "benchmarkrun-by-target";
     private static final String BY_BASELINE = "benchmarkrun-by-baseline";
+    private static final String BY_JOB = "benchmarkrun-by-job";
+    private static final String PODS_SOURCE = "benchmark-pods";
     private static final Set<String> BASELINE_UNAVAILABLE = Set.of(ConditionReasons.BASELINE_NOT_FOUND, ConditionReasons.BASELINE_FAILED);
 
     private final OperatorConfig config;
@@ -78,14 +82,22 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     /**
-     * Wakes a run when its target ModelServer or its baseline run changes, found through indexes of the run cache; drops
-     * a deleted run's gauges.
+     * Wakes a run when its target ModelServer, its baseline run or its benchmark pod changes, found through indexes of
+     * the run cache; caches the benchmark pods the run reads its outcome from; drops a deleted run's gauges.
      */
     @Override
     public List<EventSource<?, BenchmarkRun>> prepareEventSources(EventSourceContext<BenchmarkRun> context) {
         IndexerResourceCache<BenchmarkRun> runs = context.getPrimaryCache();
         runs.addIndexer(BY_TARGET, run -> keys(run, run.getSpec().target.modelServer));
         runs.addIndexer(BY_BASELINE, run -> keys(run, run.getSpec().baseline));
+        runs.addIndexer(BY_JOB, run -> keys(run, BenchmarkJobDependent.jobName(run.getMetadata().getName())));
+        var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, BenchmarkRun.class)
+                .withName(PODS_SOURCE)
+                .withLabelSelector(Labels.BENCHMARK_JOBS)
+                .withSecondaryToPrimaryMapper(pod -> runs.byIndex(BY_JOB, pod.getMetadata().getNamespace() + "/"
+                                + pod.getMetadata().getLabels().get(Labels.INSTANCE)).stream()
+                        .map(ResourceID::fromResource).collect(Collectors.toSet()))
+                .build(), context);
         var target = new InformerEventSource<>(InformerEventSourceConfiguration.from(ModelServer.class, BenchmarkRun.class)
                 .withName(TARGET_SOURCE)
                 .withSecondaryToPrimaryMapper(server -> referrers(runs, BY_TARGET, server))
@@ -96,7 +108,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 .withSecondaryToPrimaryMapper(base -> referrers(runs, BY_BASELINE, base))
                 .withPrimaryToSecondaryMapper((BenchmarkRun run) -> referenced(run, run.getSpec().baseline))
                 .build(), context);
-        return List.of(target, baseline, new DeletedRunMetrics(metrics));
+        return List.of(target, baseline, pods, new DeletedRunMetrics(metrics));
     }
 
     @Override
@@ -135,8 +147,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             var workflow = context.managedWorkflowAndDependentResourceContext();
             workflow.put(BenchmarkJobDependent.Inputs.KEY, new BenchmarkJobDependent.Inputs(target, config.runner().image()));
             workflow.reconcileManagedWorkflow().throwAggregateExceptionIfErrorsPresent();
-            job = context.getSecondaryResource(Job.class)
-                    .map(j -> new RunStatusReport.ObservedJob(j.getMetadata().getName(), jobs.observe(j)));
+            job = context.getSecondaryResource(Job.class).map(j -> new RunStatusReport.ObservedJob(
+                    j.getMetadata().getName(), jobs.observe(j, context.getSecondaryResources(Pod.class))));
         }
         return new RunStatusReport.Observation(target, job, () -> provenance.collect(target),
                 context.getSecondaryResource(BenchmarkRun.class, BASELINE_SOURCE));

@@ -1,5 +1,6 @@
 package dev.llmops.serving.benchmark;
 
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.runner.ProgressLine;
 import dev.llmops.serving.status.PodLogs;
 import io.fabric8.kubernetes.api.model.ContainerState;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, and while it
@@ -19,21 +21,19 @@ import java.util.Optional;
  */
 public class JobObserver {
 
-    static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
-    static final String LEGACY_JOB_NAME_LABEL = "job-name";
     static final int LOG_LINES = 100;
 
-    private final KubernetesClient client;
     private final PodLogs logs;
 
     public JobObserver(KubernetesClient client) {
-        this.client = client;
         this.logs = new PodLogs(client);
     }
 
-    public JobOutcome observe(Job job) {
+    /** Where the Job stands, from the Job and its pods ({@code pods} may hold other Jobs' pods too). */
+    public JobOutcome observe(Job job, Set<Pod> benchmarkPods) {
         String name = job.getMetadata().getName();
-        List<Pod> pods = pods(job);
+        List<Pod> pods = benchmarkPods.stream().filter(pod -> name.equals(pod.getMetadata().getLabels().get(Labels.INSTANCE)))
+                .filter(pod -> job.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace())).toList();
         Optional<JobCondition> failed = terminalCondition(job, "Failed");
         if (failed.isPresent()) {
             Optional<ContainerStateTerminated> last = pods.stream()
@@ -53,13 +53,6 @@ public class JobObserver {
         return new JobOutcome.Running(pods.stream()
                 .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
                 .findFirst().map(this::progress).orElse(null));
-    }
-
-    private List<Pod> pods(Job job) {
-        String namespace = job.getMetadata().getNamespace();
-        String name = job.getMetadata().getName();
-        List<Pod> pods = client.pods().inNamespace(namespace).withLabel(JOB_NAME_LABEL, name).list().getItems();
-        return pods.isEmpty() ? client.pods().inNamespace(namespace).withLabel(LEGACY_JOB_NAME_LABEL, name).list().getItems() : pods;
     }
 
     private static Optional<JobCondition> terminalCondition(Job job, String type) {

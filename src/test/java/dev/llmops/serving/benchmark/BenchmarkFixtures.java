@@ -105,15 +105,15 @@ final class BenchmarkFixtures {
                 job -> job != null);
     }
 
-    /** The Job controller's part: a running pod carrying the Job's name label, and the Job counting it active. */
+    /** The Job controller's part: a running pod with the template's labels and the Job's name, the Job counting it active. */
     Pod startJobPod(Job job) {
         String podName = job.getMetadata().getName() + "-x7k2p";
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                     .withName(podName)
                     .withNamespace(job.getMetadata().getNamespace())
-                    .addToLabels(JobObserver.JOB_NAME_LABEL, job.getMetadata().getName())
-                    .addToLabels(JobObserver.LEGACY_JOB_NAME_LABEL, job.getMetadata().getName())
+                    .addToLabels(job.getSpec().getTemplate().getMetadata().getLabels())
+                    .addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
                 .endMetadata()
                 .withSpec(job.getSpec().getTemplate().getSpec())
                 .withNewStatus()
