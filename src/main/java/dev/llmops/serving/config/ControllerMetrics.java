@@ -7,9 +7,8 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 /**
- * The operator SDK's metrics per controller, not per resource. The extension's default keeps a dozen meters for every
- * ModelServer and BenchmarkRun: at a thousand servers they filled the heap the chart gives the operator, and every
- * Prometheus scrape rendered them all.
+ * The operator SDK's metrics per controller, not per resource: the extension's default keeps a dozen meters for every
+ * ModelServer and BenchmarkRun, so memory and every Prometheus scrape would grow with the number of resources.
  */
 public class ControllerMetrics {
 

@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * Wakes a ModelServer for the changes of its Deployment it must answer — the spec (generation), labels, owners, a
  * deletion under way — and not for the status and revision annotation the Deployment controller keeps writing, which
- * the reconciler never reads (it watches the pods). Without it a new server was reconciled again for each of them.
+ * the reconciler never reads (it watches the pods), so a starting server is not reconciled again for each of them.
  */
 public class DeploymentSpecChanged implements OnUpdateFilter<Deployment> {
 

@@ -154,7 +154,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
 
     /**
      * Phases a healthy server only passes through on its way up (Pending, Scheduling, Loading, with nothing diagnosed)
-     * get no Event: they say nothing the status does not, and at a thousand servers each is an API write. Arriving
+     * get no Event: they say nothing the status does not, and each is an API write per server. Arriving
      * at Ready, Degraded or Failed, a diagnosis, and leaving one of those phases are recorded.
      */
     static boolean worthAnEvent(ModelServerPhase before, ModelServerStatus status) {
