@@ -23,7 +23,9 @@ import org.jboss.logging.Logger;
 
 /**
  * Says in plain words why an SGLang pod is not serving: from its PodScheduled condition and scheduler events, its
- * container states, and its container's last log lines matched against {@link FailureSignatures}.
+ * container states, and its container's last log lines matched against {@link FailureSignatures}. Events are listed
+ * per pod, only for a pod that needs a diagnosis: they carry no labels, so a cache could not be kept to this
+ * operator's pods and would hold every pod's events in the cluster.
  */
 public class PodDiagnoser {
 
