@@ -36,9 +36,9 @@ public final class BenchmarkDefaults {
     public static final String CONCURRENCY_JSON = "[" + CONCURRENCY_TEXT + "]";
     public static final List<Integer> CONCURRENCY = Arrays.stream(CONCURRENCY_TEXT.split(",")).map(Integer::valueOf).toList();
 
-    public static final String CODE_PROMPT = "Write a Python quicksort implementation";
-    public static final String SCIENCE_PROMPT = "Explain quantum entanglement";
-    public static final String LONG_FORM_PROMPT = "Write a comprehensive guide to Redis data structures";
+    private static final String CODE_PROMPT = "Write a Python quicksort implementation";
+    private static final String SCIENCE_PROMPT = "Explain quantum entanglement";
+    private static final String LONG_FORM_PROMPT = "Write a comprehensive guide to Redis data structures";
     /** The single-request prompts: a code, a science and a long-form prompt. */
     public static final List<String> PROMPTS = List.of(CODE_PROMPT, SCIENCE_PROMPT, LONG_FORM_PROMPT);
     public static final String PROMPTS_JSON = "[\"" + CODE_PROMPT + "\", \"" + SCIENCE_PROMPT + "\", \"" + LONG_FORM_PROMPT + "\"]";

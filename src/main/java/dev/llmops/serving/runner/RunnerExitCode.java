@@ -1,8 +1,5 @@
 package dev.llmops.serving.runner;
 
-import java.util.Arrays;
-import java.util.Optional;
-
 /** The bench runner's exit codes and what each means: the bench command returns them, the operator reads its verdict from them. */
 public enum RunnerExitCode {
     DONE(0, "the runner finished; some requests may have failed"),
@@ -24,9 +21,5 @@ public enum RunnerExitCode {
 
     public String meaning() {
         return meaning;
-    }
-
-    public static Optional<RunnerExitCode> of(int code) {
-        return Arrays.stream(values()).filter(exit -> exit.code == code).findFirst();
     }
 }
