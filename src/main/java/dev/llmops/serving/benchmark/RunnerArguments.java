@@ -2,11 +2,12 @@ package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.DatasetType;
+import dev.llmops.serving.runner.RunnerFlags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** The {@code bench} command line a BenchmarkRun's spec stands for. */
+/** The {@code bench} command line a BenchmarkRun's spec stands for, in the runner's {@link RunnerFlags}. */
 public final class RunnerArguments {
 
     /** Environment variable the API key reaches the runner through; the operator never reads the Secret. */
@@ -18,40 +19,41 @@ public final class RunnerArguments {
     }
 
     public static List<String> of(BenchmarkRunSpec spec, String url, String model) {
-        List<String> args = new ArrayList<>(List.of("bench", "--url", url, "--model", model));
+        List<String> args = new ArrayList<>(List.of("bench", RunnerFlags.URL, url, RunnerFlags.MODEL, model));
         for (String prompt : spec.singleRequest.prompts) {
-            add(args, "--prompts", prompt);
+            add(args, RunnerFlags.PROMPTS, prompt);
         }
         if (spec.singleRequest.prompts.isEmpty()) {
-            args.add("--no-single");
+            args.add(RunnerFlags.NO_SINGLE);
         }
         if (spec.dataset.type == DatasetType.Random) {
-            add(args, "--dataset", "random");
-            add(args, "--input-len", spec.dataset.inputLength);
-            add(args, "--output-len", spec.dataset.outputLength);
+            add(args, RunnerFlags.DATASET, "random");
+            add(args, RunnerFlags.INPUT_LENGTH, spec.dataset.inputLength);
+            add(args, RunnerFlags.OUTPUT_LENGTH, spec.dataset.outputLength);
         } else {
-            add(args, "--dataset", "prompts");
+            add(args, RunnerFlags.DATASET, "prompts");
         }
         if (Boolean.TRUE.equals(spec.dataset.ignoreEos)) {
-            args.add("--ignore-eos");
+            args.add(RunnerFlags.IGNORE_EOS);
         }
         if (spec.sweep.concurrency.isEmpty()) {
-            args.add("--no-sweep");
+            args.add(RunnerFlags.NO_SWEEP);
         } else {
-            add(args, "--concurrency", spec.sweep.concurrency.stream().map(String::valueOf).collect(Collectors.joining(",")));
+            add(args, RunnerFlags.CONCURRENCY, spec.sweep.concurrency.stream().map(String::valueOf)
+                    .collect(Collectors.joining(RunnerFlags.LIST_SEPARATOR)));
         }
-        add(args, "--requests-per-level", spec.sweep.requestsPerLevel);
-        add(args, "--duration-per-level", spec.sweep.durationSecondsPerLevel);
-        add(args, "--warmup", spec.warmup.requests);
-        add(args, "--warmup-max-tokens", spec.warmup.maxTokens);
-        add(args, "--max-tokens", spec.sampling.maxTokens);
-        add(args, "--temperature", spec.sampling.temperature);
-        add(args, "--top-p", spec.sampling.topP);
-        add(args, "--timeout", spec.requestTimeoutSeconds);
+        add(args, RunnerFlags.REQUESTS_PER_LEVEL, spec.sweep.requestsPerLevel);
+        add(args, RunnerFlags.DURATION_PER_LEVEL, spec.sweep.durationSecondsPerLevel);
+        add(args, RunnerFlags.WARMUP, spec.warmup.requests);
+        add(args, RunnerFlags.WARMUP_MAX_TOKENS, spec.warmup.maxTokens);
+        add(args, RunnerFlags.MAX_TOKENS, spec.sampling.maxTokens);
+        add(args, RunnerFlags.TEMPERATURE, spec.sampling.temperature);
+        add(args, RunnerFlags.TOP_P, spec.sampling.topP);
+        add(args, RunnerFlags.TIMEOUT, spec.requestTimeoutSeconds);
         if (spec.target.apiKeySecret != null) {
-            add(args, "--api-key-env", API_KEY_ENV);
+            add(args, RunnerFlags.API_KEY_ENV, API_KEY_ENV);
         }
-        add(args, "--summary-file", SUMMARY_FILE);
+        add(args, RunnerFlags.SUMMARY_FILE, SUMMARY_FILE);
         return args;
     }
 

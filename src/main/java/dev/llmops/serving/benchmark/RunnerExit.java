@@ -1,37 +1,37 @@
 package dev.llmops.serving.benchmark;
 
+import dev.llmops.serving.runner.RunnerExitCode;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The runner's exit codes that carry a verdict, with the reason and words the run's status shows for each. */
+/** The condition reason a BenchmarkRun's status gives for each runner exit code that carries a verdict. */
 public enum RunnerExit {
-    BAD_CONFIGURATION(2, "BadConfiguration", "the runner rejected its configuration (exit code 2)"),
-    TARGET_NOT_INFERENCE_READY(3, "TargetNotInferenceReady", "the target was unreachable or did not generate (exit code 3)"),
-    ALL_REQUESTS_FAILED(4, "AllRequestsFailed", "every request failed (exit code 4)");
+    BAD_CONFIGURATION(RunnerExitCode.BAD_CONFIGURATION, "BadConfiguration"),
+    TARGET_NOT_INFERENCE_READY(RunnerExitCode.TARGET_NOT_READY, "TargetNotInferenceReady"),
+    ALL_REQUESTS_FAILED(RunnerExitCode.ALL_REQUESTS_FAILED, "AllRequestsFailed");
 
-    private final int code;
+    private final RunnerExitCode exitCode;
     private final String reason;
-    private final String meaning;
 
-    RunnerExit(int code, String reason, String meaning) {
-        this.code = code;
+    RunnerExit(RunnerExitCode exitCode, String reason) {
+        this.exitCode = exitCode;
         this.reason = reason;
-        this.meaning = meaning;
     }
 
     public int code() {
-        return code;
+        return exitCode.code();
     }
 
     public String reason() {
         return reason;
     }
 
+    /** What the exit code means, for the status message: {@code every request failed (exit code 4)}. */
     public String meaning() {
-        return meaning;
+        return exitCode.meaning() + " (exit code " + exitCode.code() + ")";
     }
 
     public static Optional<RunnerExit> of(int code) {
-        return Arrays.stream(values()).filter(e -> e.code == code).findFirst();
+        return Arrays.stream(values()).filter(exit -> exit.code() == code).findFirst();
     }
 }

@@ -1,6 +1,7 @@
 package dev.llmops.serving.cli;
 
 import dev.llmops.serving.runner.BenchmarkConfig;
+import dev.llmops.serving.runner.BenchmarkDefaults;
 import dev.llmops.serving.runner.BenchmarkListener;
 import dev.llmops.serving.runner.BenchmarkReport;
 import dev.llmops.serving.runner.BenchmarkRunner;
@@ -10,6 +11,8 @@ import dev.llmops.serving.runner.Dataset;
 import dev.llmops.serving.runner.Endpoint;
 import dev.llmops.serving.runner.OpenAiClient;
 import dev.llmops.serving.runner.RequestLog;
+import dev.llmops.serving.runner.RunnerExitCode;
+import dev.llmops.serving.runner.RunnerFlags;
 import dev.llmops.serving.runner.TargetNotReadyException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -22,9 +25,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,113 +39,121 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The benchmark tool the BenchmarkRun Job runs: parses options into a {@link BenchmarkConfig}, runs it and writes the
- * report. Exit codes: 0 done, 2 bad configuration, 3 target unreachable or not inference-ready, 4 every request failed.
+ * The benchmark tool the BenchmarkRun Job runs: parses the {@link RunnerFlags} into a {@link BenchmarkConfig}, runs it,
+ * writes the report and exits with a {@link RunnerExitCode}.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Benchmark an OpenAI-compatible server: warm-up, single requests, concurrency sweep, rates.",
-            "Exit codes: 0 done, 2 bad configuration, 3 target not inference-ready, 4 every request failed."})
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, exitCodeListHeading = "Exit codes:%n",
+        description = "Benchmark an OpenAI-compatible server: warm-up, single requests, concurrency sweep, rates.")
 public class BenchCommand implements Callable<Integer> {
 
-    public static final int TARGET_NOT_READY = 3;
-    public static final int ALL_REQUESTS_FAILED = 4;
-
-    @Spec
     CommandSpec spec;
 
-    @Option(names = "--url", required = true, paramLabel = "URL", converter = ServerUrl.class,
+    @Option(names = RunnerFlags.URL, required = true, paramLabel = "URL", converter = ServerUrl.class,
             description = "Base URL of the server, e.g. http://localhost:30000.")
     URI url;
 
-    @Option(names = "--model", required = true, description = "Model name to request.")
+    @Option(names = RunnerFlags.MODEL, required = true, description = "Model name to request.")
     String model;
 
-    @Option(names = "--api-key-env", paramLabel = "VAR", description = "Environment variable holding the API key.")
+    @Option(names = RunnerFlags.API_KEY_ENV, paramLabel = "VAR", description = "Environment variable holding the API key.")
     String apiKeyEnv;
 
-    @Option(names = "--endpoint", defaultValue = "chat", converter = EndpointConverter.class,
+    @Option(names = RunnerFlags.ENDPOINT, defaultValue = "chat", converter = EndpointConverter.class,
             description = "chat (/v1/chat/completions) or completions (/v1/completions). Default: ${DEFAULT-VALUE}.")
     Endpoint endpoint;
 
-    @Option(names = "--prompts", paramLabel = "TEXT", description = "A prompt; repeat for more. Default: three prompts.")
+    @Option(names = RunnerFlags.PROMPTS, paramLabel = "TEXT", description = "A prompt; repeat for more. Default: three prompts.")
     List<String> prompts;
 
-    @Option(names = "--prompts-file", paramLabel = "FILE", converter = FileOptions.Readable.class,
+    @Option(names = RunnerFlags.PROMPTS_FILE, paramLabel = "FILE", converter = FileOptions.Readable.class,
             description = "Prompts, one per line (blank lines skipped).")
     Path promptsFile;
 
-    @Option(names = "--no-single", description = "Skip the single-request phase.")
+    @Option(names = RunnerFlags.NO_SINGLE, description = "Skip the single-request phase.")
     boolean noSingle;
 
-    @Option(names = "--dataset", defaultValue = "prompts", converter = DatasetConverter.class,
+    @Option(names = RunnerFlags.DATASET, defaultValue = "prompts", converter = DatasetConverter.class,
             description = "prompts (the prompts in rotation) or random (random words). Default: ${DEFAULT-VALUE}.")
     Dataset dataset;
 
-    @Option(names = "--input-len", description = "Words per random prompt (dataset random).")
+    @Option(names = RunnerFlags.INPUT_LENGTH, description = "Words per random prompt (dataset random).")
     Integer inputLength;
 
-    @Option(names = "--output-len", description = "max_tokens of every sweep request (dataset random).")
+    @Option(names = RunnerFlags.OUTPUT_LENGTH, description = "max_tokens of every sweep request (dataset random).")
     Integer outputLength;
 
-    @Option(names = "--ignore-eos", description = "Ask the server to generate exactly max_tokens in the sweep.")
+    @Option(names = RunnerFlags.IGNORE_EOS, description = "Ask the server to generate exactly max_tokens in the sweep.")
     boolean ignoreEos;
 
-    @Option(names = "--concurrency", split = ",", paramLabel = "N",
-            description = "Closed-loop levels. Default: 8,16,32,48,64 (none when only --rate is given).")
+    @Option(names = RunnerFlags.CONCURRENCY, split = RunnerFlags.LIST_SEPARATOR, paramLabel = "N",
+            description = "Closed-loop levels. Default: " + BenchmarkDefaults.CONCURRENCY_TEXT + " (none when only "
+                    + RunnerFlags.RATE + " is given).")
     List<Integer> concurrency;
 
-    @Option(names = "--no-sweep", description = "Skip the concurrency sweep.")
+    @Option(names = RunnerFlags.NO_SWEEP, description = "Skip the concurrency sweep.")
     boolean noSweep;
 
-    @Option(names = "--rate", split = ",", paramLabel = "R", description = "Open-loop Poisson rates, requests/s.")
+    @Option(names = RunnerFlags.RATE, split = RunnerFlags.LIST_SEPARATOR, paramLabel = "R", description = "Open-loop Poisson rates, requests/s.")
     List<Double> rates;
 
-    @Option(names = "--requests-per-level", description = "Requests per level. Default: 4 × concurrency; 30 s of arrivals per rate.")
+    @Option(names = RunnerFlags.REQUESTS_PER_LEVEL, description = "Requests per level. Default: 4 × concurrency; 30 s of arrivals per rate.")
     Integer requestsPerLevel;
 
-    @Option(names = "--duration-per-level", paramLabel = "SECONDS", description = "Seconds per level instead of a request count.")
+    @Option(names = RunnerFlags.DURATION_PER_LEVEL, paramLabel = "SECONDS", description = "Seconds per level instead of a request count.")
     Integer durationPerLevel;
 
-    @Option(names = "--warmup", defaultValue = "3", description = "Warm-up requests, not measured. Default: ${DEFAULT-VALUE}.")
+    @Option(names = RunnerFlags.WARMUP, defaultValue = BenchmarkDefaults.WARMUP_REQUESTS_TEXT, description = "Warm-up requests, not measured. Default: ${DEFAULT-VALUE}.")
     int warmup;
 
-    @Option(names = "--warmup-max-tokens", defaultValue = "256", description = "max_tokens of warm-up requests. Default: ${DEFAULT-VALUE}.")
+    @Option(names = RunnerFlags.WARMUP_MAX_TOKENS, defaultValue = BenchmarkDefaults.WARMUP_MAX_TOKENS_TEXT, description = "max_tokens of warm-up requests. Default: ${DEFAULT-VALUE}.")
     int warmupMaxTokens;
 
-    @Option(names = "--max-tokens", defaultValue = "4096", description = "max_tokens of measured requests. Default: ${DEFAULT-VALUE}.")
+    @Option(names = RunnerFlags.MAX_TOKENS, defaultValue = BenchmarkDefaults.MAX_TOKENS_TEXT, description = "max_tokens of measured requests. Default: ${DEFAULT-VALUE}.")
     int maxTokens;
 
-    @Option(names = "--temperature", defaultValue = "0.6", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = RunnerFlags.TEMPERATURE, defaultValue = BenchmarkDefaults.TEMPERATURE_TEXT, description = "Default: ${DEFAULT-VALUE}.")
     double temperature;
 
-    @Option(names = "--top-p", defaultValue = "0.95", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = RunnerFlags.TOP_P, defaultValue = BenchmarkDefaults.TOP_P_TEXT, description = "Default: ${DEFAULT-VALUE}.")
     double topP;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "900", description = "Per-request timeout. Default: ${DEFAULT-VALUE}.")
+    @Option(names = RunnerFlags.TIMEOUT, paramLabel = "SECONDS", defaultValue = BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS_TEXT, description = "Per-request timeout. Default: ${DEFAULT-VALUE}.")
     int timeoutSeconds;
 
-    @Option(names = "--no-continuous-usage",
+    @Option(names = RunnerFlags.NO_CONTINUOUS_USAGE,
             description = "Do not ask for usage on every chunk (for servers that reject stream_options.continuous_usage_stats).")
     boolean noContinuousUsage;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of random prompts and arrivals. Default: ${DEFAULT-VALUE}.")
+    @Option(names = RunnerFlags.SEED, defaultValue = BenchmarkDefaults.SEED_TEXT, description = "Seed of random prompts and arrivals. Default: ${DEFAULT-VALUE}.")
     long seed;
 
-    @Option(names = "--json-out", paramLabel = "FILE", converter = FileOptions.WritableOrStdout.class,
+    @Option(names = RunnerFlags.JSON_OUT, paramLabel = "FILE", converter = FileOptions.WritableOrStdout.class,
             description = "Write the full JSON report here (- for stdout, which then carries nothing else).")
     String jsonOut;
 
-    @Option(names = "--summary-file", paramLabel = "FILE", converter = FileOptions.Writable.class,
+    @Option(names = RunnerFlags.SUMMARY_FILE, paramLabel = "FILE", converter = FileOptions.Writable.class,
             description = "Write the compact summary (at most 4096 bytes) here, e.g. /dev/termination-log.")
     Path summaryFile;
 
-    @Option(names = "--requests-out", paramLabel = "FILE", converter = FileOptions.Writable.class,
+    @Option(names = RunnerFlags.REQUESTS_OUT, paramLabel = "FILE", converter = FileOptions.Writable.class,
             description = "Write every measured request (send, first-token, chunk and end times, tokens) here as JSON lines.")
     Path requestsOut;
 
+    /** Keeps the command's model and declares the runner's exit codes in it, for parse errors and the help. */
+    @Spec
+    void spec(CommandSpec commandSpec) {
+        spec = commandSpec;
+        commandSpec.exitCodeOnInvalidInput(RunnerExitCode.BAD_CONFIGURATION.code());
+        Map<String, String> exitCodes = new LinkedHashMap<>();
+        for (RunnerExitCode exit : RunnerExitCode.values()) {
+            exitCodes.put(String.valueOf(exit.code()), exit.meaning());
+        }
+        commandSpec.usageMessage().exitCodeList(exitCodes);
+    }
+
     @Override
     public Integer call() {
-        BenchmarkConfig config = config();
+        BenchmarkConfig config = config(System::getenv);
         var out = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
         boolean jsonToStdout = "-".equals(jsonOut);
@@ -152,7 +166,7 @@ public class BenchCommand implements Callable<Integer> {
             err.println("bench: " + e.getMessage());
             err.flush();
             write(summaryFile, CompactSummaryWriter.writeFailure(model, e.getMessage()));
-            return TARGET_NOT_READY;
+            return RunnerExitCode.TARGET_NOT_READY.code();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -170,35 +184,36 @@ public class BenchCommand implements Callable<Integer> {
         if (report.everyRequestFailed()) {
             err.println("bench: every measured request failed: " + report.failures());
             err.flush();
-            return ALL_REQUESTS_FAILED;
+            return RunnerExitCode.ALL_REQUESTS_FAILED.code();
         }
-        return 0;
+        return RunnerExitCode.DONE.code();
     }
 
-    private BenchmarkConfig config() {
-        String apiKey = OptionValues.apiKey(spec, apiKeyEnv);
+    /** The configuration the parsed options stand for, the API key read from {@code environment}; fails on any problem. */
+    BenchmarkConfig config(UnaryOperator<String> environment) {
+        String apiKey = OptionValues.apiKey(spec, apiKeyEnv, environment);
         List<String> allPrompts = new ArrayList<>(prompts == null ? List.of() : prompts);
         if (promptsFile != null) {
             try {
                 Files.readAllLines(promptsFile, StandardCharsets.UTF_8).stream().filter(line -> !line.isBlank())
                         .forEach(allPrompts::add);
             } catch (CharacterCodingException e) {
-                throw OptionValues.invalid(spec, "--prompts-file", "is not UTF-8 text");
+                throw OptionValues.invalid(spec, RunnerFlags.PROMPTS_FILE, "is not UTF-8 text");
             } catch (IOException e) {
-                throw OptionValues.invalid(spec, "--prompts-file", "cannot be read: " + e);
+                throw OptionValues.invalid(spec, RunnerFlags.PROMPTS_FILE, "cannot be read: " + e);
             }
         }
         boolean defaultSweep = concurrency == null && rates == null;
         BenchmarkConfig config = BenchmarkConfig.builder(url, model)
                 .apiKey(apiKey)
                 .endpoint(endpoint)
-                .prompts(prompts == null && promptsFile == null ? BenchmarkConfig.DEFAULT_PROMPTS : allPrompts)
+                .prompts(prompts == null && promptsFile == null ? BenchmarkDefaults.PROMPTS : allPrompts)
                 .singleRequests(!noSingle)
                 .dataset(dataset)
                 .inputLength(inputLength)
                 .outputLength(outputLength)
                 .ignoreEos(ignoreEos)
-                .concurrency(noSweep ? List.of() : defaultSweep ? BenchmarkConfig.DEFAULT_CONCURRENCY
+                .concurrency(noSweep ? List.of() : defaultSweep ? BenchmarkDefaults.CONCURRENCY
                         : concurrency == null ? List.of() : concurrency)
                 .requestsPerLevel(requestsPerLevel)
                 .durationPerLevel(durationPerLevel == null ? null : Duration.ofSeconds(durationPerLevel))
@@ -226,7 +241,7 @@ public class BenchCommand implements Callable<Integer> {
         try {
             return RequestLog.open(requestsOut);
         } catch (IOException e) {
-            throw OptionValues.invalid(spec, "--requests-out", "cannot be written: " + e);
+            throw OptionValues.invalid(spec, RunnerFlags.REQUESTS_OUT, "cannot be written: " + e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.llmops.serving.cli;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
@@ -29,10 +30,15 @@ final class OptionValues {
 
     /** The value of the environment variable {@code --api-key-env} names; null when the option is not given. */
     static String apiKey(CommandSpec spec, String variable) {
+        return apiKey(spec, variable, System::getenv);
+    }
+
+    /** Like {@link #apiKey(CommandSpec, String)}, reading variables from {@code environment}. */
+    static String apiKey(CommandSpec spec, String variable, UnaryOperator<String> environment) {
         if (variable == null) {
             return null;
         }
-        String key = System.getenv(variable);
+        String key = environment.apply(variable);
         if (key == null || key.isBlank()) {
             throw invalid(spec, "--api-key-env", "is not set in the environment (export it or drop the option)");
         }

@@ -1,5 +1,25 @@
 package dev.llmops.serving.runner;
 
+import static dev.llmops.serving.runner.RunnerFlags.CONCURRENCY;
+import static dev.llmops.serving.runner.RunnerFlags.DATASET;
+import static dev.llmops.serving.runner.RunnerFlags.DURATION_PER_LEVEL;
+import static dev.llmops.serving.runner.RunnerFlags.INPUT_LENGTH;
+import static dev.llmops.serving.runner.RunnerFlags.MAX_TOKENS;
+import static dev.llmops.serving.runner.RunnerFlags.MODEL;
+import static dev.llmops.serving.runner.RunnerFlags.NO_SINGLE;
+import static dev.llmops.serving.runner.RunnerFlags.NO_SWEEP;
+import static dev.llmops.serving.runner.RunnerFlags.OUTPUT_LENGTH;
+import static dev.llmops.serving.runner.RunnerFlags.PROMPTS;
+import static dev.llmops.serving.runner.RunnerFlags.PROMPTS_FILE;
+import static dev.llmops.serving.runner.RunnerFlags.RATE;
+import static dev.llmops.serving.runner.RunnerFlags.REQUESTS_PER_LEVEL;
+import static dev.llmops.serving.runner.RunnerFlags.TEMPERATURE;
+import static dev.llmops.serving.runner.RunnerFlags.TIMEOUT;
+import static dev.llmops.serving.runner.RunnerFlags.TOP_P;
+import static dev.llmops.serving.runner.RunnerFlags.URL;
+import static dev.llmops.serving.runner.RunnerFlags.WARMUP;
+import static dev.llmops.serving.runner.RunnerFlags.WARMUP_MAX_TOKENS;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,9 +29,8 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * Everything a benchmark run needs, with the defaults of a BenchmarkRun: three prompts, warm-up of 3 requests, the
- * sweep 8/16/32/48/64 with 4 × concurrency requests per level, temperature 0.6, top_p 0.95, max_tokens 4096 and a
- * 900 s request timeout.
+ * Everything a benchmark run needs; the builder starts from {@link BenchmarkDefaults}, the defaults of a BenchmarkRun,
+ * with 4 × concurrency requests per sweep level.
  *
  * @param apiKey sent as a bearer token when not null
  * @param prompts the single-request prompts, also the sweep's prompts with {@link Dataset#PROMPTS}
@@ -49,12 +68,6 @@ public record BenchmarkConfig(
         boolean continuousUsage,
         long seed) {
 
-    /** The BenchmarkRun's default single-request prompts: a code, a science and a long-form prompt. */
-    public static final List<String> DEFAULT_PROMPTS = List.of(
-            "Write a Python quicksort implementation",
-            "Explain quantum entanglement",
-            "Write a comprehensive guide to Redis data structures");
-    public static final List<Integer> DEFAULT_CONCURRENCY = List.of(8, 16, 32, 48, 64);
     public static final int MAX_LEVELS = 64;
 
     public BenchmarkConfig {
@@ -77,73 +90,75 @@ public record BenchmarkConfig(
         List<String> problems = new ArrayList<>();
         if (url == null || url.getScheme() == null || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
                 || url.getHost() == null) {
-            problems.add(invalid("--url", url, "is not an http:// or https:// URL with a host"));
+            problems.add(invalid(URL, url, "is not an http:// or https:// URL with a host"));
         }
         if (model == null || model.isBlank()) {
-            problems.add("--model must name the model to request");
+            problems.add(MODEL + " must name the model to request");
         }
         if (prompts.stream().anyMatch(String::isBlank)) {
-            problems.add("--prompts and --prompts-file must not contain empty prompts");
+            problems.add(PROMPTS + " and " + PROMPTS_FILE + " must not contain empty prompts");
         }
         if (singleRequests && prompts.isEmpty()) {
-            problems.add("the single-request phase needs at least one prompt: give --prompts or --prompts-file, or --no-single");
+            problems.add("the single-request phase needs at least one prompt: give " + PROMPTS + " or " + PROMPTS_FILE
+                    + ", or " + NO_SINGLE);
         }
         boolean sweeps = !concurrency.isEmpty() || !rates.isEmpty();
         if (dataset == Dataset.PROMPTS && sweeps && prompts.isEmpty()) {
-            problems.add("--dataset prompts needs at least one prompt: give --prompts or --prompts-file, or --dataset random");
+            problems.add(DATASET + " prompts needs at least one prompt: give " + PROMPTS + " or " + PROMPTS_FILE + ", or "
+                    + DATASET + " random");
         }
         if (dataset == Dataset.RANDOM && (inputLength == null || outputLength == null)) {
-            problems.add("--dataset random needs --input-len and --output-len");
+            problems.add(DATASET + " random needs " + INPUT_LENGTH + " and " + OUTPUT_LENGTH);
         }
         if (dataset == Dataset.PROMPTS && (inputLength != null || outputLength != null)) {
-            problems.add("--input-len and --output-len apply only to --dataset random");
+            problems.add(INPUT_LENGTH + " and " + OUTPUT_LENGTH + " apply only to " + DATASET + " random");
         }
         if (inputLength != null && inputLength < 1 || outputLength != null && outputLength < 1) {
-            problems.add("--input-len and --output-len must be at least 1, got " + inputLength + " and " + outputLength);
+            problems.add(INPUT_LENGTH + " and " + OUTPUT_LENGTH + " must be at least 1, got " + inputLength + " and " + outputLength);
         }
         if (concurrency.size() + rates.size() > MAX_LEVELS) {
-            problems.add("--concurrency and --rate: at most " + MAX_LEVELS + " levels and rates together, got "
+            problems.add(CONCURRENCY + " and " + RATE + ": at most " + MAX_LEVELS + " levels and rates together, got "
                     + (concurrency.size() + rates.size()));
         }
         if (concurrency.stream().anyMatch(c -> c < 1 || c > 4096)) {
-            problems.add(invalid("--concurrency", joined(concurrency), "has a level outside 1 to 4096"));
+            problems.add(invalid(CONCURRENCY, joined(concurrency), "has a level outside 1 to 4096"));
         } else if (new HashSet<>(concurrency).size() != concurrency.size()) {
-            problems.add(invalid("--concurrency", joined(concurrency), "repeats a level"));
+            problems.add(invalid(CONCURRENCY, joined(concurrency), "repeats a level"));
         }
         if (rates.stream().anyMatch(r -> !(r > 0) || r > 100000)) {
-            problems.add(invalid("--rate", joined(rates), "has a rate outside (0, 100000] requests per second"));
+            problems.add(invalid(RATE, joined(rates), "has a rate outside (0, 100000] requests per second"));
         } else if (new HashSet<>(rates).size() != rates.size()) {
-            problems.add(invalid("--rate", joined(rates), "repeats a rate"));
+            problems.add(invalid(RATE, joined(rates), "repeats a rate"));
         }
         if (requestsPerLevel != null && durationPerLevel != null) {
-            problems.add("set --requests-per-level or --duration-per-level, not both");
+            problems.add("set " + REQUESTS_PER_LEVEL + " or " + DURATION_PER_LEVEL + ", not both");
         }
         if (requestsPerLevel != null && requestsPerLevel < 1) {
-            problems.add(invalid("--requests-per-level", requestsPerLevel, "is below 1"));
+            problems.add(invalid(REQUESTS_PER_LEVEL, requestsPerLevel, "is below 1"));
         }
         if (durationPerLevel != null && (durationPerLevel.isNegative() || durationPerLevel.isZero())) {
-            problems.add(invalid("--duration-per-level", durationPerLevel.toSeconds(), "is not a positive number of seconds"));
+            problems.add(invalid(DURATION_PER_LEVEL, durationPerLevel.toSeconds(), "is not a positive number of seconds"));
         }
         if (!singleRequests && !sweeps) {
-            problems.add("nothing to measure: --no-single and --no-sweep leave no stage; drop one or give --rate");
+            problems.add("nothing to measure: " + NO_SINGLE + " and " + NO_SWEEP + " leave no stage; drop one or give " + RATE);
         }
         if (warmupRequests < 0) {
-            problems.add(invalid("--warmup", warmupRequests, "is negative; use 0 for no warm-up"));
+            problems.add(invalid(WARMUP, warmupRequests, "is negative; use 0 for no warm-up"));
         }
         if (warmupMaxTokens < 1) {
-            problems.add(invalid("--warmup-max-tokens", warmupMaxTokens, "is below 1"));
+            problems.add(invalid(WARMUP_MAX_TOKENS, warmupMaxTokens, "is below 1"));
         }
         if (maxTokens < 1) {
-            problems.add(invalid("--max-tokens", maxTokens, "is below 1"));
+            problems.add(invalid(MAX_TOKENS, maxTokens, "is below 1"));
         }
         if (!(temperature >= 0 && temperature <= 2)) {
-            problems.add(invalid("--temperature", temperature, "is not between 0 and 2"));
+            problems.add(invalid(TEMPERATURE, temperature, "is not between 0 and 2"));
         }
         if (!(topP > 0 && topP <= 1)) {
-            problems.add(invalid("--top-p", topP, "is not above 0 and at most 1"));
+            problems.add(invalid(TOP_P, topP, "is not above 0 and at most 1"));
         }
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            problems.add(invalid("--timeout", timeout == null ? null : timeout.toSeconds(), "is not a positive number of seconds"));
+            problems.add(invalid(TIMEOUT, timeout == null ? null : timeout.toSeconds(), "is not a positive number of seconds"));
         }
         return problems;
     }
@@ -163,24 +178,24 @@ public record BenchmarkConfig(
         private final String model;
         private String apiKey;
         private Endpoint endpoint = Endpoint.CHAT;
-        private List<String> prompts = DEFAULT_PROMPTS;
+        private List<String> prompts = BenchmarkDefaults.PROMPTS;
         private boolean singleRequests = true;
         private Dataset dataset = Dataset.PROMPTS;
         private Integer inputLength;
         private Integer outputLength;
         private boolean ignoreEos;
-        private List<Integer> concurrency = DEFAULT_CONCURRENCY;
+        private List<Integer> concurrency = BenchmarkDefaults.CONCURRENCY;
         private Integer requestsPerLevel;
         private Duration durationPerLevel;
         private List<Double> rates = List.of();
-        private int warmupRequests = 3;
-        private int warmupMaxTokens = 256;
-        private int maxTokens = 4096;
-        private double temperature = 0.6;
-        private double topP = 0.95;
-        private Duration timeout = Duration.ofSeconds(900);
+        private int warmupRequests = BenchmarkDefaults.WARMUP_REQUESTS;
+        private int warmupMaxTokens = BenchmarkDefaults.WARMUP_MAX_TOKENS;
+        private int maxTokens = BenchmarkDefaults.MAX_TOKENS;
+        private double temperature = BenchmarkDefaults.TEMPERATURE;
+        private double topP = BenchmarkDefaults.TOP_P;
+        private Duration timeout = Duration.ofSeconds(BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS);
         private boolean continuousUsage = true;
-        private long seed = 1;
+        private long seed = BenchmarkDefaults.SEED;
 
         private Builder(URI url, String model) {
             this.url = url;

@@ -3,6 +3,7 @@ package dev.llmops.serving.benchmark;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
 import dev.llmops.serving.cli.Cli;
+import dev.llmops.serving.runner.RunnerFlags;
 import dev.llmops.serving.simulator.SglangSimulator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,9 +54,9 @@ final class RunnerRuns {
             List<String> args = new ArrayList<>();
             for (int i = 1; i < jobArgs.size(); i++) {
                 String arg = jobArgs.get(i);
-                if (arg.equals("--api-key-env")) {
+                if (arg.equals(RunnerFlags.API_KEY_ENV)) {
                     i++;
-                } else if (arg.equals("--summary-file")) {
+                } else if (arg.equals(RunnerFlags.SUMMARY_FILE)) {
                     args.add(arg);
                     args.add(summaryFile.toString());
                     i++;

@@ -11,8 +11,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.DatasetType;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
-import dev.llmops.serving.api.v1alpha1.SingleRequestSpec;
-import dev.llmops.serving.api.v1alpha1.SweepSpec;
+import dev.llmops.serving.runner.BenchmarkDefaults;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -46,18 +45,24 @@ class CrdSchemaTest {
         assertThat(defaultAt(MODEL_SERVER, "spec.parallelism.tp")).isEqualTo(1L);
     }
 
+    /** The committed CRD's defaults are the runner's, so a field left out runs as the bench command runs without its flag. */
     @Test
     void benchmarkRunDefaults() {
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.temperature")).isEqualTo(0.6);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.topP")).isEqualTo(0.95);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.maxTokens")).isEqualTo(4096L);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.requestTimeoutSeconds")).isEqualTo(900L);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.temperature")).isEqualTo(0.6).isEqualTo(BenchmarkDefaults.TEMPERATURE);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.topP")).isEqualTo(0.95).isEqualTo(BenchmarkDefaults.TOP_P);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.maxTokens")).isEqualTo(4096L).isEqualTo((long) BenchmarkDefaults.MAX_TOKENS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.warmup.requests")).isEqualTo(3L).isEqualTo((long) BenchmarkDefaults.WARMUP_REQUESTS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.warmup.maxTokens")).isEqualTo(256L)
+                .isEqualTo((long) BenchmarkDefaults.WARMUP_MAX_TOKENS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.requestTimeoutSeconds")).isEqualTo(900L)
+                .isEqualTo((long) BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.waitTimeoutSeconds")).isEqualTo(3600L);
         assertThat(defaultAt(BENCHMARK_RUN, "spec.sweep.concurrency"))
-                .isEqualTo(List.of(8L, 16L, 32L, 48L, 64L)).isEqualTo(JSON.convertValue(SweepSpec.DEFAULT_LEVELS, List.class));
+                .isEqualTo(List.of(8L, 16L, 32L, 48L, 64L)).isEqualTo(JSON.convertValue(BenchmarkDefaults.CONCURRENCY, List.class));
         assertThat(defaultAt(BENCHMARK_RUN, "spec.singleRequest.prompts")).isEqualTo(List.of(
                 "Write a Python quicksort implementation",
                 "Explain quantum entanglement",
-                "Write a comprehensive guide to Redis data structures")).isEqualTo(SingleRequestSpec.DEFAULT_PROMPTS);
+                "Write a comprehensive guide to Redis data structures")).isEqualTo(BenchmarkDefaults.PROMPTS);
         assertThat(defaultAt(BENCHMARK_RUN, "spec.dataset.type")).isEqualTo("Prompts");
     }
 

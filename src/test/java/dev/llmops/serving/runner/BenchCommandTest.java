@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.llmops.serving.cli.BenchCommand;
 import dev.llmops.serving.cli.Cli;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
@@ -115,7 +114,7 @@ class BenchCommandTest {
 
         Cli.Run run = bench("--url", "http://127.0.0.1:" + closedPort, "--model", "m", "--summary-file", summary.toString());
 
-        assertThat(run.exitCode()).isEqualTo(BenchCommand.TARGET_NOT_READY);
+        assertThat(run.exitCode()).isEqualTo(RunnerExitCode.TARGET_NOT_READY.code());
         assertThat(run.err()).contains("bench: the target is unreachable: connect: no response from http://127.0.0.1:" + closedPort
                 + "/v1/chat/completions: connection refused: nothing is listening on that port");
         JsonNode written = JSON.readTree(summary.toFile());
@@ -126,7 +125,7 @@ class BenchCommandTest {
     void halfReadyServerExitsThree() {
         try (SglangSimulator simulator = SglangSimulator.builder().fault(Fault.HALF_READY).start()) {
             Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model());
-            assertThat(run.exitCode()).isEqualTo(BenchCommand.TARGET_NOT_READY);
+            assertThat(run.exitCode()).isEqualTo(RunnerExitCode.TARGET_NOT_READY.code());
             assertThat(run.err()).contains("http_500").contains("no kernel image");
         }
     }
@@ -138,7 +137,7 @@ class BenchCommandTest {
                 .tokenDelay(Duration.ZERO).start()) {
             Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "0",
                     "--concurrency", "4", "--requests-per-level", "20", "--max-tokens", "4");
-            assertThat(run.exitCode()).as(run.err()).isEqualTo(BenchCommand.ALL_REQUESTS_FAILED);
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(RunnerExitCode.ALL_REQUESTS_FAILED.code());
             assertThat(run.err()).contains("every measured request failed").contains("http_500=23");
         }
     }

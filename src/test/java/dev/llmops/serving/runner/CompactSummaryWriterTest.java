@@ -38,7 +38,7 @@ class CompactSummaryWriterTest {
     @Test
     void anOrdinaryRunFitsWhole() throws Exception {
         CompactSummary summary = parse(CompactSummaryWriter.write(report("moonshotai/Kimi-K2.5", 5,
-                BenchmarkConfig.DEFAULT_PROMPTS, List.of("c64: something to know"), Map.of("timeout", 2))));
+                BenchmarkDefaults.PROMPTS, List.of("c64: something to know"), Map.of("timeout", 2))));
 
         assertThat(summary.truncated()).isNull();
         assertThat(summary.model()).isEqualTo("moonshotai/Kimi-K2.5");
@@ -48,7 +48,7 @@ class CompactSummaryWriterTest {
         assertThat(c4095.ttftMillis()).containsExactly(123.5, 111.1, 234.6, 345.7, 456.8);
         assertThat(c4095.outputTokensPerSecond()).isEqualTo(12347);
         assertThat(summary.singleRequests()).extracting(CompactSummary.SinglePrompt::prompt)
-                .containsExactlyElementsOf(BenchmarkConfig.DEFAULT_PROMPTS);
+                .containsExactlyElementsOf(BenchmarkDefaults.PROMPTS);
         assertThat(summary.failuresByClass()).containsEntry("timeout", 2);
         assertThat(summary.headline().peakConcurrency()).isEqualTo(4091);
     }

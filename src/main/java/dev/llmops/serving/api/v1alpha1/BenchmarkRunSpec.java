@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.llmops.serving.runner.BenchmarkDefaults;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -17,15 +18,17 @@ import java.util.Objects;
         reason = "FieldValueForbidden")
 public class BenchmarkRunSpec {
 
+    private static final int WAIT_TIMEOUT_SECONDS = 3600;
+
     @Required
     @JsonPropertyDescription("The server to benchmark: a ModelServer, or an external OpenAI-compatible URL.")
     public BenchmarkTarget target;
 
-    @Default("3600")
+    @Default("" + WAIT_TIMEOUT_SECONDS)
     @Min(0)
     @Max(172800)
     @JsonPropertyDescription("Seconds to wait for the target ModelServer to become inference-ready before failing with ServerNotReady.")
-    public Integer waitTimeoutSeconds = 3600;
+    public Integer waitTimeoutSeconds = WAIT_TIMEOUT_SECONDS;
 
     @JsonPropertyDescription("Requests sent and discarded before measuring (JIT compilation, CUDA graphs, caches).")
     public WarmupSpec warmup = new WarmupSpec();
@@ -39,11 +42,11 @@ public class BenchmarkRunSpec {
     @JsonPropertyDescription("Sampling parameters of every measured request.")
     public SamplingSpec sampling = new SamplingSpec();
 
-    @Default("900")
+    @Default(BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS_TEXT)
     @Min(1)
     @Max(86400)
     @JsonPropertyDescription("Seconds one request may take before it counts as failed with a timeout.")
-    public Integer requestTimeoutSeconds = 900;
+    public Integer requestTimeoutSeconds = BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS;
 
     @JsonPropertyDescription("Prompts of the sweep: the single-request prompts, or random token sequences of fixed lengths.")
     public DatasetSpec dataset = new DatasetSpec();

@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.llmops.serving.runner.BenchmarkDefaults;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -11,23 +12,23 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SamplingSpec {
 
-    @Default("0.6")
+    @Default(BenchmarkDefaults.TEMPERATURE_TEXT)
     @Min(0)
     @Max(2)
     @JsonPropertyDescription("temperature.")
-    public Double temperature = 0.6;
+    public Double temperature = BenchmarkDefaults.TEMPERATURE;
 
-    @Default("0.95")
+    @Default(BenchmarkDefaults.TOP_P_TEXT)
     @Min(value = 0, inclusive = false)
     @Max(1)
     @JsonPropertyDescription("top_p.")
-    public Double topP = 0.95;
+    public Double topP = BenchmarkDefaults.TOP_P;
 
-    @Default("4096")
+    @Default(BenchmarkDefaults.MAX_TOKENS_TEXT)
     @Min(1)
     @Max(1048576)
     @JsonPropertyDescription("max_tokens.")
-    public Integer maxTokens = 4096;
+    public Integer maxTokens = BenchmarkDefaults.MAX_TOKENS;
 
     @Override
     public boolean equals(Object other) {

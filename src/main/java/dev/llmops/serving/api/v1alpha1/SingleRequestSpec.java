@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.llmops.serving.runner.BenchmarkDefaults;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
@@ -12,16 +13,10 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SingleRequestSpec {
 
-    public static final List<String> DEFAULT_PROMPTS = List.of(
-            "Write a Python quicksort implementation",
-            "Explain quantum entanglement",
-            "Write a comprehensive guide to Redis data structures");
-
-    @Default("[\"Write a Python quicksort implementation\", \"Explain quantum entanglement\","
-            + " \"Write a comprehensive guide to Redis data structures\"]")
+    @Default(BenchmarkDefaults.PROMPTS_JSON)
     @Size(max = 32)
     @JsonPropertyDescription("Prompts sent one at a time. Empty skips the phase. Defaults to a code, a science and a long-form prompt.")
-    public List<String> prompts = new ArrayList<>(DEFAULT_PROMPTS);
+    public List<String> prompts = new ArrayList<>(BenchmarkDefaults.PROMPTS);
 
     @Override
     public boolean equals(Object other) {

@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.llmops.serving.runner.BenchmarkDefaults;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -17,16 +18,14 @@ import java.util.Objects;
         message = "spec.sweep: set requestsPerLevel or durationSecondsPerLevel, not both", reason = "FieldValueInvalid")
 public class SweepSpec {
 
-    public static final List<Integer> DEFAULT_LEVELS = List.of(8, 16, 32, 48, 64);
-
-    @Default("[8, 16, 32, 48, 64]")
+    @Default(BenchmarkDefaults.CONCURRENCY_JSON)
     @Size(max = 32)
     @ValidationRule(value = "self.all(c, c >= 1 && c <= 4096)",
             message = "spec.sweep.concurrency: every level must be between 1 and 4096")
     @ValidationRule(value = "self.all(c, self.exists_one(d, d == c))",
             message = "spec.sweep.concurrency: levels must not repeat")
     @JsonPropertyDescription("Concurrency levels, run in the order given. Empty skips the sweep. Default 8, 16, 32, 48, 64.")
-    public List<Integer> concurrency = new ArrayList<>(DEFAULT_LEVELS);
+    public List<Integer> concurrency = new ArrayList<>(BenchmarkDefaults.CONCURRENCY);
 
     @Min(1)
     @Max(1000000)

@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.llmops.serving.runner.BenchmarkDefaults;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -11,17 +12,17 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class WarmupSpec {
 
-    @Default("3")
+    @Default(BenchmarkDefaults.WARMUP_REQUESTS_TEXT)
     @Min(0)
     @Max(1000)
     @JsonPropertyDescription("Number of warm-up requests (0 skips warm-up).")
-    public Integer requests = 3;
+    public Integer requests = BenchmarkDefaults.WARMUP_REQUESTS;
 
-    @Default("256")
+    @Default(BenchmarkDefaults.WARMUP_MAX_TOKENS_TEXT)
     @Min(1)
     @Max(1048576)
     @JsonPropertyDescription("max_tokens of each warm-up request.")
-    public Integer maxTokens = 256;
+    public Integer maxTokens = BenchmarkDefaults.WARMUP_MAX_TOKENS;
 
     @Override
     public boolean equals(Object other) {

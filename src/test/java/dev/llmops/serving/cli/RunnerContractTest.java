@@ -1,0 +1,128 @@
+package dev.llmops.serving.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.DatasetType;
+import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
+import dev.llmops.serving.benchmark.RunnerArguments;
+import dev.llmops.serving.runner.BenchmarkConfig;
+import dev.llmops.serving.runner.Dataset;
+import dev.llmops.serving.runner.RunnerFlags;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+
+/**
+ * The runner contract from both ends: the command line the operator writes into a benchmark Job parses, in the bench
+ * command, back into the configuration the BenchmarkRun's spec asks for. A flag the operator drops or misspells fails here.
+ */
+class RunnerContractTest {
+
+    private static final String URL = "http://kimi.llm.svc:30000";
+    private static final String MODEL = "kimi-k2";
+    private static final String API_KEY = "sk-from-the-secret";
+    private static final String SUMMARY = "summary.json";
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> specs() {
+        return Stream.of(
+                arguments(spec("defaults", s -> { }), expected().build()),
+                arguments(spec("every sampling, warm-up and timeout setting", s -> {
+                    s.singleRequest.prompts = List.of("Write a haiku", "Explain TCP slow start");
+                    s.sweep.concurrency = List.of(2, 4);
+                    s.warmup.requests = 0;
+                    s.warmup.maxTokens = 16;
+                    s.sampling.temperature = 0.2;
+                    s.sampling.topP = 0.5;
+                    s.sampling.maxTokens = 128;
+                    s.requestTimeoutSeconds = 60;
+                }), expected().prompts(List.of("Write a haiku", "Explain TCP slow start")).concurrency(List.of(2, 4))
+                        .warmupRequests(0).warmupMaxTokens(16).temperature(0.2).topP(0.5).maxTokens(128)
+                        .timeout(Duration.ofSeconds(60)).build()),
+                arguments(spec("random dataset with ignoreEos", s -> {
+                    s.dataset.type = DatasetType.Random;
+                    s.dataset.inputLength = 1024;
+                    s.dataset.outputLength = 512;
+                    s.dataset.ignoreEos = true;
+                }), expected().dataset(Dataset.RANDOM).inputLength(1024).outputLength(512).ignoreEos(true).build()),
+                arguments(spec("no prompts", s -> s.singleRequest.prompts = List.of()),
+                        expected().singleRequests(false).build()),
+                arguments(spec("no sweep", s -> s.sweep.concurrency = List.of()),
+                        expected().concurrency(List.of()).build()),
+                arguments(spec("requestsPerLevel", s -> s.sweep.requestsPerLevel = 64),
+                        expected().requestsPerLevel(64).build()),
+                arguments(spec("durationSecondsPerLevel", s -> s.sweep.durationSecondsPerLevel = 30),
+                        expected().durationPerLevel(Duration.ofSeconds(30)).build()),
+                arguments(spec("API key secret", s -> {
+                    s.target.apiKeySecret = new SecretKeyReference();
+                    s.target.apiKeySecret.name = "sglang-api-key";
+                    s.target.apiKeySecret.key = "token";
+                }), expected().apiKey(API_KEY).build()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("specs")
+    void theJobsCommandLineParsesBackIntoTheConfigurationTheSpecAsksFor(BenchmarkRunSpec spec, BenchmarkConfig expected) {
+        List<String> jobArgs = RunnerArguments.of(spec, URL, MODEL);
+
+        assertThat(jobArgs.get(0)).as("the command").isEqualTo(new CommandLine(new BenchCommand()).getCommandName());
+        BenchCommand command = parse(jobArgs.subList(1, jobArgs.size()));
+        assertThat(configOf(command)).isEqualTo(expected);
+        assertThat(command.summaryFile).as("the summary file").isEqualTo(dir.resolve(SUMMARY));
+    }
+
+    @Test
+    void withoutItsOptionalFlagsTheCommandRunsTheConfigurationsDefaults() {
+        assertThat(configOf(parse(List.of(RunnerFlags.URL, URL, RunnerFlags.MODEL, MODEL)))).isEqualTo(expected().build());
+    }
+
+    /**
+     * The bench command with {@code args} parsed, not run. The summary goes to a temporary file instead of the
+     * termination log, which a test may not be allowed to create.
+     */
+    private BenchCommand parse(List<String> args) {
+        List<String> local = new ArrayList<>(args);
+        int summaryFile = local.indexOf(RunnerFlags.SUMMARY_FILE);
+        if (summaryFile >= 0) {
+            assertThat(local.get(summaryFile + 1)).isEqualTo(RunnerArguments.SUMMARY_FILE);
+            local.set(summaryFile + 1, dir.resolve(SUMMARY).toString());
+        }
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command).parseArgs(local.toArray(String[]::new));
+        return command;
+    }
+
+    /** The command's configuration, in a pod whose environment holds the API key from the Secret. */
+    private static BenchmarkConfig configOf(BenchCommand command) {
+        return command.config(variable -> variable.equals(RunnerArguments.API_KEY_ENV) ? API_KEY : null);
+    }
+
+    private static Named<BenchmarkRunSpec> spec(String name, Consumer<BenchmarkRunSpec> change) {
+        BenchmarkRunSpec spec = new BenchmarkRunSpec();
+        spec.target = new BenchmarkTarget();
+        spec.target.url = URL;
+        spec.target.model = MODEL;
+        change.accept(spec);
+        return Named.of(name, spec);
+    }
+
+    private static BenchmarkConfig.Builder expected() {
+        return BenchmarkConfig.builder(URI.create(URL), MODEL);
+    }
+}
