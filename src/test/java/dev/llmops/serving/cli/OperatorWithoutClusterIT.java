@@ -57,7 +57,7 @@ class OperatorWithoutClusterIT {
         assertThat(run.elapsed).as(run.describe()).isLessThan(BOUND);
         assertOneLineWithoutStackTraces(run);
         assertThat(run.stderrLines().get(0)).as(run.describe())
-                .contains("https://kubernetes.default.svc").contains("no kubeconfig")
+                .contains("https://kubernetes.default.svc").containsIgnoringCase("no kubeconfig found")
                 .contains("KUBECONFIG").contains("demo");
     }
 
