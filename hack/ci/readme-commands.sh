@@ -62,6 +62,14 @@ plain_output "$work/half.out" "half-ready"
 expect "$work/half.out" "half-ready: the ModelServer is diagnosed" 'is not ready: GenerationFailing'
 expect "$work/half.out" "half-ready: the BenchmarkRun fails with ServerNotReady" 'Stalled True +ServerNotReady +Gave up after waitTimeoutSeconds'
 
+log "a mistyped flag, as the README describes it: one line naming the option, then Try '... --help'"
+status=0
+java -jar $jar bench --url http://127.0.0.1:9 --model x --temperature hot >"$work/flag.out" 2>"$work/flag.err" || status=$?
+if [[ $status -eq 2 && $(wc -l <"$work/flag.err") -le 3 ]]; then pass "bench with a mistyped flag: exit 2, a short message"; else
+  fail "bench with a mistyped flag: exit $status, $(wc -l <"$work/flag.err") lines"; head -5 "$work/flag.err"; fi
+expect "$work/flag.err" "the message names the option and the value" "Invalid value for option '--temperature': 'hot'"
+expect "$work/flag.err" "and points to --help" "^Try 'llm-serving-operator bench --help'"
+
 log "demo --keep, then the kubectl command it prints"
 $demo --keep >"$work/keep.out" 2>"$work/keep.err" &
 demo_pid=$!
