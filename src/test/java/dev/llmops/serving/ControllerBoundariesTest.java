@@ -36,7 +36,8 @@ class ControllerBoundariesTest {
         List<String> violations = new ArrayList<>();
         for (var entry : FORBIDDEN.entrySet()) {
             try (Stream<Path> files = Files.walk(SOURCES.resolve(entry.getKey()))) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".java")).toList()) {
                     Matcher reference = PROJECT_REFERENCE.matcher(Files.readString(file));
                     while (reference.find()) {
                         if (entry.getValue().contains(reference.group(1))) {

@@ -14,16 +14,15 @@ import java.util.stream.Collectors;
  */
 public final class BaselineComparator {
 
-    private BaselineComparator() {
-    }
+    private BaselineComparator() {}
 
     public static BaselineComparison compare(String baselineName, BenchmarkRunStatus run, BenchmarkRunStatus baseline) {
         BaselineComparison comparison = new BaselineComparison();
         comparison.baseline = baselineName;
         comparison.singleStreamSpeedup = ratio(run.summary, baseline.summary, s -> s.singleStreamTokensPerSecond);
         comparison.peakThroughputSpeedup = ratio(run.summary, baseline.summary, s -> s.peakTokensPerSecond);
-        Map<String, StageResult> baselineStages = baseline.stages.stream()
-                .collect(Collectors.toMap(s -> s.name, s -> s, (first, second) -> first));
+        Map<String, StageResult> baselineStages =
+                baseline.stages.stream().collect(Collectors.toMap(s -> s.name, s -> s, (first, second) -> first));
         for (StageResult stage : run.stages) {
             StageResult before = baselineStages.get(stage.name);
             if (before == null) {
@@ -49,7 +48,8 @@ public final class BaselineComparator {
     }
 
     static String describe(BaselineComparison comparison) {
-        return String.format("peak tok/s %s× and single-stream tok/s %s× the baseline %s",
+        return String.format(
+                "peak tok/s %s× and single-stream tok/s %s× the baseline %s",
                 format(comparison.peakThroughputSpeedup), format(comparison.singleStreamSpeedup), comparison.baseline);
     }
 

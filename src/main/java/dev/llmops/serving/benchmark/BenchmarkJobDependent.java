@@ -34,7 +34,8 @@ import java.util.Map;
  * the Job and its pods are gone). Created once and never updated (a Job's pod template is immutable); its name is
  * derived from the run, so after an operator restart the existing Job is found and adopted instead of duplicated.
  */
-@KubernetesDependent(createResourceOnlyIfNotExistingWithSSA = true,
+@KubernetesDependent(
+        createResourceOnlyIfNotExistingWithSSA = true,
         informer = @Informer(labelSelector = Labels.BENCHMARK_JOBS))
 public class BenchmarkJobDependent extends KubernetesDependentResource<Job, BenchmarkRun>
         implements Creator<Job, BenchmarkRun>, GarbageCollected<BenchmarkRun> {
@@ -64,13 +65,15 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
         if (runName.length() + SUFFIX.length() <= MAX_NAME) {
             return runName + SUFFIX;
         }
-        String prefix = runName.substring(0, MAX_NAME - SUFFIX.length() - HASH_LENGTH - 1).replaceAll("[-.]+$", "");
+        String prefix = runName.substring(0, MAX_NAME - SUFFIX.length() - HASH_LENGTH - 1)
+                .replaceAll("[-.]+$", "");
         return prefix + "-" + sha256(runName).substring(0, HASH_LENGTH) + SUFFIX;
     }
 
     @Override
     protected ResourceID targetSecondaryResourceID(BenchmarkRun run, Context<BenchmarkRun> context) {
-        return new ResourceID(jobName(run.getMetadata().getName()), run.getMetadata().getNamespace());
+        return new ResourceID(
+                jobName(run.getMetadata().getName()), run.getMetadata().getNamespace());
     }
 
     @Override
@@ -86,67 +89,84 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 Labels.INSTANCE, name);
         return new JobBuilder()
                 .withNewMetadata()
-                    .withName(name)
-                    .withNamespace(run.getMetadata().getNamespace())
-                    .withLabels(labels)
-                    .addNewOwnerReference()
-                        .withApiVersion(run.getApiVersion())
-                        .withKind(run.getKind())
-                        .withName(run.getMetadata().getName())
-                        .withUid(run.getMetadata().getUid())
-                        .withController(true)
-                        .withBlockOwnerDeletion(true)
-                    .endOwnerReference()
+                .withName(name)
+                .withNamespace(run.getMetadata().getNamespace())
+                .withLabels(labels)
+                .addNewOwnerReference()
+                .withApiVersion(run.getApiVersion())
+                .withKind(run.getKind())
+                .withName(run.getMetadata().getName())
+                .withUid(run.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .endOwnerReference()
                 .endMetadata()
                 .withNewSpec()
-                    .withBackoffLimit(BACKOFF_LIMIT)
-                    .withActiveDeadlineSeconds(JobDeadline.seconds(spec))
-                    .withTtlSecondsAfterFinished(TTL_SECONDS_AFTER_FINISHED)
-                    .withNewPodFailurePolicy()
-                        .addNewRule()
-                            .withAction("FailJob")
-                            .withNewOnExitCodes()
-                                .withContainerName(CONTAINER)
-                                .withOperator("In")
-                                .withValues(RunnerExit.BAD_CONFIGURATION.code())
-                            .endOnExitCodes()
-                        .endRule()
-                        .addNewRule()
-                            .withAction("Ignore")
-                            .addNewOnPodCondition().withType("DisruptionTarget").withStatus("True").endOnPodCondition()
-                        .endRule()
-                    .endPodFailurePolicy()
-                    .withNewTemplate()
-                        .withNewMetadata().withLabels(labels).endMetadata()
-                        .withNewSpec()
-                            .withRestartPolicy("Never")
-                            .withAutomountServiceAccountToken(false)
-                            .withEnableServiceLinks(false)
-                            .withNodeSelector(pod.nodeSelector.isEmpty() ? null : pod.nodeSelector)
-                            .withAffinity(pod.nodeSelector.isEmpty() ? offGpuNodes() : null)
-                            .withTolerations(pod.tolerations)
-                            .withNewSecurityContext()
-                                .withRunAsNonRoot(true)
-                                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-                            .endSecurityContext()
-                            .addNewContainer()
-                                .withName(CONTAINER)
-                                .withImage(pod.image != null ? pod.image : inputs.runnerImage())
-                                .withArgs(RunnerArguments.of(spec, inputs.target().url(), inputs.target().model()))
-                                .withEnv(apiKey(spec))
-                                .withResources(pod.resources != null ? pod.resources : defaultResources())
-                                .withTerminationMessagePath(RunnerArguments.SUMMARY_FILE)
-                                .withTerminationMessagePolicy("FallbackToLogsOnError")
-                                .withNewSecurityContext()
-                                    .withAllowPrivilegeEscalation(false)
-                                    .withReadOnlyRootFilesystem(true)
-                                    .withNewCapabilities().withDrop("ALL").endCapabilities()
-                                .endSecurityContext()
-                                .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
-                            .endContainer()
-                            .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume()
-                        .endSpec()
-                    .endTemplate()
+                .withBackoffLimit(BACKOFF_LIMIT)
+                .withActiveDeadlineSeconds(JobDeadline.seconds(spec))
+                .withTtlSecondsAfterFinished(TTL_SECONDS_AFTER_FINISHED)
+                .withNewPodFailurePolicy()
+                .addNewRule()
+                .withAction("FailJob")
+                .withNewOnExitCodes()
+                .withContainerName(CONTAINER)
+                .withOperator("In")
+                .withValues(RunnerExit.BAD_CONFIGURATION.code())
+                .endOnExitCodes()
+                .endRule()
+                .addNewRule()
+                .withAction("Ignore")
+                .addNewOnPodCondition()
+                .withType("DisruptionTarget")
+                .withStatus("True")
+                .endOnPodCondition()
+                .endRule()
+                .endPodFailurePolicy()
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .withAutomountServiceAccountToken(false)
+                .withEnableServiceLinks(false)
+                .withNodeSelector(pod.nodeSelector.isEmpty() ? null : pod.nodeSelector)
+                .withAffinity(pod.nodeSelector.isEmpty() ? offGpuNodes() : null)
+                .withTolerations(pod.tolerations)
+                .withNewSecurityContext()
+                .withRunAsNonRoot(true)
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
+                .addNewContainer()
+                .withName(CONTAINER)
+                .withImage(pod.image != null ? pod.image : inputs.runnerImage())
+                .withArgs(RunnerArguments.of(
+                        spec, inputs.target().url(), inputs.target().model()))
+                .withEnv(apiKey(spec))
+                .withResources(pod.resources != null ? pod.resources : defaultResources())
+                .withTerminationMessagePath(RunnerArguments.SUMMARY_FILE)
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withNewSecurityContext()
+                .withAllowPrivilegeEscalation(false)
+                .withReadOnlyRootFilesystem(true)
+                .withNewCapabilities()
+                .withDrop("ALL")
+                .endCapabilities()
+                .endSecurityContext()
+                .addNewVolumeMount()
+                .withName("tmp")
+                .withMountPath("/tmp")
+                .endVolumeMount()
+                .endContainer()
+                .addNewVolume()
+                .withName("tmp")
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .endVolume()
+                .endSpec()
+                .endTemplate()
                 .endSpec()
                 .build();
     }
@@ -160,13 +180,20 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
             if (e.getCode() != 409) {
                 throw e;
             }
-            Job existing = context.getClient().batch().v1().jobs()
-                    .inNamespace(desired.getMetadata().getNamespace()).withName(desired.getMetadata().getName()).get();
+            Job existing = context.getClient()
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(desired.getMetadata().getNamespace())
+                    .withName(desired.getMetadata().getName())
+                    .get();
             if (existing != null && isOwnedBy(existing, run)) {
                 return existing;
             }
-            throw new IllegalStateException("Job " + desired.getMetadata().getName()
-                    + " already exists and does not belong to this BenchmarkRun; delete it or rename the run", e);
+            throw new IllegalStateException(
+                    "Job " + desired.getMetadata().getName()
+                            + " already exists and does not belong to this BenchmarkRun; delete it or rename the run",
+                    e);
         }
     }
 
@@ -178,11 +205,14 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
     private static Affinity offGpuNodes() {
         return new AffinityBuilder()
                 .withNewNodeAffinity()
-                    .withNewRequiredDuringSchedulingIgnoredDuringExecution()
-                        .addNewNodeSelectorTerm()
-                            .addNewMatchExpression().withKey(GPU_PRESENT_LABEL).withOperator("DoesNotExist").endMatchExpression()
-                        .endNodeSelectorTerm()
-                    .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm()
+                .addNewMatchExpression()
+                .withKey(GPU_PRESENT_LABEL)
+                .withOperator("DoesNotExist")
+                .endMatchExpression()
+                .endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
                 .endNodeAffinity()
                 .build();
     }
@@ -206,17 +236,18 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
         return List.of(new EnvVarBuilder()
                 .withName(RunnerArguments.API_KEY_ENV)
                 .withNewValueFrom()
-                    .withNewSecretKeyRef()
-                        .withName(spec.target.apiKeySecret.name)
-                        .withKey(spec.target.apiKeySecret.key)
-                    .endSecretKeyRef()
+                .withNewSecretKeyRef()
+                .withName(spec.target.apiKeySecret.name)
+                .withKey(spec.target.apiKeySecret.key)
+                .endSecretKeyRef()
                 .endValueFrom()
                 .build());
     }
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }

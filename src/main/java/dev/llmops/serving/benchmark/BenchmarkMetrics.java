@@ -47,14 +47,26 @@ public class BenchmarkMetrics {
     private List<Meter> register(BenchmarkRun run) {
         List<Meter> registered = new ArrayList<>();
         String model = run.getStatus().provenance != null && run.getStatus().provenance.model != null
-                ? run.getStatus().provenance.model : "";
+                ? run.getStatus().provenance.model
+                : "";
         for (StageResult stage : run.getStatus().stages) {
-            Tags tags = Tags.of("run", run.getMetadata().getName(), "namespace", run.getMetadata().getNamespace(), "model", model,
-                    "stage", stage.name, "concurrency", String.valueOf(stage.concurrency));
+            Tags tags = Tags.of(
+                    "run",
+                    run.getMetadata().getName(),
+                    "namespace",
+                    run.getMetadata().getNamespace(),
+                    "model",
+                    model,
+                    "stage",
+                    stage.name,
+                    "concurrency",
+                    String.valueOf(stage.concurrency));
             if (stage.outputTokensPerSecond != null) {
                 double value = stage.outputTokensPerSecond;
-                registered.add(Gauge.builder(OUTPUT_THROUGHPUT, () -> value).tags(tags)
-                        .description("Output tokens per second of a benchmark stage").register(registry));
+                registered.add(Gauge.builder(OUTPUT_THROUGHPUT, () -> value)
+                        .tags(tags)
+                        .description("Output tokens per second of a benchmark stage")
+                        .register(registry));
             }
             registered.addAll(latency(TTFT, "Time to first token of a benchmark stage", stage.ttftMillis, tags));
             registered.addAll(latency(TPOT, "Time per output token of a benchmark stage", stage.tpotMillis, tags));
@@ -75,8 +87,11 @@ public class BenchmarkMetrics {
         figures.forEach((stat, millis) -> {
             if (millis != null) {
                 double seconds = millis / 1000.0;
-                registered.add(Gauge.builder(name, () -> seconds).tags(tags.and("stat", stat)).baseUnit("seconds")
-                        .description(description).register(registry));
+                registered.add(Gauge.builder(name, () -> seconds)
+                        .tags(tags.and("stat", stat))
+                        .baseUnit("seconds")
+                        .description(description)
+                        .register(registry));
             }
         });
         return registered;

@@ -13,15 +13,19 @@ import java.util.stream.Collectors;
 /** Copies a validated runner summary into the BenchmarkRun status: stages, single requests, headline, warnings. */
 public final class BenchmarkResults {
 
-    static final String TRUNCATED_WARNING = "The runner shortened its summary to fit a termination message: some figures are missing.";
+    static final String TRUNCATED_WARNING =
+            "The runner shortened its summary to fit a termination message: some figures are missing.";
 
-    private BenchmarkResults() {
-    }
+    private BenchmarkResults() {}
 
     public static void apply(CompactSummary summary, BenchmarkRunStatus status) {
-        status.stages = summary.stages().stream().map(BenchmarkResults::stage).collect(Collectors.toCollection(ArrayList::new));
-        status.singleRequests = summary.singleRequests() == null ? new ArrayList<>()
-                : summary.singleRequests().stream().map(BenchmarkResults::single).collect(Collectors.toCollection(ArrayList::new));
+        status.stages =
+                summary.stages().stream().map(BenchmarkResults::stage).collect(Collectors.toCollection(ArrayList::new));
+        status.singleRequests = summary.singleRequests() == null
+                ? new ArrayList<>()
+                : summary.singleRequests().stream()
+                        .map(BenchmarkResults::single)
+                        .collect(Collectors.toCollection(ArrayList::new));
         status.summary = headline(summary);
         status.warnings = warnings(summary);
     }
@@ -68,12 +72,16 @@ public final class BenchmarkResults {
         return result;
     }
 
-    /** The runner's headline; when a truncated summary dropped it, only the failure count (always present per stage). */
+    /**
+     * The runner's headline; when a truncated summary dropped it, only the failure count (always present per stage).
+     */
     private static BenchmarkSummary headline(CompactSummary summary) {
         BenchmarkSummary result = new BenchmarkSummary();
         CompactSummary.Headline headline = summary.headline();
         if (headline == null) {
-            result.failedRequests = summary.stages().stream().mapToInt(CompactSummary.Stage::failed).sum();
+            result.failedRequests = summary.stages().stream()
+                    .mapToInt(CompactSummary.Stage::failed)
+                    .sum();
             return result;
         }
         result.singleStreamTokensPerSecond = headline.singleStreamTokensPerSecond();

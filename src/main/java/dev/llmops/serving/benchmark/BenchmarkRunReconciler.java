@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -31,27 +30,45 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Drives a BenchmarkRun: waits for its ModelServer to be inference-ready, runs the benchmark Job, and copies the runner's
+ * Drives a BenchmarkRun: waits for its ModelServer to be inference-ready, runs the benchmark Job, and copies the
+ * runner's
  * summary into the status with provenance, the SLO verdict and the comparison with a baseline run.
  * The rules below are the API calls it makes beyond those its workflow and informers imply.
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
-@RBACRule(apiGroups = "batch", resources = {"jobs"}, verbs = {"get"})
-@RBACRule(apiGroups = "", resources = {"pods"}, verbs = {"get", "list", "watch"})
-@RBACRule(apiGroups = "", resources = {"pods/log"}, verbs = {"get"})
-@RBACRule(apiGroups = "", resources = {"nodes"}, verbs = {"get"})
-@RBACRule(apiGroups = "", resources = {"events"}, verbs = {"create"})
-@Workflow(explicitInvocation = true,
-        dependents = @Dependent(type = BenchmarkJobDependent.class, reconcilePrecondition = TargetReadyOrJobExists.class))
+@RBACRule(
+        apiGroups = "batch",
+        resources = {"jobs"},
+        verbs = {"get"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"pods"},
+        verbs = {"get", "list", "watch"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"pods/log"},
+        verbs = {"get"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"nodes"},
+        verbs = {"get"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"events"},
+        verbs = {"create"})
+@Workflow(
+        explicitInvocation = true,
+        dependents =
+                @Dependent(type = BenchmarkJobDependent.class, reconcilePrecondition = TargetReadyOrJobExists.class))
 public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     public static final String NAME = "benchmarkrun";
@@ -61,7 +78,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static final String BY_BASELINE = "benchmarkrun-by-baseline";
     private static final String BY_JOB = "benchmarkrun-by-job";
     private static final String PODS_SOURCE = "benchmark-pods";
-    private static final Set<String> BASELINE_UNAVAILABLE = Set.of(ConditionReasons.BASELINE_NOT_FOUND, ConditionReasons.BASELINE_FAILED);
+    private static final Set<String> BASELINE_UNAVAILABLE =
+            Set.of(ConditionReasons.BASELINE_NOT_FOUND, ConditionReasons.BASELINE_FAILED);
 
     private final OperatorConfig config;
     private final BenchmarkMetrics metrics;
@@ -71,8 +89,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final RunStatusReport statusReport;
 
     @Inject
-    public BenchmarkRunReconciler(KubernetesClient client, OperatorConfig config, BenchmarkMetrics metrics,
-            ProgressPoll progressPoll) {
+    public BenchmarkRunReconciler(
+            KubernetesClient client, OperatorConfig config, BenchmarkMetrics metrics, ProgressPoll progressPoll) {
         this.config = config;
         this.metrics = metrics;
         this.jobs = new JobObserver(client);
@@ -90,24 +108,38 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         IndexerResourceCache<BenchmarkRun> runs = context.getPrimaryCache();
         runs.addIndexer(BY_TARGET, run -> keys(run, run.getSpec().target.modelServer));
         runs.addIndexer(BY_BASELINE, run -> keys(run, run.getSpec().baseline));
-        runs.addIndexer(BY_JOB, run -> keys(run, BenchmarkJobDependent.jobName(run.getMetadata().getName())));
-        var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, BenchmarkRun.class)
-                .withName(PODS_SOURCE)
-                .withLabelSelector(Labels.BENCHMARK_JOBS)
-                .withSecondaryToPrimaryMapper(pod -> runs.byIndex(BY_JOB, pod.getMetadata().getNamespace() + "/"
-                                + pod.getMetadata().getLabels().get(Labels.INSTANCE)).stream()
-                        .map(ResourceID::fromResource).collect(Collectors.toSet()))
-                .build(), context);
-        var target = new InformerEventSource<>(InformerEventSourceConfiguration.from(ModelServer.class, BenchmarkRun.class)
-                .withName(TARGET_SOURCE)
-                .withSecondaryToPrimaryMapper(server -> referrers(runs, BY_TARGET, server))
-                .withPrimaryToSecondaryMapper((BenchmarkRun run) -> referenced(run, run.getSpec().target.modelServer))
-                .build(), context);
-        var baseline = new InformerEventSource<>(InformerEventSourceConfiguration.from(BenchmarkRun.class, BenchmarkRun.class)
-                .withName(BASELINE_SOURCE)
-                .withSecondaryToPrimaryMapper(base -> referrers(runs, BY_BASELINE, base))
-                .withPrimaryToSecondaryMapper((BenchmarkRun run) -> referenced(run, run.getSpec().baseline))
-                .build(), context);
+        runs.addIndexer(
+                BY_JOB,
+                run -> keys(run, BenchmarkJobDependent.jobName(run.getMetadata().getName())));
+        var pods = new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(Pod.class, BenchmarkRun.class)
+                        .withName(PODS_SOURCE)
+                        .withLabelSelector(Labels.BENCHMARK_JOBS)
+                        .withSecondaryToPrimaryMapper(pod -> runs
+                                .byIndex(
+                                        BY_JOB,
+                                        pod.getMetadata().getNamespace() + "/"
+                                                + pod.getMetadata().getLabels().get(Labels.INSTANCE))
+                                .stream()
+                                .map(ResourceID::fromResource)
+                                .collect(Collectors.toSet()))
+                        .build(),
+                context);
+        var target = new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(ModelServer.class, BenchmarkRun.class)
+                        .withName(TARGET_SOURCE)
+                        .withSecondaryToPrimaryMapper(server -> referrers(runs, BY_TARGET, server))
+                        .withPrimaryToSecondaryMapper(
+                                (BenchmarkRun run) -> referenced(run, run.getSpec().target.modelServer))
+                        .build(),
+                context);
+        var baseline = new InformerEventSource<>(
+                InformerEventSourceConfiguration.from(BenchmarkRun.class, BenchmarkRun.class)
+                        .withName(BASELINE_SOURCE)
+                        .withSecondaryToPrimaryMapper(base -> referrers(runs, BY_BASELINE, base))
+                        .withPrimaryToSecondaryMapper((BenchmarkRun run) -> referenced(run, run.getSpec().baseline))
+                        .build(),
+                context);
         return List.of(target, baseline, pods, new DeletedRunMetrics(metrics));
     }
 
@@ -122,15 +154,17 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         if (status.phase == BenchmarkRunPhase.Succeeded) {
             metrics.publish(run);
         }
-        UpdateControl<BenchmarkRun> control = status.equals(before) ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run);
+        UpdateControl<BenchmarkRun> control =
+                status.equals(before) ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run);
         report.recheckAfter().ifPresent(control::rescheduleAfter);
         return control;
     }
 
     @Override
-    public ErrorStatusUpdateControl<BenchmarkRun> updateErrorStatus(BenchmarkRun run, Context<BenchmarkRun> context,
-            Exception e) {
-        boolean lastAttempt = context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
+    public ErrorStatusUpdateControl<BenchmarkRun> updateErrorStatus(
+            BenchmarkRun run, Context<BenchmarkRun> context, Exception e) {
+        boolean lastAttempt =
+                context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
         run.setStatus(statusReport.reconcileFailed(run, e, lastAttempt));
         return ErrorStatusUpdateControl.patchStatus(run);
     }
@@ -145,26 +179,38 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         Optional<RunStatusReport.ObservedJob> job = Optional.empty();
         if (!finished) {
             var workflow = context.managedWorkflowAndDependentResourceContext();
-            workflow.put(BenchmarkJobDependent.Inputs.KEY, new BenchmarkJobDependent.Inputs(target, config.runner().image()));
+            workflow.put(
+                    BenchmarkJobDependent.Inputs.KEY,
+                    new BenchmarkJobDependent.Inputs(target, config.runner().image()));
             workflow.reconcileManagedWorkflow().throwAggregateExceptionIfErrorsPresent();
-            job = context.getSecondaryResource(Job.class).map(j -> new RunStatusReport.ObservedJob(
-                    j.getMetadata().getName(), jobs.observe(j, context.getSecondaryResources(Pod.class))));
+            job = context.getSecondaryResource(Job.class)
+                    .map(j -> new RunStatusReport.ObservedJob(
+                            j.getMetadata().getName(), jobs.observe(j, context.getSecondaryResources(Pod.class))));
         }
-        return new RunStatusReport.Observation(target, job, () -> provenance.collect(target),
+        return new RunStatusReport.Observation(
+                target,
+                job,
+                () -> provenance.collect(target),
                 context.getSecondaryResource(BenchmarkRun.class, BASELINE_SOURCE));
     }
 
     /** An event for each change of phase, and a warning when the baseline turns out to be missing or failed. */
     private void recordTransitions(BenchmarkRun run, BenchmarkRunStatus before, BenchmarkRunStatus after) {
         if (before == null || before.phase != after.phase) {
-            Conditions.find(after.conditions, ConditionTypes.READY).ifPresent(ready -> events.record(run,
-                    after.phase == BenchmarkRunPhase.Failed ? EventRecorder.WARNING : EventRecorder.NORMAL,
-                    ready.getReason(), ready.getMessage()));
+            Conditions.find(after.conditions, ConditionTypes.READY)
+                    .ifPresent(ready -> events.record(
+                            run,
+                            after.phase == BenchmarkRunPhase.Failed ? EventRecorder.WARNING : EventRecorder.NORMAL,
+                            ready.getReason(),
+                            ready.getMessage()));
         }
         Optional<Condition> compared = Conditions.find(after.conditions, ConditionTypes.BASELINE_COMPARED)
                 .filter(c -> BASELINE_UNAVAILABLE.contains(c.getReason()));
-        String reasonBefore = before == null ? null
-                : Conditions.find(before.conditions, ConditionTypes.BASELINE_COMPARED).map(Condition::getReason).orElse(null);
+        String reasonBefore = before == null
+                ? null
+                : Conditions.find(before.conditions, ConditionTypes.BASELINE_COMPARED)
+                        .map(Condition::getReason)
+                        .orElse(null);
         compared.filter(c -> !c.getReason().equals(reasonBefore))
                 .ifPresent(c -> events.record(run, EventRecorder.WARNING, c.getReason(), c.getMessage()));
     }
@@ -173,12 +219,21 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         return referenced == null ? List.of() : List.of(run.getMetadata().getNamespace() + "/" + referenced);
     }
 
-    private static Set<ResourceID> referrers(IndexerResourceCache<BenchmarkRun> runs, String index, HasMetadata referenced) {
-        return runs.byIndex(index, referenced.getMetadata().getNamespace() + "/" + referenced.getMetadata().getName()).stream()
-                .map(ResourceID::fromResource).collect(Collectors.toSet());
+    private static Set<ResourceID> referrers(
+            IndexerResourceCache<BenchmarkRun> runs, String index, HasMetadata referenced) {
+        return runs
+                .byIndex(
+                        index,
+                        referenced.getMetadata().getNamespace() + "/"
+                                + referenced.getMetadata().getName())
+                .stream()
+                .map(ResourceID::fromResource)
+                .collect(Collectors.toSet());
     }
 
     private static Set<ResourceID> referenced(BenchmarkRun run, String name) {
-        return name == null ? Set.of() : Set.of(new ResourceID(name, run.getMetadata().getNamespace()));
+        return name == null
+                ? Set.of()
+                : Set.of(new ResourceID(name, run.getMetadata().getNamespace()));
     }
 }

@@ -7,9 +7,9 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
  *
  * <pre>
  * deadline = START + T × (warm-up requests + single-request prompts)
- *          + Σ over levels c: T × ⌈requestsPerLevel / c⌉      (requestsPerLevel set; each of c workers sends its share in turn)
- *                          or T × 4                         (neither set: the runner sends 4 × c requests per level)
- *                          or durationSecondsPerLevel + T   (duration set: requests in flight at the end are awaited)
+ *          + Σ over levels c: T × ⌈requestsPerLevel / c⌉   (requestsPerLevel set: each of c workers sends its share)
+ *                          or T × 4                      (neither set: the runner sends 4 × c requests per level)
+ *                          or durationSecondsPerLevel + T (duration set: requests in flight at the end are awaited)
  * </pre>
  *
  * START ({@value #START_ALLOWANCE_SECONDS} s) covers image pull and start-up; the result is capped at
@@ -21,8 +21,7 @@ public final class JobDeadline {
     static final long MAX_SECONDS = 7L * 24 * 3600;
     private static final int DEFAULT_ROUNDS_PER_LEVEL = 4;
 
-    private JobDeadline() {
-    }
+    private JobDeadline() {}
 
     public static long seconds(BenchmarkRunSpec spec) {
         long timeout = spec.requestTimeoutSeconds;

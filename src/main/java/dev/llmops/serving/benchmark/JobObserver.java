@@ -16,7 +16,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, and while it
+ * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, and while
+ * it
  * runs, the last {@link ProgressLine} of the pod's log.
  */
 public class JobObserver {
@@ -32,33 +33,50 @@ public class JobObserver {
     /** Where the Job stands, from the Job and its pods ({@code pods} may hold other Jobs' pods too). */
     public JobOutcome observe(Job job, Set<Pod> benchmarkPods) {
         String name = job.getMetadata().getName();
-        List<Pod> pods = benchmarkPods.stream().filter(pod -> name.equals(pod.getMetadata().getLabels().get(Labels.INSTANCE)))
-                .filter(pod -> job.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace())).toList();
+        List<Pod> pods = benchmarkPods.stream()
+                .filter(pod -> name.equals(pod.getMetadata().getLabels().get(Labels.INSTANCE)))
+                .filter(pod -> job.getMetadata()
+                        .getNamespace()
+                        .equals(pod.getMetadata().getNamespace()))
+                .toList();
         Optional<JobCondition> failed = terminalCondition(job, "Failed");
         if (failed.isPresent()) {
             Optional<ContainerStateTerminated> last = pods.stream()
                     .filter(p -> terminated(p).isPresent())
-                    .max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder())))
+                    .max(Comparator.comparing(
+                            p -> p.getMetadata().getCreationTimestamp(),
+                            Comparator.nullsFirst(Comparator.naturalOrder())))
                     .flatMap(JobObserver::terminated);
-            return new JobOutcome.Failed(last.map(ContainerStateTerminated::getExitCode).orElse(null),
-                    failed.get().getReason(), failed.get().getMessage(), last.map(ContainerStateTerminated::getMessage).orElse(null));
+            return new JobOutcome.Failed(
+                    last.map(ContainerStateTerminated::getExitCode).orElse(null),
+                    failed.get().getReason(),
+                    failed.get().getMessage(),
+                    last.map(ContainerStateTerminated::getMessage).orElse(null));
         }
         if (terminalCondition(job, "Complete").isPresent()) {
-            return pods.stream().map(JobObserver::terminated).flatMap(Optional::stream)
+            return pods.stream()
+                    .map(JobObserver::terminated)
+                    .flatMap(Optional::stream)
                     .filter(t -> Integer.valueOf(0).equals(t.getExitCode()))
                     .findFirst()
                     .map(t -> new JobOutcome.Completed(t.getMessage(), null))
-                    .orElseGet(() -> new JobOutcome.Completed(null, "no finished pod of Job " + name + " is left to read the summary from"));
+                    .orElseGet(() -> new JobOutcome.Completed(
+                            null, "no finished pod of Job " + name + " is left to read the summary from"));
         }
         return new JobOutcome.Running(pods.stream()
-                .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
-                .findFirst().map(this::progress).orElse(null));
+                .filter(p ->
+                        p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
+                .findFirst()
+                .map(this::progress)
+                .orElse(null));
     }
 
     private static Optional<JobCondition> terminalCondition(Job job, String type) {
-        return job.getStatus() == null || job.getStatus().getConditions() == null ? Optional.empty()
+        return job.getStatus() == null || job.getStatus().getConditions() == null
+                ? Optional.empty()
                 : job.getStatus().getConditions().stream()
-                        .filter(c -> type.equals(c.getType()) && "True".equals(c.getStatus())).findFirst();
+                        .filter(c -> type.equals(c.getType()) && "True".equals(c.getStatus()))
+                        .findFirst();
     }
 
     private static Optional<ContainerStateTerminated> terminated(Pod pod) {
@@ -73,9 +91,13 @@ public class JobObserver {
                 .findFirst();
     }
 
-    /** "done/total stage" from the last PROGRESS line of the pod's log tail; null when the log cannot be read or has none. */
+    /**
+     * "done/total stage" from the last PROGRESS line of the pod's log tail; null when the log cannot be read or has
+     * none.
+     */
     private String progress(Pod pod) {
-        return progressOf(logs.tail(pod, BenchmarkJobDependent.CONTAINER, LOG_LINES, false).orElse(null));
+        return progressOf(logs.tail(pod, BenchmarkJobDependent.CONTAINER, LOG_LINES, false)
+                .orElse(null));
     }
 
     static String progressOf(String log) {

@@ -26,20 +26,20 @@ import java.util.function.Supplier;
 public final class RunStatusReport {
 
     /** A benchmark Job as observed: its name and where it stands. */
-    public record ObservedJob(String name, JobOutcome outcome) {
-    }
+    public record ObservedJob(String name, JobOutcome outcome) {}
 
     /**
      * Everything the status is computed from: the target, the Job once it exists, the provenance (asked for once, when
      * the Job first appears) and the baseline run when the spec names one that exists.
      */
-    public record Observation(TargetState target, Optional<ObservedJob> job, Supplier<Provenance> provenance,
-            Optional<BenchmarkRun> baseline) {
-    }
+    public record Observation(
+            TargetState target,
+            Optional<ObservedJob> job,
+            Supplier<Provenance> provenance,
+            Optional<BenchmarkRun> baseline) {}
 
     /** The new status, and when to reconcile again if no event is expected to wake the run. */
-    public record Report(BenchmarkRunStatus status, Optional<Duration> recheckAfter) {
-    }
+    public record Report(BenchmarkRunStatus status, Optional<Duration> recheckAfter) {}
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
@@ -55,8 +55,8 @@ public final class RunStatusReport {
     }
 
     public Report build(BenchmarkRun run, Observation observed) {
-        BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus()
-                : SERIALIZATION.clone(run.getStatus());
+        BenchmarkRunStatus status =
+                run.getStatus() == null ? new BenchmarkRunStatus() : SERIALIZATION.clone(run.getStatus());
         Long generation = run.getMetadata().getGeneration();
         Optional<Duration> recheck = Optional.empty();
         if (!isFinished(status.phase)) {
@@ -71,44 +71,61 @@ public final class RunStatusReport {
 
     /** The status after a reconcile failed with {@code error}: Reconciling with the error, Stalled once retries end. */
     public BenchmarkRunStatus reconcileFailed(BenchmarkRun run, Exception error, boolean lastAttempt) {
-        BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus()
-                : SERIALIZATION.clone(run.getStatus());
+        BenchmarkRunStatus status =
+                run.getStatus() == null ? new BenchmarkRunStatus() : SERIALIZATION.clone(run.getStatus());
         if (status.phase == null) {
             status.target = targetName(run);
-            transition(status, BenchmarkRunPhase.Pending, ConditionReasons.PENDING, "The run has been accepted.",
+            transition(
+                    status,
+                    BenchmarkRunPhase.Pending,
+                    ConditionReasons.PENDING,
+                    "The run has been accepted.",
                     run.getMetadata().getGeneration());
         }
-        conditions.reconcileFailed(status.conditions, error, lastAttempt, run.getMetadata().getGeneration());
+        conditions.reconcileFailed(
+                status.conditions, error, lastAttempt, run.getMetadata().getGeneration());
         return status;
     }
 
-    private Optional<Duration> advance(BenchmarkRun run, BenchmarkRunStatus status, Observation observed,
-            Long generation) {
+    private Optional<Duration> advance(
+            BenchmarkRun run, BenchmarkRunStatus status, Observation observed, Long generation) {
         TargetState target = observed.target();
         status.target = target.description();
         if (observed.job().isPresent()) {
             return observe(run, status, observed, observed.job().get(), generation);
         }
         if (target.ready()) {
-            transition(status, BenchmarkRunPhase.Running, ConditionReasons.CREATING_JOB,
-                    "Creating Job " + BenchmarkJobDependent.jobName(run.getMetadata().getName()) + ".", generation);
+            transition(
+                    status,
+                    BenchmarkRunPhase.Running,
+                    ConditionReasons.CREATING_JOB,
+                    "Creating Job "
+                            + BenchmarkJobDependent.jobName(run.getMetadata().getName()) + ".",
+                    generation);
             return Optional.of(progressPoll.get());
         }
         long timeout = run.getSpec().waitTimeoutSeconds;
         Instant giveUp = Instant.parse(run.getMetadata().getCreationTimestamp()).plusSeconds(timeout);
         Duration left = Duration.between(clock.instant(), giveUp);
         if (left.isNegative() || left.isZero()) {
-            fail(status, ConditionReasons.SERVER_NOT_READY,
-                    "Gave up after waitTimeoutSeconds (" + timeout + " s): " + target.notReadyReason(), generation);
+            fail(
+                    status,
+                    ConditionReasons.SERVER_NOT_READY,
+                    "Gave up after waitTimeoutSeconds (" + timeout + " s): " + target.notReadyReason(),
+                    generation);
             return Optional.empty();
         }
-        transition(status, BenchmarkRunPhase.WaitingForServer, ConditionReasons.WAITING_FOR_SERVER,
-                target.notReadyReason() + ". Waiting until " + giveUp + " (spec.waitTimeoutSeconds).", generation);
+        transition(
+                status,
+                BenchmarkRunPhase.WaitingForServer,
+                ConditionReasons.WAITING_FOR_SERVER,
+                target.notReadyReason() + ". Waiting until " + giveUp + " (spec.waitTimeoutSeconds).",
+                generation);
         return Optional.of(left.plusSeconds(1));
     }
 
-    private Optional<Duration> observe(BenchmarkRun run, BenchmarkRunStatus status, Observation observed,
-            ObservedJob job, Long generation) {
+    private Optional<Duration> observe(
+            BenchmarkRun run, BenchmarkRunStatus status, Observation observed, ObservedJob job, Long generation) {
         status.jobName = job.name();
         if (status.startTime == null) {
             status.startTime = conditions.now();
@@ -118,14 +135,24 @@ public final class RunStatusReport {
             finish(run, status, completed, generation);
         } else if (job.outcome() instanceof JobOutcome.Failed failed) {
             fail(status, failedReason(failed), failedMessage(job.name(), failed), generation);
-        } else if (run.getSpec().target.modelServer != null && observed.target().modelServer().isEmpty()) {
-            fail(status, ConditionReasons.TARGET_DELETED, "ModelServer " + run.getSpec().target.modelServer + " was deleted while Job "
-                    + status.jobName + " was running; its results would not describe one server.", generation);
+        } else if (run.getSpec().target.modelServer != null
+                && observed.target().modelServer().isEmpty()) {
+            fail(
+                    status,
+                    ConditionReasons.TARGET_DELETED,
+                    "ModelServer " + run.getSpec().target.modelServer + " was deleted while Job " + status.jobName
+                            + " was running; its results would not describe one server.",
+                    generation);
         } else {
             String progress = ((JobOutcome.Running) job.outcome()).progress();
             status.progress = progress != null ? progress : status.progress;
-            transition(status, BenchmarkRunPhase.Running, ConditionReasons.JOB_RUNNING, "Job " + status.jobName + " is running"
-                    + (status.progress == null ? "." : " (progress " + status.progress + ")."), generation);
+            transition(
+                    status,
+                    BenchmarkRunPhase.Running,
+                    ConditionReasons.JOB_RUNNING,
+                    "Job " + status.jobName + " is running"
+                            + (status.progress == null ? "." : " (progress " + status.progress + ")."),
+                    generation);
             return Optional.of(progressPoll.get());
         }
         return Optional.empty();
@@ -139,8 +166,11 @@ public final class RunStatusReport {
             }
             summary = SummaryParser.parse(completed.terminationMessage());
         } catch (InvalidSummaryException e) {
-            fail(status, ConditionReasons.RESULTS_INVALID,
-                    "Job " + status.jobName + " finished but its results cannot be used: " + e.getMessage(), generation);
+            fail(
+                    status,
+                    ConditionReasons.RESULTS_INVALID,
+                    "Job " + status.jobName + " finished but its results cannot be used: " + e.getMessage(),
+                    generation);
             return;
         }
         BenchmarkResults.apply(summary, status);
@@ -156,8 +186,7 @@ public final class RunStatusReport {
                 case BROKEN -> Conditions.FALSE;
                 case UNKNOWN -> Conditions.UNKNOWN;
             };
-            conditions.set(status.conditions, ConditionTypes.SLO_MET, verdict, slo.reason(), slo.message(),
-                    generation);
+            conditions.set(status.conditions, ConditionTypes.SLO_MET, verdict, slo.reason(), slo.message(), generation);
         }
         status.completionTime = conditions.now();
         transition(status, BenchmarkRunPhase.Succeeded, ConditionReasons.SUCCEEDED, headline(status), generation);
@@ -167,17 +196,25 @@ public final class RunStatusReport {
         var summary = status.summary;
         StringBuilder text = new StringBuilder("Benchmark finished");
         if (summary.peakTokensPerSecond != null) {
-            text.append(String.format(Locale.ROOT, ": peak %.1f output tok/s at concurrency %s",
-                    summary.peakTokensPerSecond, summary.peakConcurrency));
+            text.append(String.format(
+                    Locale.ROOT,
+                    ": peak %.1f output tok/s at concurrency %s",
+                    summary.peakTokensPerSecond,
+                    summary.peakConcurrency));
         }
         if (summary.singleStreamTokensPerSecond != null) {
             text.append(String.format(Locale.ROOT, ", single stream %.1f tok/s", summary.singleStreamTokensPerSecond));
         }
-        return text.append(", ").append(summary.failedRequests).append(" failed requests.").toString();
+        return text.append(", ")
+                .append(summary.failedRequests)
+                .append(" failed requests.")
+                .toString();
     }
 
     private static String failedReason(JobOutcome.Failed failed) {
-        return Optional.ofNullable(failed.exitCode()).flatMap(RunnerExit::of).map(RunnerExit::reason)
+        return Optional.ofNullable(failed.exitCode())
+                .flatMap(RunnerExit::of)
+                .map(RunnerExit::reason)
                 .orElse(failed.jobReason() != null ? failed.jobReason() : ConditionReasons.JOB_FAILED);
     }
 
@@ -203,37 +240,64 @@ public final class RunStatusReport {
 
     /** The runner's last words: the warnings and failure classes of the summary it left, else the end of its log. */
     private static String describeOutput(String output) {
-        return SummaryParser.readFailure(output).map(summary -> {
-            List<String> words = new ArrayList<>(summary.warnings() == null ? List.of() : summary.warnings());
-            if (summary.failuresByClass() != null && !summary.failuresByClass().isEmpty()) {
-                words.add("failed requests by class: " + BenchmarkResults.failureClasses(summary));
-            }
-            return words.isEmpty() ? "The runner left no explanation." : "Runner: " + String.join("; ", words) + ".";
-        }).orElseGet(() -> "Runner output: " + SummaryParser.abbreviate(output, 400));
+        return SummaryParser.readFailure(output)
+                .map(summary -> {
+                    List<String> words = new ArrayList<>(summary.warnings() == null ? List.of() : summary.warnings());
+                    if (summary.failuresByClass() != null
+                            && !summary.failuresByClass().isEmpty()) {
+                        words.add("failed requests by class: " + BenchmarkResults.failureClasses(summary));
+                    }
+                    return words.isEmpty()
+                            ? "The runner left no explanation."
+                            : "Runner: " + String.join("; ", words) + ".";
+                })
+                .orElseGet(() -> "Runner output: " + SummaryParser.abbreviate(output, 400));
     }
 
-    private void compareWithBaseline(BenchmarkRun run, BenchmarkRunStatus status, Optional<BenchmarkRun> baseline,
-            Long generation) {
+    private void compareWithBaseline(
+            BenchmarkRun run, BenchmarkRunStatus status, Optional<BenchmarkRun> baseline, Long generation) {
         String name = run.getSpec().baseline;
         if (name == null || status.comparison != null) {
             return;
         }
-        BenchmarkRunPhase phase = baseline.map(b -> b.getStatus() == null ? null : b.getStatus().phase).orElse(null);
+        BenchmarkRunPhase phase = baseline.map(b -> b.getStatus() == null ? null : b.getStatus().phase)
+                .orElse(null);
         String compared = ConditionTypes.BASELINE_COMPARED;
         if (baseline.isEmpty()) {
-            conditions.set(status.conditions, compared, Conditions.FALSE, ConditionReasons.BASELINE_NOT_FOUND,
-                    "Baseline BenchmarkRun " + name + " does not exist in this namespace: no comparison.", generation);
+            conditions.set(
+                    status.conditions,
+                    compared,
+                    Conditions.FALSE,
+                    ConditionReasons.BASELINE_NOT_FOUND,
+                    "Baseline BenchmarkRun " + name + " does not exist in this namespace: no comparison.",
+                    generation);
         } else if (phase == BenchmarkRunPhase.Failed) {
-            conditions.set(status.conditions, compared, Conditions.FALSE, ConditionReasons.BASELINE_FAILED,
-                    "Baseline BenchmarkRun " + name + " failed: no comparison.", generation);
+            conditions.set(
+                    status.conditions,
+                    compared,
+                    Conditions.FALSE,
+                    ConditionReasons.BASELINE_FAILED,
+                    "Baseline BenchmarkRun " + name + " failed: no comparison.",
+                    generation);
         } else if (phase == BenchmarkRunPhase.Succeeded) {
-            status.comparison = BaselineComparator.compare(name, status, baseline.get().getStatus());
-            conditions.set(status.conditions, compared, Conditions.TRUE, ConditionReasons.COMPARED,
-                    "This run reached " + BaselineComparator.describe(status.comparison) + ".", generation);
+            status.comparison =
+                    BaselineComparator.compare(name, status, baseline.get().getStatus());
+            conditions.set(
+                    status.conditions,
+                    compared,
+                    Conditions.TRUE,
+                    ConditionReasons.COMPARED,
+                    "This run reached " + BaselineComparator.describe(status.comparison) + ".",
+                    generation);
         } else {
-            conditions.set(status.conditions, compared, Conditions.FALSE, ConditionReasons.BASELINE_PENDING,
+            conditions.set(
+                    status.conditions,
+                    compared,
+                    Conditions.FALSE,
+                    ConditionReasons.BASELINE_PENDING,
                     "Waiting for baseline BenchmarkRun " + name + " to finish (phase "
-                            + (phase == null ? "none yet" : phase) + ").", generation);
+                            + (phase == null ? "none yet" : phase) + ").",
+                    generation);
         }
     }
 
@@ -243,19 +307,22 @@ public final class RunStatusReport {
     }
 
     /** Sets the phase and the four conditions that follow from it, all with the same reason and message. */
-    private void transition(BenchmarkRunStatus status, BenchmarkRunPhase phase, String reason, String message,
-            Long generation) {
+    private void transition(
+            BenchmarkRunStatus status, BenchmarkRunPhase phase, String reason, String message, Long generation) {
         status.phase = phase;
         boolean succeeded = phase == BenchmarkRunPhase.Succeeded;
         boolean failed = phase == BenchmarkRunPhase.Failed;
         String outcome = succeeded ? Conditions.TRUE : failed ? Conditions.FALSE : Conditions.UNKNOWN;
-        conditions.set(status.conditions, ConditionTypes.READY, Conditions.of(succeeded), reason, message,
-                generation);
+        conditions.set(status.conditions, ConditionTypes.READY, Conditions.of(succeeded), reason, message, generation);
         conditions.set(status.conditions, ConditionTypes.SUCCEEDED, outcome, reason, message, generation);
-        conditions.set(status.conditions, ConditionTypes.RECONCILING, Conditions.of(!succeeded && !failed),
-                reason, message, generation);
-        conditions.set(status.conditions, ConditionTypes.STALLED, Conditions.of(failed), reason, message,
+        conditions.set(
+                status.conditions,
+                ConditionTypes.RECONCILING,
+                Conditions.of(!succeeded && !failed),
+                reason,
+                message,
                 generation);
+        conditions.set(status.conditions, ConditionTypes.STALLED, Conditions.of(failed), reason, message, generation);
     }
 
     private static String targetName(BenchmarkRun run) {

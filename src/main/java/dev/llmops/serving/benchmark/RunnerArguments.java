@@ -15,8 +15,7 @@ public final class RunnerArguments {
     /** Where the runner leaves its summary: the container's termination message. */
     public static final String SUMMARY_FILE = "/dev/termination-log";
 
-    private RunnerArguments() {
-    }
+    private RunnerArguments() {}
 
     public static List<String> of(BenchmarkRunSpec spec, String url, String model) {
         List<String> args = new ArrayList<>(List.of("bench", RunnerFlags.URL, url, RunnerFlags.MODEL, model));
@@ -39,8 +38,12 @@ public final class RunnerArguments {
         if (spec.sweep.concurrency.isEmpty()) {
             args.add(RunnerFlags.NO_SWEEP);
         } else {
-            add(args, RunnerFlags.CONCURRENCY, spec.sweep.concurrency.stream().map(String::valueOf)
-                    .collect(Collectors.joining(RunnerFlags.LIST_SEPARATOR)));
+            add(
+                    args,
+                    RunnerFlags.CONCURRENCY,
+                    spec.sweep.concurrency.stream()
+                            .map(String::valueOf)
+                            .collect(Collectors.joining(RunnerFlags.LIST_SEPARATOR)));
         }
         add(args, RunnerFlags.REQUESTS_PER_LEVEL, spec.sweep.requestsPerLevel);
         add(args, RunnerFlags.DURATION_PER_LEVEL, spec.sweep.durationSecondsPerLevel);

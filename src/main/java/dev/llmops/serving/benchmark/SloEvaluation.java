@@ -16,7 +16,11 @@ import java.util.function.Function;
 public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String reason, String message) {
 
     /** The three states of the SLOMet condition. */
-    public enum Verdict { MET, BROKEN, UNKNOWN }
+    public enum Verdict {
+        MET,
+        BROKEN,
+        UNKNOWN
+    }
 
     public static SloEvaluation evaluate(SloSpec slo, List<StageResult> stages) {
         if (stages.isEmpty()) {
@@ -37,20 +41,31 @@ public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String
             Optional<String> missing = missing(slo.ttftP99Millis, stage, s -> s.ttftMillis, "TTFT")
                     .or(() -> missing(slo.tpotP99Millis, stage, s -> s.tpotMillis, "TPOT"));
             if (missing.isPresent()) {
-                return new SloEvaluation(Verdict.UNKNOWN, null, "LatencyNotReported",
+                return new SloEvaluation(
+                        Verdict.UNKNOWN,
+                        null,
+                        "LatencyNotReported",
                         missing.get() + ", so the SLO cannot be judged there.");
             }
         }
-        return new SloEvaluation(Verdict.MET, null, "SLOMet", "p99 " + limits(slo) + " held at every level up to concurrency "
-                + ascending.get(ascending.size() - 1).concurrency + ".");
+        return new SloEvaluation(
+                Verdict.MET,
+                null,
+                "SLOMet",
+                "p99 " + limits(slo) + " held at every level up to concurrency "
+                        + ascending.get(ascending.size() - 1).concurrency + ".");
     }
 
     private static SloEvaluation broken(StageResult stage, String what) {
-        return new SloEvaluation(Verdict.BROKEN, stage.concurrency, "SLOBroken",
+        return new SloEvaluation(
+                Verdict.BROKEN,
+                stage.concurrency,
+                "SLOBroken",
                 "The SLO broke at concurrency " + stage.concurrency + ": " + what + ".");
     }
 
-    private static Optional<String> exceeded(Integer limit, StageResult stage, Function<StageResult, LatencyStats> metric, String name) {
+    private static Optional<String> exceeded(
+            Integer limit, StageResult stage, Function<StageResult, LatencyStats> metric, String name) {
         LatencyStats stats = metric.apply(stage);
         if (limit == null || stats == null || stats.p99 == null || stats.p99 <= limit) {
             return Optional.empty();
@@ -58,7 +73,8 @@ public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String
         return Optional.of(String.format("p99 %s %.1f ms > %d ms", name, stats.p99, limit));
     }
 
-    private static Optional<String> missing(Integer limit, StageResult stage, Function<StageResult, LatencyStats> metric, String name) {
+    private static Optional<String> missing(
+            Integer limit, StageResult stage, Function<StageResult, LatencyStats> metric, String name) {
         LatencyStats stats = metric.apply(stage);
         if (limit == null || (stats != null && stats.p99 != null)) {
             return Optional.empty();
@@ -72,7 +88,10 @@ public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String
             text.append("TTFT <= ").append(slo.ttftP99Millis).append(" ms");
         }
         if (slo.tpotP99Millis != null) {
-            text.append(text.isEmpty() ? "" : " and ").append("TPOT <= ").append(slo.tpotP99Millis).append(" ms");
+            text.append(text.isEmpty() ? "" : " and ")
+                    .append("TPOT <= ")
+                    .append(slo.tpotP99Millis)
+                    .append(" ms");
         }
         return text.toString();
     }

@@ -22,8 +22,7 @@ public final class SummaryParser {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .build();
 
-    private SummaryParser() {
-    }
+    private SummaryParser() {}
 
     public static CompactSummary parse(String message) throws InvalidSummaryException {
         if (message == null || message.isBlank()) {
@@ -35,11 +34,11 @@ public final class SummaryParser {
         } catch (JsonProcessingException e) {
             String text = message.strip();
             if (e instanceof JsonEOFException || text.startsWith("{") && !text.endsWith("}")) {
-                throw new InvalidSummaryException("the summary is cut off after " + message.getBytes(StandardCharsets.UTF_8).length
-                        + " bytes (incomplete JSON)");
+                throw new InvalidSummaryException("the summary is cut off after "
+                        + message.getBytes(StandardCharsets.UTF_8).length + " bytes (incomplete JSON)");
             }
-            throw new InvalidSummaryException("the summary is not valid JSON (" + e.getOriginalMessage() + "); it begins: "
-                    + abbreviate(message, 80));
+            throw new InvalidSummaryException("the summary is not valid JSON (" + e.getOriginalMessage()
+                    + "); it begins: " + abbreviate(message, 80));
         }
         if (summary == null) {
             throw new InvalidSummaryException("the summary is JSON null");
@@ -55,7 +54,9 @@ public final class SummaryParser {
     public static Optional<CompactSummary> readFailure(String message) {
         try {
             CompactSummary summary = MAPPER.readValue(message, CompactSummary.class);
-            return summary != null && summary.version() == CompactSummary.FORMAT_VERSION ? Optional.of(summary) : Optional.empty();
+            return summary != null && summary.version() == CompactSummary.FORMAT_VERSION
+                    ? Optional.of(summary)
+                    : Optional.empty();
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }
@@ -63,8 +64,8 @@ public final class SummaryParser {
 
     private static void validate(CompactSummary summary) throws InvalidSummaryException {
         if (summary.version() != CompactSummary.FORMAT_VERSION) {
-            throw new InvalidSummaryException("the summary has format version " + summary.version() + ", this operator reads version "
-                    + CompactSummary.FORMAT_VERSION);
+            throw new InvalidSummaryException("the summary has format version " + summary.version()
+                    + ", this operator reads version " + CompactSummary.FORMAT_VERSION);
         }
         if (summary.stages() == null || summary.stages().isEmpty()) {
             throw new InvalidSummaryException("the summary lists no stages");
@@ -72,7 +73,8 @@ public final class SummaryParser {
         for (int i = 0; i < summary.stages().size(); i++) {
             validate(summary.stages().get(i), "stages[" + i + "]");
         }
-        List<CompactSummary.SinglePrompt> single = summary.singleRequests() == null ? List.of() : summary.singleRequests();
+        List<CompactSummary.SinglePrompt> single =
+                summary.singleRequests() == null ? List.of() : summary.singleRequests();
         for (int i = 0; i < single.size(); i++) {
             CompactSummary.SinglePrompt prompt = single.get(i);
             String path = "single[" + i + "]";

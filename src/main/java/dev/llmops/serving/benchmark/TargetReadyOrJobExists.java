@@ -13,9 +13,12 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 public class TargetReadyOrJobExists implements Condition<Job, BenchmarkRun> {
 
     @Override
-    public boolean isMet(DependentResource<Job, BenchmarkRun> dependent, BenchmarkRun run, Context<BenchmarkRun> context) {
+    public boolean isMet(
+            DependentResource<Job, BenchmarkRun> dependent, BenchmarkRun run, Context<BenchmarkRun> context) {
         return dependent.getSecondaryResource(run, context).isPresent()
                 || context.managedWorkflowAndDependentResourceContext()
-                        .getMandatory(BenchmarkJobDependent.Inputs.KEY, BenchmarkJobDependent.Inputs.class).target().ready();
+                        .getMandatory(BenchmarkJobDependent.Inputs.KEY, BenchmarkJobDependent.Inputs.class)
+                        .target()
+                        .ready();
     }
 }

@@ -14,9 +14,13 @@ import java.util.Optional;
  * not, why. An external URL is always ready (the runner itself exits 3 if it does not generate); a ModelServer is ready
  * once its InferenceReady condition is True and it publishes an endpoint.
  */
-public record TargetState(String description, boolean ready, String url, String model, Optional<ModelServer> modelServer,
+public record TargetState(
+        String description,
+        boolean ready,
+        String url,
+        String model,
+        Optional<ModelServer> modelServer,
         String notReadyReason) {
-
 
     public static TargetState of(BenchmarkRun run, Optional<ModelServer> modelServer) {
         BenchmarkTarget target = run.getSpec().target;
@@ -24,25 +28,41 @@ public record TargetState(String description, boolean ready, String url, String 
             return new TargetState(target.url, true, target.url, target.model, Optional.empty(), null);
         }
         if (modelServer.isEmpty()) {
-            return new TargetState(target.modelServer, false, null, target.model, modelServer,
+            return new TargetState(
+                    target.modelServer,
+                    false,
+                    null,
+                    target.model,
+                    modelServer,
                     "ModelServer " + target.modelServer + " does not exist");
         }
         ModelServer server = modelServer.get();
-        String model = target.model != null ? target.model
-                : server.getSpec().model.servedModelName != null ? server.getSpec().model.servedModelName
-                : server.getSpec().model.path;
+        String model = target.model != null
+                ? target.model
+                : server.getSpec().model.servedModelName != null
+                        ? server.getSpec().model.servedModelName
+                        : server.getSpec().model.path;
         String endpoint = server.getStatus() == null ? null : server.getStatus().endpoint;
-        Optional<Condition> inferenceReady = server.getStatus() == null ? Optional.empty()
+        Optional<Condition> inferenceReady = server.getStatus() == null
+                ? Optional.empty()
                 : Conditions.find(server.getStatus().conditions, ConditionTypes.INFERENCE_READY);
-        boolean ready = inferenceReady.map(c -> Conditions.TRUE.equals(c.getStatus())).orElse(false) && endpoint != null;
-        return new TargetState(target.modelServer, ready, endpoint, model, modelServer, ready ? null : notReady(server, inferenceReady));
+        boolean ready =
+                inferenceReady.map(c -> Conditions.TRUE.equals(c.getStatus())).orElse(false) && endpoint != null;
+        return new TargetState(
+                target.modelServer,
+                ready,
+                endpoint,
+                model,
+                modelServer,
+                ready ? null : notReady(server, inferenceReady));
     }
 
     private static String notReady(ModelServer server, Optional<Condition> inferenceReady) {
         String name = "ModelServer " + server.getMetadata().getName();
         Diagnosis diagnosis = server.getStatus() == null ? null : server.getStatus().diagnosis;
         if (diagnosis != null && diagnosis.reason != null) {
-            StringBuilder text = new StringBuilder(name).append(" is not inference-ready: ").append(diagnosis.reason);
+            StringBuilder text =
+                    new StringBuilder(name).append(" is not inference-ready: ").append(diagnosis.reason);
             if (diagnosis.message != null) {
                 text.append(": ").append(diagnosis.message);
             }

@@ -1,5 +1,7 @@
 package dev.llmops.serving.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.llmops.serving.runner.BenchmarkConfig;
 import dev.llmops.serving.runner.BenchmarkDefaults;
 import dev.llmops.serving.runner.BenchmarkListener;
@@ -14,8 +16,6 @@ import dev.llmops.serving.runner.RequestLog;
 import dev.llmops.serving.runner.RunnerExitCode;
 import dev.llmops.serving.runner.RunnerFlags;
 import dev.llmops.serving.runner.TargetNotReadyException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -42,37 +42,60 @@ import picocli.CommandLine.Spec;
  * The benchmark tool the BenchmarkRun Job runs: parses the {@link RunnerFlags} into a {@link BenchmarkConfig}, runs it,
  * writes the report and exits with a {@link RunnerExitCode}.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, exitCodeListHeading = "Exit codes:%n",
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        exitCodeListHeading = "Exit codes:%n",
         description = "Benchmark an OpenAI-compatible server: warm-up, single requests, concurrency sweep, rates.")
 public class BenchCommand implements Callable<Integer> {
 
     CommandSpec spec;
 
-    @Option(names = RunnerFlags.URL, required = true, paramLabel = "URL", converter = ServerUrl.class,
+    @Option(
+            names = RunnerFlags.URL,
+            required = true,
+            paramLabel = "URL",
+            converter = ServerUrl.class,
             description = "Base URL of the server, e.g. http://localhost:30000.")
     URI url;
 
     @Option(names = RunnerFlags.MODEL, required = true, description = "Model name to request.")
     String model;
 
-    @Option(names = RunnerFlags.API_KEY_ENV, paramLabel = "VAR", description = "Environment variable holding the API key.")
+    @Option(
+            names = RunnerFlags.API_KEY_ENV,
+            paramLabel = "VAR",
+            description = "Environment variable holding the API key.")
     String apiKeyEnv;
 
-    @Option(names = RunnerFlags.ENDPOINT, defaultValue = "chat", converter = EndpointConverter.class,
+    @Option(
+            names = RunnerFlags.ENDPOINT,
+            defaultValue = "chat",
+            converter = EndpointConverter.class,
             description = "chat (/v1/chat/completions) or completions (/v1/completions). Default: ${DEFAULT-VALUE}.")
     Endpoint endpoint;
 
-    @Option(names = RunnerFlags.PROMPTS, paramLabel = "TEXT", description = "A prompt; repeat for more. Default: three prompts.")
+    @Option(
+            names = RunnerFlags.PROMPTS,
+            paramLabel = "TEXT",
+            description = "A prompt; repeat for more. Default: three prompts.")
     List<String> prompts;
 
-    @Option(names = RunnerFlags.PROMPTS_FILE, paramLabel = "FILE", converter = FileOptions.Readable.class,
+    @Option(
+            names = RunnerFlags.PROMPTS_FILE,
+            paramLabel = "FILE",
+            converter = FileOptions.Readable.class,
             description = "Prompts, one per line (blank lines skipped).")
     Path promptsFile;
 
     @Option(names = RunnerFlags.NO_SINGLE, description = "Skip the single-request phase.")
     boolean noSingle;
 
-    @Option(names = RunnerFlags.DATASET, defaultValue = "prompts", converter = DatasetConverter.class,
+    @Option(
+            names = RunnerFlags.DATASET,
+            defaultValue = "prompts",
+            converter = DatasetConverter.class,
             description = "prompts (the prompts in rotation) or random (random words). Default: ${DEFAULT-VALUE}.")
     Dataset dataset;
 
@@ -85,7 +108,10 @@ public class BenchCommand implements Callable<Integer> {
     @Option(names = RunnerFlags.IGNORE_EOS, description = "Ask the server to generate exactly max_tokens in the sweep.")
     boolean ignoreEos;
 
-    @Option(names = RunnerFlags.CONCURRENCY, split = RunnerFlags.LIST_SEPARATOR, paramLabel = "N",
+    @Option(
+            names = RunnerFlags.CONCURRENCY,
+            split = RunnerFlags.LIST_SEPARATOR,
+            paramLabel = "N",
             description = "Closed-loop levels. Default: " + BenchmarkDefaults.CONCURRENCY_TEXT + " (none when only "
                     + RunnerFlags.RATE + " is given).")
     List<Integer> concurrency;
@@ -93,50 +119,93 @@ public class BenchCommand implements Callable<Integer> {
     @Option(names = RunnerFlags.NO_SWEEP, description = "Skip the concurrency sweep.")
     boolean noSweep;
 
-    @Option(names = RunnerFlags.RATE, split = RunnerFlags.LIST_SEPARATOR, paramLabel = "R", description = "Open-loop Poisson rates, requests/s.")
+    @Option(
+            names = RunnerFlags.RATE,
+            split = RunnerFlags.LIST_SEPARATOR,
+            paramLabel = "R",
+            description = "Open-loop Poisson rates, requests/s.")
     List<Double> rates;
 
-    @Option(names = RunnerFlags.REQUESTS_PER_LEVEL, description = "Requests per level. Default: 4 × concurrency; 30 s of arrivals per rate.")
+    @Option(
+            names = RunnerFlags.REQUESTS_PER_LEVEL,
+            description = "Requests per level. Default: 4 × concurrency; 30 s of arrivals per rate.")
     Integer requestsPerLevel;
 
-    @Option(names = RunnerFlags.DURATION_PER_LEVEL, paramLabel = "SECONDS", description = "Seconds per level instead of a request count.")
+    @Option(
+            names = RunnerFlags.DURATION_PER_LEVEL,
+            paramLabel = "SECONDS",
+            description = "Seconds per level instead of a request count.")
     Integer durationPerLevel;
 
-    @Option(names = RunnerFlags.WARMUP, defaultValue = BenchmarkDefaults.WARMUP_REQUESTS_TEXT, description = "Warm-up requests, not measured. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = RunnerFlags.WARMUP,
+            defaultValue = BenchmarkDefaults.WARMUP_REQUESTS_TEXT,
+            description = "Warm-up requests, not measured. Default: ${DEFAULT-VALUE}.")
     int warmup;
 
-    @Option(names = RunnerFlags.WARMUP_MAX_TOKENS, defaultValue = BenchmarkDefaults.WARMUP_MAX_TOKENS_TEXT, description = "max_tokens of warm-up requests. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = RunnerFlags.WARMUP_MAX_TOKENS,
+            defaultValue = BenchmarkDefaults.WARMUP_MAX_TOKENS_TEXT,
+            description = "max_tokens of warm-up requests. Default: ${DEFAULT-VALUE}.")
     int warmupMaxTokens;
 
-    @Option(names = RunnerFlags.MAX_TOKENS, defaultValue = BenchmarkDefaults.MAX_TOKENS_TEXT, description = "max_tokens of measured requests. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = RunnerFlags.MAX_TOKENS,
+            defaultValue = BenchmarkDefaults.MAX_TOKENS_TEXT,
+            description = "max_tokens of measured requests. Default: ${DEFAULT-VALUE}.")
     int maxTokens;
 
-    @Option(names = RunnerFlags.TEMPERATURE, defaultValue = BenchmarkDefaults.TEMPERATURE_TEXT, description = "Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = RunnerFlags.TEMPERATURE,
+            defaultValue = BenchmarkDefaults.TEMPERATURE_TEXT,
+            description = "Default: ${DEFAULT-VALUE}.")
     double temperature;
 
-    @Option(names = RunnerFlags.TOP_P, defaultValue = BenchmarkDefaults.TOP_P_TEXT, description = "Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = RunnerFlags.TOP_P,
+            defaultValue = BenchmarkDefaults.TOP_P_TEXT,
+            description = "Default: ${DEFAULT-VALUE}.")
     double topP;
 
-    @Option(names = RunnerFlags.TIMEOUT, paramLabel = "SECONDS", defaultValue = BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS_TEXT, description = "Per-request timeout. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = RunnerFlags.TIMEOUT,
+            paramLabel = "SECONDS",
+            defaultValue = BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS_TEXT,
+            description = "Per-request timeout. Default: ${DEFAULT-VALUE}.")
     int timeoutSeconds;
 
-    @Option(names = RunnerFlags.NO_CONTINUOUS_USAGE,
-            description = "Do not ask for usage on every chunk (for servers that reject stream_options.continuous_usage_stats).")
+    @Option(
+            names = RunnerFlags.NO_CONTINUOUS_USAGE,
+            description = "Do not ask for usage on every chunk (for servers that reject "
+                    + "stream_options.continuous_usage_stats).")
     boolean noContinuousUsage;
 
-    @Option(names = RunnerFlags.SEED, defaultValue = BenchmarkDefaults.SEED_TEXT, description = "Seed of random prompts and arrivals. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = RunnerFlags.SEED,
+            defaultValue = BenchmarkDefaults.SEED_TEXT,
+            description = "Seed of random prompts and arrivals. Default: ${DEFAULT-VALUE}.")
     long seed;
 
-    @Option(names = RunnerFlags.JSON_OUT, paramLabel = "FILE", converter = FileOptions.WritableOrStdout.class,
+    @Option(
+            names = RunnerFlags.JSON_OUT,
+            paramLabel = "FILE",
+            converter = FileOptions.WritableOrStdout.class,
             description = "Write the full JSON report here (- for stdout, which then carries nothing else).")
     String jsonOut;
 
-    @Option(names = RunnerFlags.SUMMARY_FILE, paramLabel = "FILE", converter = FileOptions.Writable.class,
+    @Option(
+            names = RunnerFlags.SUMMARY_FILE,
+            paramLabel = "FILE",
+            converter = FileOptions.Writable.class,
             description = "Write the compact summary (at most 4096 bytes) here, e.g. /dev/termination-log.")
     Path summaryFile;
 
-    @Option(names = RunnerFlags.REQUESTS_OUT, paramLabel = "FILE", converter = FileOptions.Writable.class,
-            description = "Write every measured request (send, first-token, chunk and end times, tokens) here as JSON lines.")
+    @Option(
+            names = RunnerFlags.REQUESTS_OUT,
+            paramLabel = "FILE",
+            converter = FileOptions.Writable.class,
+            description =
+                    "Write every measured request (send, first-token, chunk and end times, tokens) here as JSON lines.")
     Path requestsOut;
 
     /** Keeps the command's model and declares the runner's exit codes in it, for parse errors and the help. */
@@ -158,10 +227,12 @@ public class BenchCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         boolean jsonToStdout = "-".equals(jsonOut);
         BenchmarkReport report;
-        try (OpenAiClient client = OpenAiClient.create(); RequestLog requestLog = openRequestLog()) {
+        try (OpenAiClient client = OpenAiClient.create();
+                RequestLog requestLog = openRequestLog()) {
             BenchmarkListener console = new ConsoleProgress(jsonToStdout ? err : out, err);
-            report = new BenchmarkRunner(config, client,
-                    requestLog == null ? console : BenchmarkListener.both(console, requestLog)).run();
+            report = new BenchmarkRunner(
+                            config, client, requestLog == null ? console : BenchmarkListener.both(console, requestLog))
+                    .run();
         } catch (TargetNotReadyException e) {
             err.println("bench: " + e.getMessage());
             err.flush();
@@ -189,13 +260,16 @@ public class BenchCommand implements Callable<Integer> {
         return RunnerExitCode.DONE.code();
     }
 
-    /** The configuration the parsed options stand for, the API key read from {@code environment}; fails on any problem. */
+    /**
+     * The configuration the parsed options stand for, the API key read from {@code environment}; fails on any problem.
+     */
     BenchmarkConfig config(UnaryOperator<String> environment) {
         String apiKey = OptionValues.apiKey(spec, apiKeyEnv, environment);
         List<String> allPrompts = new ArrayList<>(prompts == null ? List.of() : prompts);
         if (promptsFile != null) {
             try {
-                Files.readAllLines(promptsFile, StandardCharsets.UTF_8).stream().filter(line -> !line.isBlank())
+                Files.readAllLines(promptsFile, StandardCharsets.UTF_8).stream()
+                        .filter(line -> !line.isBlank())
                         .forEach(allPrompts::add);
             } catch (CharacterCodingException e) {
                 throw OptionValues.invalid(spec, RunnerFlags.PROMPTS_FILE, "is not UTF-8 text");
@@ -213,8 +287,12 @@ public class BenchCommand implements Callable<Integer> {
                 .inputLength(inputLength)
                 .outputLength(outputLength)
                 .ignoreEos(ignoreEos)
-                .concurrency(noSweep ? List.of() : defaultSweep ? BenchmarkDefaults.CONCURRENCY
-                        : concurrency == null ? List.of() : concurrency)
+                .concurrency(
+                        noSweep
+                                ? List.of()
+                                : defaultSweep
+                                        ? BenchmarkDefaults.CONCURRENCY
+                                        : concurrency == null ? List.of() : concurrency)
                 .requestsPerLevel(requestsPerLevel)
                 .durationPerLevel(durationPerLevel == null ? null : Duration.ofSeconds(durationPerLevel))
                 .rates(rates == null ? List.of() : rates)
@@ -271,7 +349,8 @@ public class BenchCommand implements Callable<Integer> {
             return switch (value.toLowerCase(Locale.ROOT)) {
                 case "chat" -> Endpoint.CHAT;
                 case "completions" -> Endpoint.COMPLETIONS;
-                default -> throw new picocli.CommandLine.TypeConversionException("expected chat or completions, got " + value);
+                default ->
+                    throw new picocli.CommandLine.TypeConversionException("expected chat or completions, got " + value);
             };
         }
     }

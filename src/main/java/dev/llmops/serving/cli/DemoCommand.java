@@ -32,30 +32,50 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** The main job without a cluster: the operator, simulated GPU servers and real benchmarks on an embedded Kubernetes API. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run the whole flow on an embedded Kubernetes API: the operator, simulated SGLang servers behind",
-                "pods, and benchmark Jobs that run the real runner. No cluster needed."})
+/**
+ * The main job without a cluster: the operator, simulated GPU servers and real benchmarks on an embedded Kubernetes
+ * API.
+ */
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the whole flow on an embedded Kubernetes API: the operator, simulated SGLang servers behind",
+            "pods, and benchmark Jobs that run the real runner. No cluster needed."
+        })
 public class DemoCommand implements Callable<Integer> {
 
     static final int PROGRESS_POLL_SECONDS = 2;
 
-    @Option(names = "--scenario", defaultValue = "speculative-decoding",
+    @Option(
+            names = "--scenario",
+            defaultValue = "speculative-decoding",
             description = "speculative-decoding (an autoregressive and an EAGLE3 server, benchmarked and compared) or"
                     + " half-ready (a server that lists its model but cannot generate). Default: ${DEFAULT-VALUE}.")
     String scenario;
 
-    @Option(names = "--keep", description = "Write a kubeconfig for the embedded API at the start, print how to reach it, and"
-            + " keep the API running at the end until Ctrl-C.")
+    @Option(
+            names = "--keep",
+            description = "Write a kubeconfig for the embedded API at the start, print how to reach it, and"
+                    + " keep the API running at the end until Ctrl-C.")
     boolean keep;
 
-    @Option(names = "--port", defaultValue = "0", description = "Port of the embedded Kubernetes API (0 picks a free one).")
+    @Option(
+            names = "--port",
+            defaultValue = "0",
+            description = "Port of the embedded Kubernetes API (0 picks a free one).")
     int port;
 
-    @Option(names = "--timeout", defaultValue = "300", description = "Seconds to wait for the benchmarks. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--timeout",
+            defaultValue = "300",
+            description = "Seconds to wait for the benchmarks. Default: ${DEFAULT-VALUE}.")
     int timeoutSeconds;
 
-    @Option(names = "--save", paramLabel = "DIR", description = "Write the final ModelServers and BenchmarkRuns as YAML into DIR (input for `report`).")
+    @Option(
+            names = "--save",
+            paramLabel = "DIR",
+            description = "Write the final ModelServers and BenchmarkRuns as YAML into DIR (input for `report`).")
     Path saveDirectory;
 
     @Option(names = "--verbose", description = "Also print the log of the operator, the Kubernetes client and Quarkus.")
@@ -94,10 +114,13 @@ public class DemoCommand implements Callable<Integer> {
         EmbeddedKubernetes kubernetes = shutdown.add(EmbeddedKubernetes.start(port));
         out.printf("Kubernetes API   %s (embedded; CRDs from deploy/crds)%n", kubernetes.url());
         out.println("Operator         ModelServer and BenchmarkRun controllers, in this process");
-        out.println("Nodes            simulated: SGLang servers on 127.0.0.x behind pods; benchmark pods run the real runner");
-        Path kubeconfig = keep ? shutdown.add(new TemporaryKubeconfig(kubernetes)).path() : null;
+        out.println("Nodes            simulated: SGLang servers on 127.0.0.x behind pods; benchmark pods run the real "
+                + "runner");
+        Path kubeconfig =
+                keep ? shutdown.add(new TemporaryKubeconfig(kubernetes)).path() : null;
         if (kubeconfig != null) {
-            out.printf("kubectl          kubectl --kubeconfig %s get ms,br -n %s%n", kubeconfig, DemoScenario.NAMESPACE);
+            out.printf(
+                    "kubectl          kubectl --kubeconfig %s get ms,br -n %s%n", kubeconfig, DemoScenario.NAMESPACE);
         }
         out.println();
         Operator controllers = startOperator(kubernetes);
@@ -106,10 +129,15 @@ public class DemoCommand implements Callable<Integer> {
             controllers.stop();
         });
         shutdown.add(new WorkloadControllerStandIn(kubernetes.client()).start());
-        KubeletStandIn kubelet = shutdown.add(new KubeletStandIn(kubernetes.client(), pod -> true,
-                pod -> demo.profileOf(pod.getMetadata().getLabels().get(Labels.MODEL_SERVER)),
-                (args, log) -> new CommandLine(BenchCommand.class, factory).setOut(log).setErr(log)
-                        .execute(args.toArray(String[]::new))).start());
+        KubeletStandIn kubelet = shutdown.add(new KubeletStandIn(
+                        kubernetes.client(),
+                        pod -> true,
+                        pod -> demo.profileOf(pod.getMetadata().getLabels().get(Labels.MODEL_SERVER)),
+                        (args, log) -> new CommandLine(BenchCommand.class, factory)
+                                .setOut(log)
+                                .setErr(log)
+                                .execute(args.toArray(String[]::new)))
+                .start());
         kubernetes.servePodLogs(kubelet.logs());
         DemoRunner runner = new DemoRunner(kubernetes.client(), demo, out);
         runner.apply();
@@ -119,7 +147,9 @@ public class DemoCommand implements Callable<Integer> {
             save(kubernetes, outcome);
         }
         if (kubeconfig != null) {
-            out.printf("%nThe embedded API keeps running. Try:%n  kubectl --kubeconfig %s get ms,br -n %s%nCtrl-C stops it.%n",
+            out.printf(
+                    "%nThe embedded API keeps running. Try:%n  kubectl --kubeconfig %s get ms,br -n %s%nCtrl-C "
+                            + "stops it.%n",
                     kubeconfig, DemoScenario.NAMESPACE);
             Quarkus.waitForExit();
         }
@@ -151,19 +181,26 @@ public class DemoCommand implements Callable<Integer> {
             return false;
         }
         if ("half-ready".equals(demo.name())) {
-            boolean failedAsExpected = outcome.runs().stream().allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Failed
-                    && reason(r, ConditionTypes.READY).equals(ConditionReasons.SERVER_NOT_READY));
-            out.printf("%n%s%n", failedAsExpected
-                    ? "As expected: the server answers /v1/models but never generated, so it never became Ready and the benchmark gave up with ServerNotReady."
-                    : "Unexpected: the half-ready server should have kept the benchmark from running.");
+            boolean failedAsExpected = outcome.runs().stream()
+                    .allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Failed
+                            && reason(r, ConditionTypes.READY).equals(ConditionReasons.SERVER_NOT_READY));
+            out.printf(
+                    "%n%s%n",
+                    failedAsExpected
+                            ? "As expected: the server answers /v1/models but never generated, so it never became "
+                                    + "Ready and the benchmark gave up with ServerNotReady."
+                            : "Unexpected: the half-ready server should have kept the benchmark from running.");
             return failedAsExpected;
         }
         return outcome.runs().stream().allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
     }
 
     private static String reason(BenchmarkRun run, String conditionType) {
-        return run.getStatus().conditions.stream().filter(c -> conditionType.equals(c.getType()))
-                .map(Condition::getReason).findFirst().orElse("");
+        return run.getStatus().conditions.stream()
+                .filter(c -> conditionType.equals(c.getType()))
+                .map(Condition::getReason)
+                .findFirst()
+                .orElse("");
     }
 
     private void save(EmbeddedKubernetes kubernetes, DemoRunner.Outcome outcome) {
@@ -171,7 +208,9 @@ public class DemoCommand implements Callable<Integer> {
             Files.createDirectories(saveDirectory);
             var serialization = kubernetes.client().getKubernetesSerialization();
             for (var resource : List.copyOf(concat(outcome))) {
-                Files.writeString(saveDirectory.resolve(resource.getKind().toLowerCase() + "-" + resource.getMetadata().getName() + ".yaml"),
+                Files.writeString(
+                        saveDirectory.resolve(resource.getKind().toLowerCase() + "-"
+                                + resource.getMetadata().getName() + ".yaml"),
                         serialization.asYaml(resource));
             }
         } catch (IOException e) {

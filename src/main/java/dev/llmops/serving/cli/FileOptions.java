@@ -11,8 +11,7 @@ import picocli.CommandLine.TypeConversionException;
  */
 final class FileOptions {
 
-    private FileOptions() {
-    }
+    private FileOptions() {}
 
     /** A file to read: it exists, is not a directory and is readable. */
     static final class Readable implements ITypeConverter<Path> {
@@ -67,7 +66,8 @@ final class FileOptions {
             throw new TypeConversionException(value + " cannot be created: directory " + directory + " does not exist");
         }
         if (!Files.isWritable(directory)) {
-            throw new TypeConversionException(value + " cannot be created: directory " + directory + " is not writable");
+            throw new TypeConversionException(
+                    value + " cannot be created: directory " + directory + " is not writable");
         }
         return file;
     }

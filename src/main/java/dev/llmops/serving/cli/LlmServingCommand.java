@@ -14,10 +14,19 @@ import picocli.CommandLine.Spec;
 
 /** The one executable: the operator by default, plus the benchmark, probe, simulator and demo tools. */
 @TopCommand
-@Command(name = "llm-serving-operator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "llm-serving-operator",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Runs SGLang servers on NVIDIA Blackwell GPUs under Kubernetes and benchmarks them.",
-        subcommands = {OperatorCommand.class, BenchCommand.class, ProbeCommand.class, SimulateCommand.class, DemoCommand.class,
-                ReportCommand.class})
+        subcommands = {
+            OperatorCommand.class,
+            BenchCommand.class,
+            ProbeCommand.class,
+            SimulateCommand.class,
+            DemoCommand.class,
+            ReportCommand.class
+        })
 public class LlmServingCommand implements Callable<Integer> {
 
     /**
@@ -37,7 +46,8 @@ public class LlmServingCommand implements Callable<Integer> {
     /** The executable's entry point (quarkus.package.main-class): a tool on its own, anything else in Quarkus. */
     public static void main(String... args) {
         if (standalone(args)) {
-            System.exit(OneLineErrors.install(new CommandLine(new LlmServingCommand())).execute(args));
+            System.exit(OneLineErrors.install(new CommandLine(new LlmServingCommand()))
+                    .execute(args));
         }
         Quarkus.run(PicocliRunner.class, args);
     }
@@ -60,7 +70,8 @@ public class LlmServingCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
-        OperatorCommand operator = (OperatorCommand) spec.subcommands().get("operator").getCommand();
+        OperatorCommand operator =
+                (OperatorCommand) spec.subcommands().get("operator").getCommand();
         operator.verbose |= verbose;
         return operator.call();
     }

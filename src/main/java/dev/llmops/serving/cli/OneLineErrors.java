@@ -31,7 +31,8 @@ public final class OneLineErrors implements IParameterExceptionHandler {
             return "";
         }
         List<String> similar = unmatched.getSuggestions();
-        return similar.isEmpty() ? ""
+        return similar.isEmpty()
+                ? ""
                 : " (did you mean " + String.join(" or ", similar.subList(0, Math.min(3, similar.size()))) + "?)";
     }
 }

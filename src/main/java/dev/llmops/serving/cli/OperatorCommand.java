@@ -25,7 +25,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** Starts the controllers; the only subcommand that talks to a cluster on its own. */
-@Command(name = "operator", mixinStandardHelpOptions = true,
+@Command(
+        name = "operator",
+        mixinStandardHelpOptions = true,
         description = "Run the ModelServer and BenchmarkRun controllers against the current cluster (the default).")
 public class OperatorCommand implements Callable<Integer> {
 
@@ -34,11 +36,14 @@ public class OperatorCommand implements Callable<Integer> {
      * cluster hears of it at once; in a pod, Kubernetes restarts the container with a growing back-off.
      */
     static final Duration REACHABILITY_WINDOW = Duration.ofSeconds(3);
+
     private static final Duration FIRST_PAUSE = Duration.ofMillis(250);
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
 
-    @Option(names = "--verbose", description = "Debug logs of the operator and the operator SDK, and the stack trace of"
-            + " a start-up failure.")
+    @Option(
+            names = "--verbose",
+            description =
+                    "Debug logs of the operator and the operator SDK, and the stack trace of" + " a start-up failure.")
     boolean verbose;
 
     /*
@@ -62,8 +67,11 @@ public class OperatorCommand implements Callable<Integer> {
         try {
             client = kubernetes.get();
         } catch (RuntimeException e) {
-            return fail("operator: cannot configure the Kubernetes client: " + rootMessage(e)
-                    + ". Point KUBECONFIG at a cluster's kubeconfig, or run `demo` to try the operator without a cluster.", e);
+            return fail(
+                    "operator: cannot configure the Kubernetes client: " + rootMessage(e)
+                            + ". Point KUBECONFIG at a cluster's kubeconfig, or run `demo` to try the operator "
+                            + "without a cluster.",
+                    e);
         }
         Throwable unreachable = unreachable(client);
         if (unreachable != null) {
@@ -72,8 +80,11 @@ public class OperatorCommand implements Callable<Integer> {
         try {
             operator.get().start();
         } catch (RuntimeException e) {
-            return fail("operator: could not start the controllers against " + client.getConfiguration().getMasterUrl()
-                    + ": " + rootMessage(e) + (verbose ? "" : " (--verbose shows the stack trace)"), e);
+            return fail(
+                    "operator: could not start the controllers against "
+                            + client.getConfiguration().getMasterUrl() + ": " + rootMessage(e)
+                            + (verbose ? "" : " (--verbose shows the stack trace)"),
+                    e);
         }
         Quarkus.waitForExit();
         return 0;
@@ -96,8 +107,11 @@ public class OperatorCommand implements Callable<Integer> {
      */
     static Throwable unreachable(KubernetesClient client) {
         Config config = client.getConfiguration();
-        HttpClient http = client.getHttpClient().newBuilder()
-                .tag(new RequestConfigBuilder(config.getRequestConfig()).withRequestRetryBackoffLimit(0).build())
+        HttpClient http = client.getHttpClient()
+                .newBuilder()
+                .tag(new RequestConfigBuilder(config.getRequestConfig())
+                        .withRequestRetryBackoffLimit(0)
+                        .build())
                 .build();
         String version = config.getMasterUrl().replaceAll("/+$", "") + "/version";
         long deadline = System.nanoTime() + REACHABILITY_WINDOW.toNanos();
@@ -105,7 +119,10 @@ public class OperatorCommand implements Callable<Integer> {
         Throwable last;
         while (true) {
             long left = Math.max(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()), 500);
-            HttpRequest request = http.newHttpRequestBuilder().uri(version).timeout(left, TimeUnit.MILLISECONDS).build();
+            HttpRequest request = http.newHttpRequestBuilder()
+                    .uri(version)
+                    .timeout(left, TimeUnit.MILLISECONDS)
+                    .build();
             try {
                 http.sendAsync(request, byte[].class).get(left, TimeUnit.MILLISECONDS);
                 return null;
@@ -138,19 +155,26 @@ public class OperatorCommand implements Callable<Integer> {
             line += " (the server of kubeconfig " + kubeconfig + "): " + reason(failure) + ".";
         } else if (System.getenv("KUBERNETES_SERVICE_HOST") != null) {
             line += " (the in-cluster address, KUBERNETES_SERVICE_HOST): " + reason(failure) + ".";
-        } else if (System.getProperty(Config.KUBERNETES_MASTER_SYSTEM_PROPERTY) != null || System.getenv("KUBERNETES_MASTER") != null) {
+        } else if (System.getProperty(Config.KUBERNETES_MASTER_SYSTEM_PROPERTY) != null
+                || System.getenv("KUBERNETES_MASTER") != null) {
             line += " (KUBERNETES_MASTER): " + reason(failure) + ".";
         } else {
-            line += ": " + reason(failure) + ". No kubeconfig found (" + (System.getenv("KUBECONFIG") == null ? "KUBECONFIG is unset, " : "")
+            line += ": " + reason(failure) + ". No kubeconfig found ("
+                    + (System.getenv("KUBECONFIG") == null ? "KUBECONFIG is unset, " : "")
                     + "no file at " + String.join(", ", Config.getKubeconfigFilenames()) + ") and not in a cluster"
                     + " (KUBERNETES_SERVICE_HOST is unset), so the client tried the in-cluster default.";
         }
-        return line + " Point KUBECONFIG at a reachable cluster's kubeconfig, or run `demo` to try the operator without a"
+        return line
+                + " Point KUBECONFIG at a reachable cluster's kubeconfig, or run `demo` to try the operator without a"
                 + " cluster.";
     }
 
     private static File existingKubeconfig() {
-        return Config.getKubeconfigFilenames().stream().map(File::new).filter(File::isFile).findFirst().orElse(null);
+        return Config.getKubeconfigFilenames().stream()
+                .map(File::new)
+                .filter(File::isFile)
+                .findFirst()
+                .orElse(null);
     }
 
     /** The failure in words: unknown host, connection refused, no answer in time, TLS. */
@@ -164,8 +188,11 @@ public class OperatorCommand implements Callable<Integer> {
                 return "no answer within " + REACHABILITY_WINDOW.toSeconds() + " s";
             }
             if (cause instanceof ConnectException) {
-                String message = cause.getMessage() == null ? "" : cause.getMessage().split(": /", 2)[0];
-                return message.isEmpty() ? "cannot connect" : message.substring(0, 1).toLowerCase() + message.substring(1);
+                String message =
+                        cause.getMessage() == null ? "" : cause.getMessage().split(": /", 2)[0];
+                return message.isEmpty()
+                        ? "cannot connect"
+                        : message.substring(0, 1).toLowerCase() + message.substring(1);
             }
             if (cause instanceof SSLException) {
                 return "TLS handshake failed: " + cause.getMessage();

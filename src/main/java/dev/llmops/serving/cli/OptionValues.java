@@ -9,16 +9,18 @@ import picocli.CommandLine.ParameterException;
 /** Checks of option values their types do not catch, reported the way picocli reports a value it cannot convert. */
 final class OptionValues {
 
-    private OptionValues() {
-    }
+    private OptionValues() {}
 
     /** {@code Invalid value for option '--port': 99999 is not ...}: the option, the value as typed, and the cause. */
     static ParameterException invalid(CommandSpec spec, String option, String cause) {
         OptionSpec optionSpec = spec.findOption(option);
         List<String> typed = optionSpec.originalStringValues();
         String value = typed.isEmpty() ? String.valueOf(optionSpec.getValue()) : typed.get(typed.size() - 1);
-        return new ParameterException(spec.commandLine(), "Invalid value for option '" + option + "': " + value + " " + cause,
-                optionSpec, value);
+        return new ParameterException(
+                spec.commandLine(),
+                "Invalid value for option '" + option + "': " + value + " " + cause,
+                optionSpec,
+                value);
     }
 
     /** Fails with {@link #invalid} unless {@code valid}. */

@@ -14,7 +14,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Serves an SGLang simulator until stopped (or for a set time), for demos and trying the bench and probe tools. */
-@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "simulate",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Run an SGLang simulator: the same endpoints and streaming, configurable speed and faults.")
 public class SimulateCommand implements Callable<Integer> {
 
@@ -24,48 +27,83 @@ public class SimulateCommand implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind. Default: ${DEFAULT-VALUE}.")
     String host;
 
-    @Option(names = "--port", defaultValue = "30000", description = "Port to bind (0 picks one). Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--port",
+            defaultValue = "30000",
+            description = "Port to bind (0 picks one). Default: ${DEFAULT-VALUE}.")
     int port;
 
-    @Option(names = "--model", defaultValue = "simulated/model", description = "Served model name. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--model",
+            defaultValue = "simulated/model",
+            description = "Served model name. Default: ${DEFAULT-VALUE}.")
     String model;
 
     @Option(names = "--ttft-ms", defaultValue = "50", description = "Time to first token. Default: ${DEFAULT-VALUE}.")
     long ttftMillis;
 
-    @Option(names = "--token-delay-ms", defaultValue = "10", description = "Time per further token. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--token-delay-ms",
+            defaultValue = "10",
+            description = "Time per further token. Default: ${DEFAULT-VALUE}.")
     double tokenDelayMillis;
 
-    @Option(names = "--tokens-per-chunk", defaultValue = "1", description = "Tokens per streamed chunk. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--tokens-per-chunk",
+            defaultValue = "1",
+            description = "Tokens per streamed chunk. Default: ${DEFAULT-VALUE}.")
     int tokensPerChunk;
 
-    @Option(names = "--reasoning-tokens", defaultValue = "0", description = "Tokens streamed as reasoning_content first.")
+    @Option(
+            names = "--reasoning-tokens",
+            defaultValue = "0",
+            description = "Tokens streamed as reasoning_content first.")
     int reasoningTokens;
 
-    @Option(names = "--natural-length", defaultValue = "0", description = "Without ignore_eos, answers stop after this many tokens (0: never early).")
+    @Option(
+            names = "--natural-length",
+            defaultValue = "0",
+            description = "Without ignore_eos, answers stop after this many tokens (0: never early).")
     int naturalLength;
 
-    @Option(names = "--max-running", defaultValue = "0", description = "Batch limit; more requests queue (0: no limit).")
+    @Option(
+            names = "--max-running",
+            defaultValue = "0",
+            description = "Batch limit; more requests queue (0: no limit).")
     int maxRunning;
 
-    @Option(names = "--loading-seconds", defaultValue = "0", description = "Slow start: /health 503 and generation failing this long.")
+    @Option(
+            names = "--loading-seconds",
+            defaultValue = "0",
+            description = "Slow start: /health 503 and generation failing this long.")
     long loadingSeconds;
 
-    @Option(names = "--fault", defaultValue = "NONE", description = "One of ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--fault",
+            defaultValue = "NONE",
+            description = "One of ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
     Fault fault;
 
-    @Option(names = "--error-rate", defaultValue = "0", description = "Fraction of generation requests answered with HTTP 500.")
+    @Option(
+            names = "--error-rate",
+            defaultValue = "0",
+            description = "Fraction of generation requests answered with HTTP 500.")
     double errorRate;
 
-    @Option(names = "--api-key-env", paramLabel = "VAR", description = "Environment variable holding the API key to require.")
+    @Option(
+            names = "--api-key-env",
+            paramLabel = "VAR",
+            description = "Environment variable holding the API key to require.")
     String apiKeyEnv;
 
     @Option(names = "--speculative-algorithm", description = "Reported by /get_server_info, e.g. EAGLE3.")
     String speculativeAlgorithm;
 
-    @Option(names = "--record-ground-truth",
-            description = "Keep every request's ground truth (when it was read, when each chunk was written) and serve it"
-                    + " at GET /simulator/ground_truth.")
+    @Option(
+            names = "--record-ground-truth",
+            description =
+                    "Keep every request's ground truth (when it was read, when each chunk was written) and serve it"
+                            + " at GET /simulator/ground_truth.")
     boolean recordGroundTruth;
 
     @Option(names = "--duration-seconds", description = "Stop after this long instead of running until killed.")
@@ -94,8 +132,10 @@ public class SimulateCommand implements Callable<Integer> {
                     .recordGroundTruth(recordGroundTruth)
                     .start();
         } catch (UncheckedIOException e) {
-            throw new ParameterException(spec.commandLine(), "cannot listen on " + host + ":" + port + ": "
-                    + e.getCause().getMessage() + "; choose another --port or --host");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "cannot listen on " + host + ":" + port + ": "
+                            + e.getCause().getMessage() + "; choose another --port or --host");
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -114,7 +154,8 @@ public class SimulateCommand implements Callable<Integer> {
     }
 
     private void checkOptions() {
-        OptionValues.require(spec, "--port", port >= 0 && port <= 65535, "is not a port number (0 to 65535; 0 picks a free one)");
+        OptionValues.require(
+                spec, "--port", port >= 0 && port <= 65535, "is not a port number (0 to 65535; 0 picks a free one)");
         notNegative("--ttft-ms", ttftMillis);
         notNegative("--token-delay-ms", tokenDelayMillis);
         notNegative("--reasoning-tokens", reasoningTokens);
@@ -122,8 +163,12 @@ public class SimulateCommand implements Callable<Integer> {
         notNegative("--max-running", maxRunning);
         notNegative("--loading-seconds", loadingSeconds);
         OptionValues.require(spec, "--tokens-per-chunk", tokensPerChunk >= 1, "is below 1");
-        OptionValues.require(spec, "--error-rate", errorRate >= 0 && errorRate <= 1, "is not a fraction between 0 and 1");
-        OptionValues.require(spec, "--duration-seconds", durationSeconds == null || durationSeconds > 0,
+        OptionValues.require(
+                spec, "--error-rate", errorRate >= 0 && errorRate <= 1, "is not a fraction between 0 and 1");
+        OptionValues.require(
+                spec,
+                "--duration-seconds",
+                durationSeconds == null || durationSeconds > 0,
                 "is not a positive number of seconds");
     }
 

@@ -7,6 +7,10 @@ import picocli.CommandLine.IVersionProvider;
 public class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
-        return new String[] {ConfigProvider.getConfig().getOptionalValue("quarkus.application.version", String.class).orElse("unknown")};
+        return new String[] {
+            ConfigProvider.getConfig()
+                    .getOptionalValue("quarkus.application.version", String.class)
+                    .orElse("unknown")
+        };
     }
 }

@@ -28,11 +28,13 @@ public class LeaderElection {
     @Produces
     @Singleton
     LeaderElectionConfiguration leaderElection(
-            @ConfigProperty(name = "llmops.leader-election.lease-name", defaultValue = "llm-serving-operator") String leaseName,
+            @ConfigProperty(name = "llmops.leader-election.lease-name", defaultValue = "llm-serving-operator")
+                    String leaseName,
             @ConfigProperty(name = "llmops.leader-election.lease-namespace") Optional<String> leaseNamespace) {
-        LeaderElectionConfigurationBuilder builder = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(leaseName)
+        LeaderElectionConfigurationBuilder builder = LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(
+                        leaseName)
                 .withExitOnStopLeading(false)
-                .withLeaderCallbacks(new LeaderCallbacks(() -> { }, this::leadershipEnded, identity -> { }));
+                .withLeaderCallbacks(new LeaderCallbacks(() -> {}, this::leadershipEnded, identity -> {}));
         leaseNamespace.ifPresent(builder::withLeaseNamespace);
         return builder.build();
     }

@@ -20,11 +20,13 @@ public class PrinterColumnOrder implements CRDPostProcessor {
     public HasMetadata process(HasMetadata crd, String crdSpecVersion) {
         if (crd instanceof CustomResourceDefinition definition
                 && ApiGroup.GROUP.equals(definition.getSpec().getGroup())) {
-            List<String> declared = declaredColumnNames(definition.getSpec().getNames().getKind());
+            List<String> declared =
+                    declaredColumnNames(definition.getSpec().getNames().getKind());
             definition.getSpec().getVersions().forEach(version -> {
                 if (version.getAdditionalPrinterColumns() != null) {
                     version.getAdditionalPrinterColumns()
-                            .sort(Comparator.comparingInt((CustomResourceColumnDefinition c) -> declared.indexOf(c.getName())));
+                            .sort(Comparator.comparingInt(
+                                    (CustomResourceColumnDefinition c) -> declared.indexOf(c.getName())));
                 }
             });
         }
@@ -33,8 +35,11 @@ public class PrinterColumnOrder implements CRDPostProcessor {
 
     private static List<String> declaredColumnNames(String kind) {
         try {
-            Class<?> resource = Class.forName(ApiGroup.class.getPackageName() + "." + kind, false, PrinterColumnOrder.class.getClassLoader());
-            return Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class)).map(AdditionalPrinterColumn::name).toList();
+            Class<?> resource = Class.forName(
+                    ApiGroup.class.getPackageName() + "." + kind, false, PrinterColumnOrder.class.getClassLoader());
+            return Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class))
+                    .map(AdditionalPrinterColumn::name)
+                    .toList();
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("No resource class for kind " + kind, e);
         }

@@ -42,9 +42,13 @@ final class ApiDiscovery {
 
     /** The /version document; kubectl version compares it with its own. */
     static ObjectNode version() {
-        return JSON.createObjectNode().put("major", "1").put("minor", MINOR).put("gitVersion", "v1." + MINOR + ".0")
-                .put("platform", System.getProperty("os.name").toLowerCase(Locale.ROOT) + "/"
-                        + System.getProperty("os.arch"));
+        return JSON.createObjectNode()
+                .put("major", "1")
+                .put("minor", MINOR)
+                .put("gitVersion", "v1." + MINOR + ".0")
+                .put(
+                        "platform",
+                        System.getProperty("os.name").toLowerCase(Locale.ROOT) + "/" + System.getProperty("os.arch"));
     }
 
     /** The document at a path {@link #PATH} matches; empty when no such group or version is served. */
@@ -61,7 +65,10 @@ final class ApiDiscovery {
             }
             return version == null ? group(group) : resourceList(group + "/" + version);
         }
-        return Optional.of(matcher.group(1) == null ? coreVersions() : resourceList(CORE_VERSION).orElseThrow());
+        return Optional.of(
+                matcher.group(1) == null
+                        ? coreVersions()
+                        : resourceList(CORE_VERSION).orElseThrow());
     }
 
     private ObjectNode coreVersions() {
@@ -83,7 +90,9 @@ final class ApiDiscovery {
     }
 
     private static ObjectNode groupDocument(String group, List<String> versions) {
-        ObjectNode document = JSON.createObjectNode().put("kind", "APIGroup").put("apiVersion", "v1")
+        ObjectNode document = JSON.createObjectNode()
+                .put("kind", "APIGroup")
+                .put("apiVersion", "v1")
                 .put("name", group);
         ArrayNode versionList = document.putArray("versions");
         versions.forEach(version -> versionList.add(groupVersion(group, version)));
@@ -92,16 +101,20 @@ final class ApiDiscovery {
     }
 
     private static ObjectNode groupVersion(String group, String version) {
-        return JSON.createObjectNode().put("groupVersion", group + "/" + version).put("version", version);
+        return JSON.createObjectNode()
+                .put("groupVersion", group + "/" + version)
+                .put("version", version);
     }
 
     /** Groups under /apis with their versions, the preferred one first: a CRD's storage version is its preferred. */
     private Map<String, List<String>> groupVersions() {
         Map<String, Set<String>> versions = new LinkedHashMap<>();
-        BuiltInResource.ALL.stream().filter(resource -> !resource.group().isEmpty())
+        BuiltInResource.ALL.stream()
+                .filter(resource -> !resource.group().isEmpty())
                 .forEach(resource -> versions.computeIfAbsent(resource.group(), g -> new LinkedHashSet<>())
                         .add(resource.version()));
-        crds.servedVersions().stream().sorted(Comparator.comparing(served -> !served.storage()))
+        crds.servedVersions().stream()
+                .sorted(Comparator.comparing(served -> !served.storage()))
                 .forEach(served -> versions.computeIfAbsent(served.group(), g -> new LinkedHashSet<>())
                         .add(served.versionName()));
         Map<String, List<String>> lists = new LinkedHashMap<>();
@@ -110,30 +123,61 @@ final class ApiDiscovery {
     }
 
     private Optional<ObjectNode> resourceList(String groupVersion) {
-        ObjectNode list = JSON.createObjectNode().put("kind", "APIResourceList").put("apiVersion", "v1")
+        ObjectNode list = JSON.createObjectNode()
+                .put("kind", "APIResourceList")
+                .put("apiVersion", "v1")
                 .put("groupVersion", groupVersion);
         ArrayNode resources = list.putArray("resources");
-        BuiltInResource.ALL.stream().filter(resource -> resource.groupVersion().equals(groupVersion))
-                .forEach(resource -> resources.add(resource(resource.name(), resource.singular(), resource.kind(),
-                        resource.namespaced(), resource.verbs(), resource.shortNames(), resource.categories())));
-        crds.servedVersions().stream().filter(served -> served.groupVersion().equals(groupVersion))
+        BuiltInResource.ALL.stream()
+                .filter(resource -> resource.groupVersion().equals(groupVersion))
+                .forEach(resource -> resources.add(resource(
+                        resource.name(),
+                        resource.singular(),
+                        resource.kind(),
+                        resource.namespaced(),
+                        resource.verbs(),
+                        resource.shortNames(),
+                        resource.categories())));
+        crds.servedVersions().stream()
+                .filter(served -> served.groupVersion().equals(groupVersion))
                 .forEach(served -> addCustomResource(resources, served));
         return resources.isEmpty() ? Optional.empty() : Optional.of(list);
     }
 
     private static void addCustomResource(ArrayNode resources, ServedCrdVersion served) {
-        resources.add(resource(served.plural(), served.singular(), served.kind(), served.namespaced(),
-                BuiltInResource.STANDARD_VERBS, served.shortNames(), served.categories()));
+        resources.add(resource(
+                served.plural(),
+                served.singular(),
+                served.kind(),
+                served.namespaced(),
+                BuiltInResource.STANDARD_VERBS,
+                served.shortNames(),
+                served.categories()));
         if (served.hasStatusSubresource()) {
-            resources.add(resource(served.plural() + "/status", "", served.kind(), served.namespaced(),
-                    BuiltInResource.SUBRESOURCE_VERBS, List.of(), List.of()));
+            resources.add(resource(
+                    served.plural() + "/status",
+                    "",
+                    served.kind(),
+                    served.namespaced(),
+                    BuiltInResource.SUBRESOURCE_VERBS,
+                    List.of(),
+                    List.of()));
         }
     }
 
-    private static ObjectNode resource(String name, String singular, String kind, boolean namespaced,
-            List<String> verbs, List<String> shortNames, List<String> categories) {
-        ObjectNode resource = JSON.createObjectNode().put("name", name).put("singularName", singular)
-                .put("namespaced", namespaced).put("kind", kind);
+    private static ObjectNode resource(
+            String name,
+            String singular,
+            String kind,
+            boolean namespaced,
+            List<String> verbs,
+            List<String> shortNames,
+            List<String> categories) {
+        ObjectNode resource = JSON.createObjectNode()
+                .put("name", name)
+                .put("singularName", singular)
+                .put("namespaced", namespaced)
+                .put("kind", kind);
         verbs.forEach(resource.putArray("verbs")::add);
         if (!shortNames.isEmpty()) {
             shortNames.forEach(resource.putArray("shortNames")::add);

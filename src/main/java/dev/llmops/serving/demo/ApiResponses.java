@@ -13,12 +13,13 @@ final class ApiResponses {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONTENT_TYPE = "Content-Type";
 
-    private ApiResponses() {
-    }
+    private ApiResponses() {}
 
     static MockResponse json(int code, JsonNode body) {
         try {
-            return new MockResponse().setResponseCode(code).setHeader(CONTENT_TYPE, "application/json")
+            return new MockResponse()
+                    .setResponseCode(code)
+                    .setHeader(CONTENT_TYPE, "application/json")
                     .setBody(JSON.writeValueAsString(body));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
@@ -26,14 +27,20 @@ final class ApiResponses {
     }
 
     static MockResponse text(byte[] body) {
-        return new MockResponse().setResponseCode(200).setHeader(CONTENT_TYPE, "text/plain").setBody(body);
+        return new MockResponse()
+                .setResponseCode(200)
+                .setHeader(CONTENT_TYPE, "text/plain")
+                .setBody(body);
     }
 
     /** A Failure Status; reason is the CamelCase StatusReason (NotFound, BadRequest, ...). */
     static MockResponse status(int code, String reason, String message) {
         ObjectNode status = JSON.createObjectNode().put("kind", "Status").put("apiVersion", "v1");
         status.putObject("metadata");
-        status.put("status", "Failure").put("message", message).put("reason", reason).put("code", code);
+        status.put("status", "Failure")
+                .put("message", message)
+                .put("reason", reason)
+                .put("code", code);
         return json(code, status);
     }
 }

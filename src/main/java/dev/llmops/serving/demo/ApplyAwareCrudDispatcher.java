@@ -44,12 +44,19 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
             everything.putArray("verbs").add("*");
             everything.putArray("apiGroups").add("*");
             everything.putArray("resources").add("*");
-            status.putArray("nonResourceRules").addObject().<ObjectNode>set("verbs", JSON.createArrayNode().add("*"))
-                    .putArray("nonResourceURLs").add("*");
+            status.putArray("nonResourceRules")
+                    .addObject()
+                    .<ObjectNode>set("verbs", JSON.createArrayNode().add("*"))
+                    .putArray("nonResourceURLs")
+                    .add("*");
             status.put("incomplete", false);
-            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_CREATED).setBody(JSON.writeValueAsString(review));
+            return new MockResponse()
+                    .setResponseCode(HttpURLConnection.HTTP_CREATED)
+                    .setBody(JSON.writeValueAsString(review));
         } catch (IOException e) {
-            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_BAD_REQUEST).setBody(e.getMessage());
+            return new MockResponse()
+                    .setResponseCode(HttpURLConnection.HTTP_BAD_REQUEST)
+                    .setBody(e.getMessage());
         }
     }
 
@@ -62,7 +69,9 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
         try {
             return apply(request);
         } catch (IOException e) {
-            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_BAD_REQUEST).setBody(e.getMessage());
+            return new MockResponse()
+                    .setResponseCode(HttpURLConnection.HTTP_BAD_REQUEST)
+                    .setBody(e.getMessage());
         }
     }
 
@@ -88,7 +97,8 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
         } else {
             merged = existing.deepCopy();
             applied.remove("status");
-            ((ObjectNode) applied.with("metadata")).remove(List.of("uid", "resourceVersion", "creationTimestamp", "generation"));
+            ((ObjectNode) applied.with("metadata"))
+                    .remove(List.of("uid", "resourceVersion", "creationTimestamp", "generation"));
             mergeInto(merged, applied);
         }
         return handleUpdate(request(HttpMethod.PUT, path, merged));
@@ -106,7 +116,8 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     private static RecordedRequest request(HttpMethod method, String path, JsonNode body) throws IOException {
-        Headers headers = new Headers.Builder().add("Content-Type", "application/json").build();
+        Headers headers =
+                new Headers.Builder().add("Content-Type", "application/json").build();
         Buffer buffer = new Buffer().writeUtf8(JSON.writeValueAsString(body));
         return new RecordedRequest("HTTP/1.1", method, path, headers, buffer);
     }

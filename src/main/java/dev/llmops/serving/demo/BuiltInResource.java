@@ -7,8 +7,16 @@ import java.util.Locale;
  * A built-in kind (or subresource) the embedded API stores, as discovery lists it: only those the operator, the demo's
  * stand-ins and kubectl use, since the store answers any path but a client should find just what makes sense here.
  */
-record BuiltInResource(String group, String version, String name, String singular, String kind, boolean namespaced,
-        List<String> verbs, List<String> shortNames, List<String> categories) {
+record BuiltInResource(
+        String group,
+        String version,
+        String name,
+        String singular,
+        String kind,
+        boolean namespaced,
+        List<String> verbs,
+        List<String> shortNames,
+        List<String> categories) {
 
     static final List<String> STANDARD_VERBS =
             List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
@@ -32,12 +40,26 @@ record BuiltInResource(String group, String version, String name, String singula
             status(CORE, "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true),
             kind("apps", "v1", "deployments", "Deployment", true, List.of("deploy"), List.of("all")),
             status("apps", "v1", "deployments", "Deployment", true),
-            new BuiltInResource("authorization.k8s.io", "v1", "selfsubjectrulesreviews", "selfsubjectrulesreview",
-                    "SelfSubjectRulesReview", false, List.of("create"), List.of(), List.of()),
+            new BuiltInResource(
+                    "authorization.k8s.io",
+                    "v1",
+                    "selfsubjectrulesreviews",
+                    "selfsubjectrulesreview",
+                    "SelfSubjectRulesReview",
+                    false,
+                    List.of("create"),
+                    List.of(),
+                    List.of()),
             kind("batch", "v1", "jobs", "Job", true, List.of(), List.of("all")),
             status("batch", "v1", "jobs", "Job", true),
-            kind("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", false,
-                    List.of("crd", "crds"), List.of("api-extensions")),
+            kind(
+                    "apiextensions.k8s.io",
+                    "v1",
+                    "customresourcedefinitions",
+                    "CustomResourceDefinition",
+                    false,
+                    List.of("crd", "crds"),
+                    List.of("api-extensions")),
             status("apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", false),
             kind("coordination.k8s.io", "v1", "leases", "Lease", true, List.of(), List.of()));
 
@@ -45,15 +67,29 @@ record BuiltInResource(String group, String version, String name, String singula
         return group.isEmpty() ? version : group + "/" + version;
     }
 
-    private static BuiltInResource kind(String group, String version, String plural, String kind, boolean namespaced,
-            List<String> shortNames, List<String> categories) {
-        return new BuiltInResource(group, version, plural, kind.toLowerCase(Locale.ROOT), kind, namespaced,
-                STANDARD_VERBS, shortNames, categories);
+    private static BuiltInResource kind(
+            String group,
+            String version,
+            String plural,
+            String kind,
+            boolean namespaced,
+            List<String> shortNames,
+            List<String> categories) {
+        return new BuiltInResource(
+                group,
+                version,
+                plural,
+                kind.toLowerCase(Locale.ROOT),
+                kind,
+                namespaced,
+                STANDARD_VERBS,
+                shortNames,
+                categories);
     }
 
-    private static BuiltInResource status(String group, String version, String plural, String kind,
-            boolean namespaced) {
-        return new BuiltInResource(group, version, plural + "/status", "", kind, namespaced, SUBRESOURCE_VERBS,
-                List.of(), List.of());
+    private static BuiltInResource status(
+            String group, String version, String plural, String kind, boolean namespaced) {
+        return new BuiltInResource(
+                group, version, plural + "/status", "", kind, namespaced, SUBRESOURCE_VERBS, List.of(), List.of());
     }
 }

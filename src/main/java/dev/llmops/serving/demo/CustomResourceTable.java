@@ -45,8 +45,12 @@ final class CustomResourceTable {
         }
         ArrayNode definitions = table.putArray("columnDefinitions");
         definitions.add(column("Name", "string", "name", "Name of the object.", 0));
-        columns.forEach(column -> definitions.add(column(column.path("name").asText(), column.path("type").asText(),
-                column.path("format").asText(""), describe(column), column.path("priority").asInt(0))));
+        columns.forEach(column -> definitions.add(column(
+                column.path("name").asText(),
+                column.path("type").asText(),
+                column.path("format").asText(""),
+                describe(column),
+                column.path("priority").asInt(0))));
         ArrayNode rows = table.putArray("rows");
         List<JsonNode> objects = new ArrayList<>();
         if (listOrObject.has("items")) {
@@ -66,7 +70,9 @@ final class CustomResourceTable {
         if ("Object".equals(includeObject)) {
             row.set("object", object);
         } else if (!"None".equals(includeObject)) {
-            row.putObject("object").put("kind", "PartialObjectMetadata").put("apiVersion", "meta.k8s.io/v1")
+            row.putObject("object")
+                    .put("kind", "PartialObjectMetadata")
+                    .put("apiVersion", "meta.k8s.io/v1")
                     .set("metadata", object.path("metadata"));
         }
         return row;
@@ -74,7 +80,8 @@ final class CustomResourceTable {
 
     /** The cell of one column, typed as kube-apiserver types it; null (printed as &lt;none&gt;) without a value. */
     private JsonNode cell(JsonNode column, JsonNode object) {
-        JsonNode value = SimpleJsonPath.evaluate(column.path("jsonPath").asText(), object).orElse(null);
+        JsonNode value = SimpleJsonPath.evaluate(column.path("jsonPath").asText(), object)
+                .orElse(null);
         if (value == null) {
             return NODES.nullNode();
         }
@@ -99,12 +106,18 @@ final class CustomResourceTable {
 
     private static String describe(JsonNode column) {
         String description = column.path("description").asText("");
-        return description.isEmpty() ? "Printer column at JSONPath " + column.path("jsonPath").asText() : description;
+        return description.isEmpty()
+                ? "Printer column at JSONPath " + column.path("jsonPath").asText()
+                : description;
     }
 
     private static ObjectNode column(String name, String type, String format, String description, int priority) {
-        return JSON.createObjectNode().put("name", name).put("type", type).put("format", format)
-                .put("description", description).put("priority", priority);
+        return JSON.createObjectNode()
+                .put("name", name)
+                .put("type", type)
+                .put("format", format)
+                .put("description", description)
+                .put("priority", priority);
     }
 
     private static JsonNode ageColumn() {

@@ -18,8 +18,7 @@ public final class DemoConsole {
 
     static final String PROJECT_CATEGORY = "dev.llmops.";
 
-    private DemoConsole() {
-    }
+    private DemoConsole() {}
 
     /** Applies to the console handlers Quarkus has set up; lasts until the process ends. */
     public static void configure(boolean verbose, boolean terminal) {
@@ -47,7 +46,8 @@ public final class DemoConsole {
     }
 
     static boolean fromProjectAndWorthSeeing(LogRecord record) {
-        return record.getLoggerName() != null && record.getLoggerName().startsWith(PROJECT_CATEGORY)
+        return record.getLoggerName() != null
+                && record.getLoggerName().startsWith(PROJECT_CATEGORY)
                 && record.getLevel().intValue() >= Level.WARNING.intValue();
     }
 }

@@ -32,12 +32,14 @@ final class DemoReport {
         List<String> parts = new ArrayList<>();
         for (ModelServer server : servers) {
             ModelServerStatus status = server.getStatus();
-            parts.add("ms/" + server.getMetadata().getName() + " " + (status == null || status.phase == null ? "-" : status.phase)
+            parts.add("ms/" + server.getMetadata().getName() + " "
+                    + (status == null || status.phase == null ? "-" : status.phase)
                     + (status != null && status.diagnosis != null ? " (" + status.diagnosis.reason + ")" : ""));
         }
         for (BenchmarkRun run : runs) {
             BenchmarkRunStatus status = run.getStatus();
-            parts.add("br/" + run.getMetadata().getName() + " " + (status == null || status.phase == null ? "-" : status.phase)
+            parts.add("br/" + run.getMetadata().getName() + " "
+                    + (status == null || status.phase == null ? "-" : status.phase)
                     + (status != null && status.progress != null ? " " + status.progress : ""));
         }
         String state = String.join("  |  ", parts);
@@ -51,8 +53,13 @@ final class DemoReport {
         Table table = new Table("NAME", "MODEL", "GPUS", "PHASE", "READY", "ENDPOINT");
         for (ModelServer server : servers) {
             ModelServerStatus status = server.getStatus() == null ? new ModelServerStatus() : server.getStatus();
-            table.row(server.getMetadata().getName(), server.getSpec().model.path, String.valueOf(server.getSpec().accelerator.gpusPerReplica),
-                    text(status.phase), text(status.readyReplicasText), text(status.endpoint));
+            table.row(
+                    server.getMetadata().getName(),
+                    server.getSpec().model.path,
+                    String.valueOf(server.getSpec().accelerator.gpusPerReplica),
+                    text(status.phase),
+                    text(status.readyReplicasText),
+                    text(status.endpoint));
         }
         out.println();
         out.println("$ kubectl get modelservers -n " + DemoScenario.NAMESPACE + " -o wide");
@@ -60,18 +67,27 @@ final class DemoReport {
         for (ModelServer server : servers) {
             ModelServerStatus status = server.getStatus();
             if (status != null && status.diagnosis != null) {
-                out.printf("%n%s is not ready: %s — %s%n  hint: %s%n", server.getMetadata().getName(), status.diagnosis.reason,
-                        status.diagnosis.message, status.diagnosis.hint);
+                out.printf(
+                        "%n%s is not ready: %s — %s%n  hint: %s%n",
+                        server.getMetadata().getName(),
+                        status.diagnosis.reason,
+                        status.diagnosis.message,
+                        status.diagnosis.hint);
             }
             conditions("ModelServer " + server.getMetadata().getName(), status == null ? List.of() : status.conditions);
         }
     }
 
     void benchmarkRuns(List<BenchmarkRun> runs) {
-        Table table = new Table("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "SPEEDUP");
+        Table table =
+                new Table("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "SPEEDUP");
         for (BenchmarkRun run : runs) {
             BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus() : run.getStatus();
-            table.row(run.getMetadata().getName(), text(status.target), text(status.phase), text(status.progress),
+            table.row(
+                    run.getMetadata().getName(),
+                    text(status.target),
+                    text(status.phase),
+                    text(status.progress),
                     status.summary == null ? "" : number(status.summary.singleStreamTokensPerSecond),
                     status.summary == null ? "" : number(status.summary.peakTokensPerSecond),
                     status.summary == null ? "" : text(status.summary.peakConcurrency),
@@ -98,11 +114,31 @@ final class DemoReport {
 
     private void stages(String run, List<StageResult> stages) {
         out.printf("%nResults of %s:%n", run);
-        Table table = new Table("STAGE", "CONC", "OK", "FAILED", "OUT TOK/S", "REQ/S", "TTFT P50", "TTFT P99", "TPOT P50", "ITL P50", "E2E P50");
+        Table table = new Table(
+                "STAGE",
+                "CONC",
+                "OK",
+                "FAILED",
+                "OUT TOK/S",
+                "REQ/S",
+                "TTFT P50",
+                "TTFT P99",
+                "TPOT P50",
+                "ITL P50",
+                "E2E P50");
         for (StageResult stage : stages) {
-            table.row(stage.name, text(stage.concurrency), text(stage.completed), text(stage.failed), number(stage.outputTokensPerSecond),
-                    number(stage.requestsPerSecond), millis(stage.ttftMillis, s -> s.p50), millis(stage.ttftMillis, s -> s.p99),
-                    millis(stage.tpotMillis, s -> s.p50), millis(stage.itlMillis, s -> s.p50), millis(stage.e2eMillis, s -> s.p50));
+            table.row(
+                    stage.name,
+                    text(stage.concurrency),
+                    text(stage.completed),
+                    text(stage.failed),
+                    number(stage.outputTokensPerSecond),
+                    number(stage.requestsPerSecond),
+                    millis(stage.ttftMillis, s -> s.p50),
+                    millis(stage.ttftMillis, s -> s.p99),
+                    millis(stage.tpotMillis, s -> s.p50),
+                    millis(stage.itlMillis, s -> s.p50),
+                    millis(stage.e2eMillis, s -> s.p50));
         }
         table.print(out);
     }
@@ -125,7 +161,9 @@ final class DemoReport {
     }
 
     private static String millis(LatencyStats stats, Function<LatencyStats, Double> pick) {
-        return stats == null || pick.apply(stats) == null ? "" : String.format(Locale.ROOT, "%.1f ms", pick.apply(stats));
+        return stats == null || pick.apply(stats) == null
+                ? ""
+                : String.format(Locale.ROOT, "%.1f ms", pick.apply(stats));
     }
 
     private static String number(Double value) {

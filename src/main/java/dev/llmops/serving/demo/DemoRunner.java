@@ -22,7 +22,10 @@ public final class DemoRunner {
     /** Final state of the scenario's resources. */
     public record Outcome(List<ModelServer> servers, List<BenchmarkRun> runs, boolean finished) {
         public BenchmarkRun run(String name) {
-            return runs.stream().filter(r -> r.getMetadata().getName().equals(name)).findFirst().orElseThrow();
+            return runs.stream()
+                    .filter(r -> r.getMetadata().getName().equals(name))
+                    .findFirst()
+                    .orElseThrow();
         }
     }
 
@@ -38,7 +41,13 @@ public final class DemoRunner {
 
     public void apply() {
         if (client.namespaces().withName(DemoScenario.NAMESPACE).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(DemoScenario.NAMESPACE).endMetadata().build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(DemoScenario.NAMESPACE)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
         scenario.servers().forEach(s -> client.resource(s).create());
         scenario.runs().forEach(r -> client.resource(r).create());
@@ -66,7 +75,10 @@ public final class DemoRunner {
 
     private <T extends io.fabric8.kubernetes.api.model.HasMetadata> List<T> current(List<T> applied, Class<T> type) {
         return applied.stream()
-                .map(a -> client.resources(type).inNamespace(DemoScenario.NAMESPACE).withName(a.getMetadata().getName()).get())
+                .map(a -> client.resources(type)
+                        .inNamespace(DemoScenario.NAMESPACE)
+                        .withName(a.getMetadata().getName())
+                        .get())
                 .filter(Objects::nonNull)
                 .toList();
     }
@@ -74,7 +86,8 @@ public final class DemoRunner {
     /** Succeeded or Failed, and compared with its baseline unless that comparison is still waiting for the baseline. */
     static boolean isFinished(BenchmarkRun run) {
         return run.getStatus() != null
-                && (run.getStatus().phase == BenchmarkRunPhase.Succeeded || run.getStatus().phase == BenchmarkRunPhase.Failed)
+                && (run.getStatus().phase == BenchmarkRunPhase.Succeeded
+                        || run.getStatus().phase == BenchmarkRunPhase.Failed)
                 && Conditions.find(run.getStatus().conditions, ConditionTypes.BASELINE_COMPARED)
                         .map(c -> !ConditionReasons.BASELINE_PENDING.equals(c.getReason()))
                         .orElse(true);

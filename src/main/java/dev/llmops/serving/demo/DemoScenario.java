@@ -17,8 +17,8 @@ import java.util.Map;
  * EAGLE3 server with a benchmark each (the second compared with the first), or a half-ready server that lists its
  * model but fails every generation, with a benchmark that waits for it in vain.
  */
-public record DemoScenario(String name, List<ModelServer> servers, List<BenchmarkRun> runs,
-        Map<String, SimulatedServerProfile> profiles) {
+public record DemoScenario(
+        String name, List<ModelServer> servers, List<BenchmarkRun> runs, Map<String, SimulatedServerProfile> profiles) {
 
     public static final String NAMESPACE = "demo";
     static final String SPECULATIVE_RUN = "eagle3";
@@ -36,14 +36,22 @@ public record DemoScenario(String name, List<ModelServer> servers, List<Benchmar
         ModelServer speculative = server("llm-eagle3", eagle3);
         BenchmarkRun baseline = run(BASELINE_RUN, "llm-autoregressive", null, 600);
         BenchmarkRun candidate = run(SPECULATIVE_RUN, "llm-eagle3", BASELINE_RUN, 600);
-        return new DemoScenario("speculative-decoding", List.of(autoregressive, speculative), List.of(baseline, candidate),
-                Map.of("llm-autoregressive", SimulatedServerProfile.autoregressive(),
-                        "llm-eagle3", SimulatedServerProfile.speculative()));
+        return new DemoScenario(
+                "speculative-decoding",
+                List.of(autoregressive, speculative),
+                List.of(baseline, candidate),
+                Map.of(
+                        "llm-autoregressive",
+                        SimulatedServerProfile.autoregressive(),
+                        "llm-eagle3",
+                        SimulatedServerProfile.speculative()));
     }
 
     /** A server that answers /v1/models but fails every chat completion, and a run that times out waiting for it. */
     public static DemoScenario halfReady() {
-        return new DemoScenario("half-ready", List.of(server("llm-half-ready", null)),
+        return new DemoScenario(
+                "half-ready",
+                List.of(server("llm-half-ready", null)),
                 List.of(run("half-ready", "llm-half-ready", null, 20)),
                 Map.of("llm-half-ready", SimulatedServerProfile.autoregressive().withFault(Fault.HALF_READY)));
     }
@@ -52,7 +60,9 @@ public record DemoScenario(String name, List<ModelServer> servers, List<Benchmar
         return switch (name) {
             case "speculative-decoding" -> speculativeDecoding();
             case "half-ready" -> halfReady();
-            default -> throw new IllegalArgumentException("unknown scenario '" + name + "': use speculative-decoding or half-ready");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown scenario '" + name + "': use speculative-decoding or half-ready");
         };
     }
 
@@ -63,7 +73,8 @@ public record DemoScenario(String name, List<ModelServer> servers, List<Benchmar
 
     private static ModelServer server(String name, SpeculativeDecodingSpec speculative) {
         ModelServer server = new ModelServer();
-        server.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
+        server.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
         ModelServerSpec spec = new ModelServerSpec();
         spec.model = new ModelSpec();
         spec.model.path = "Qwen/Qwen3-8B";
@@ -78,7 +89,8 @@ public record DemoScenario(String name, List<ModelServer> servers, List<Benchmar
     /** A plan sized to finish in well under a minute against servers of 50–120 tokens/s per stream. */
     private static BenchmarkRun run(String name, String modelServer, String baseline, int waitTimeoutSeconds) {
         BenchmarkRun run = new BenchmarkRun();
-        run.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
+        run.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
         BenchmarkRunSpec spec = new BenchmarkRunSpec();
         spec.target = new BenchmarkTarget();
         spec.target.modelServer = modelServer;

@@ -27,9 +27,8 @@ import java.util.List;
 public final class EmbeddedKubernetes implements AutoCloseable {
 
     /** The CRDs as committed under deploy/crds, packaged on the classpath by the build. */
-    static final List<String> CRD_RESOURCES = List.of(
-            "/crds/modelservers.serving.llmops.dev-v1.yml",
-            "/crds/benchmarkruns.serving.llmops.dev-v1.yml");
+    static final List<String> CRD_RESOURCES =
+            List.of("/crds/modelservers.serving.llmops.dev-v1.yml", "/crds/benchmarkruns.serving.llmops.dev-v1.yml");
 
     private final KubernetesMockServer server;
     private final KubernetesApiDispatcher dispatcher;
@@ -48,7 +47,8 @@ public final class EmbeddedKubernetes implements AutoCloseable {
         try {
             server.init(InetAddress.getLoopbackAddress(), port);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("cannot start the embedded Kubernetes API on port " + port + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot start the embedded Kubernetes API on port " + port + ": " + e.getMessage(), e);
         }
         EmbeddedKubernetes kubernetes = new EmbeddedKubernetes(server, dispatcher);
         kubernetes.installCrds();
@@ -110,8 +110,13 @@ public final class EmbeddedKubernetes implements AutoCloseable {
                 if (in == null) {
                     throw new IllegalStateException("CRD " + resource + " is missing from the classpath");
                 }
-                CustomResourceDefinition crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
-                client.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+                CustomResourceDefinition crd =
+                        client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+                client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .resource(crd)
+                        .create();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -34,21 +34,27 @@ final class EventFieldSelector {
 
     /** Whether the request is an event list (not a watch) with a field selector. */
     static boolean applies(ApiRequestLine request) {
-        return PATH.matcher(request.path()).matches() && request.parameter("fieldSelector").isPresent()
+        return PATH.matcher(request.path()).matches()
+                && request.parameter("fieldSelector").isPresent()
                 && request.parameter("watch").filter("true"::equals).isEmpty();
     }
 
     MockResponse list(ApiRequestLine request, String pathAndQuery) {
         List<Requirement> requirements = new ArrayList<>();
-        for (String requirement : request.parameter("fieldSelector").orElseThrow().split(",")) {
+        for (String requirement :
+                request.parameter("fieldSelector").orElseThrow().split(",")) {
             var matcher = REQUIREMENT.matcher(requirement.trim());
             if (!matcher.matches()) {
-                return ApiResponses.status(HttpURLConnection.HTTP_BAD_REQUEST, "BadRequest",
+                return ApiResponses.status(
+                        HttpURLConnection.HTTP_BAD_REQUEST,
+                        "BadRequest",
                         "invalid field selector requirement: " + requirement);
             }
-            requirements.add(new Requirement("." + matcher.group(1), !matcher.group(2).equals("!="), matcher.group(3)));
+            requirements.add(
+                    new Requirement("." + matcher.group(1), !matcher.group(2).equals("!="), matcher.group(3)));
         }
-        MockResponse stored = store.handleGet(SELECTOR_PARAMETER.matcher(pathAndQuery).replaceFirst(""));
+        MockResponse stored =
+                store.handleGet(SELECTOR_PARAMETER.matcher(pathAndQuery).replaceFirst(""));
         ObjectNode list = read(stored);
         ArrayNode selected = JSON.createArrayNode();
         list.path("items").forEach(event -> {
@@ -72,7 +78,8 @@ final class EventFieldSelector {
     private record Requirement(String path, boolean equal, String value) {
 
         boolean matches(JsonNode event) {
-            String actual = SimpleJsonPath.evaluate(path, event).map(JsonNode::asText).orElse("");
+            String actual =
+                    SimpleJsonPath.evaluate(path, event).map(JsonNode::asText).orElse("");
             return actual.equals(value) == equal;
         }
     }

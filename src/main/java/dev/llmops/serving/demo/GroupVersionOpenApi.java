@@ -18,8 +18,7 @@ final class GroupVersionOpenApi {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SCHEMAS = "#/components/schemas/";
 
-    private GroupVersionOpenApi() {
-    }
+    private GroupVersionOpenApi() {}
 
     static ObjectNode document(List<OpenApiKind> kinds) {
         ObjectNode document = JSON.createObjectNode().put("openapi", "3.0.0");
@@ -27,22 +26,27 @@ final class GroupVersionOpenApi {
         ObjectNode paths = document.putObject("paths");
         ObjectNode schemas = document.putObject("components").putObject("schemas");
         for (OpenApiKind kind : kinds) {
-            String collection = "/" + kind.indexPath() + (kind.namespaced() ? "/namespaces/{namespace}/" : "/")
-                    + kind.plural();
+            String collection =
+                    "/" + kind.indexPath() + (kind.namespaced() ? "/namespaces/{namespace}/" : "/") + kind.plural();
             ObjectNode list = paths.putObject(collection);
             list.set("get", operation(kind, "list", kind.kind() + "List"));
             list.set("parameters", pathParameters(kind, false));
             ObjectNode object = paths.putObject(collection + "/{name}");
             object.set("get", operation(kind, "get", kind.kind()));
             ObjectNode patch = operation(kind, "patch", kind.kind());
-            patch.putArray("parameters").addObject().put("name", "fieldValidation").put("in", "query")
+            patch.putArray("parameters")
+                    .addObject()
+                    .put("name", "fieldValidation")
+                    .put("in", "query")
                     .put("description", "Ignore, Warn or Strict handling of unknown and duplicate fields.")
-                    .putObject("schema").put("type", "string");
+                    .putObject("schema")
+                    .put("type", "string");
             object.set("patch", patch);
             object.set("parameters", pathParameters(kind, true));
             kind.schema().ifPresent(schema -> {
                 schemas.set(schemaName(kind, kind.kind()), KindSchemas.kind(kind, schema));
-                schemas.set(schemaName(kind, kind.kind() + "List"),
+                schemas.set(
+                        schemaName(kind, kind.kind() + "List"),
                         KindSchemas.list(kind, SCHEMAS + schemaName(kind, kind.kind())));
             });
         }
@@ -50,13 +54,20 @@ final class GroupVersionOpenApi {
     }
 
     private static ObjectNode operation(OpenApiKind kind, String action, String responseKind) {
-        ObjectNode operation = JSON.createObjectNode().put("operationId", action + kind.kind())
-                .put("description", action + " " + kind.plural()).put("x-kubernetes-action", action);
-        operation.putObject("x-kubernetes-group-version-kind").put("group", kind.group()).put("kind", kind.kind())
+        ObjectNode operation = JSON.createObjectNode()
+                .put("operationId", action + kind.kind())
+                .put("description", action + " " + kind.plural())
+                .put("x-kubernetes-action", action);
+        operation
+                .putObject("x-kubernetes-group-version-kind")
+                .put("group", kind.group())
+                .put("kind", kind.kind())
                 .put("version", kind.version());
         ObjectNode ok = operation.putObject("responses").putObject("200").put("description", "OK");
         if (kind.schema().isPresent()) {
-            ok.putObject("content").putObject("application/json").putObject("schema")
+            ok.putObject("content")
+                    .putObject("application/json")
+                    .putObject("schema")
                     .put("$ref", SCHEMAS + schemaName(kind, responseKind));
         }
         return operation;
@@ -71,8 +82,13 @@ final class GroupVersionOpenApi {
             names.add("name");
         }
         ArrayNode parameters = JSON.createArrayNode();
-        names.forEach(name -> parameters.addObject().put("name", name).put("in", "path").put("required", true)
-                .putObject("schema").put("type", "string"));
+        names.forEach(name -> parameters
+                .addObject()
+                .put("name", name)
+                .put("in", "path")
+                .put("required", true)
+                .putObject("schema")
+                .put("type", "string"));
         return parameters;
     }
 

@@ -7,8 +7,7 @@ final class HumanAge {
 
     private static final long HOURS_PER_YEAR = 24 * 365;
 
-    private HumanAge() {
-    }
+    private HumanAge() {}
 
     static String of(Duration age) {
         long seconds = age.getSeconds();

@@ -36,14 +36,16 @@ final class InstalledCrds {
 
     Optional<ServedCrdVersion> find(String group, String version, String plural) {
         return servedVersions().stream()
-                .filter(served -> served.group().equals(group) && served.versionName().equals(version)
+                .filter(served -> served.group().equals(group)
+                        && served.versionName().equals(version)
                         && served.plural().equals(plural))
                 .findFirst();
     }
 
     private JsonNode storedCrds() {
         try {
-            return JSON.readTree(store.handleGet(CRD_COLLECTION).getBody().readUtf8()).path("items");
+            return JSON.readTree(store.handleGet(CRD_COLLECTION).getBody().readUtf8())
+                    .path("items");
         } catch (IOException e) {
             throw new UncheckedIOException("The stored CRD list is not JSON", e);
         }

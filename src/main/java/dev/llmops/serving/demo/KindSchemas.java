@@ -12,12 +12,13 @@ final class KindSchemas {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private KindSchemas() {
-    }
+    private KindSchemas() {}
 
     static ObjectNode kind(OpenApiKind kind, JsonNode openApiV3Schema) {
         ObjectNode schema = openApiV3Schema.deepCopy();
-        ObjectNode properties = typeAndMetadata(kind, kind.kind(),
+        ObjectNode properties = typeAndMetadata(
+                kind,
+                kind.kind(),
                 "Standard object metadata: name, namespace, labels, annotations, and the fields the API server sets.");
         if (schema.path("properties") instanceof ObjectNode declared) {
             properties.setAll(declared);
@@ -28,12 +29,17 @@ final class KindSchemas {
     }
 
     static ObjectNode list(OpenApiKind kind, String itemReference) {
-        ObjectNode schema = JSON.createObjectNode().put("type", "object")
+        ObjectNode schema = JSON.createObjectNode()
+                .put("type", "object")
                 .put("description", "A list of " + kind.kind() + " objects.");
-        ObjectNode properties = typeAndMetadata(kind, kind.kind() + "List",
-                "Standard list metadata: the resource version and continue token.");
-        properties.putObject("items").put("type", "array").put("description", "The objects.")
-                .putObject("items").put("$ref", itemReference);
+        ObjectNode properties = typeAndMetadata(
+                kind, kind.kind() + "List", "Standard list metadata: the resource version and continue token.");
+        properties
+                .putObject("items")
+                .put("type", "array")
+                .put("description", "The objects.")
+                .putObject("items")
+                .put("$ref", itemReference);
         schema.set("properties", properties);
         schema.putArray("required").add("items");
         tag(schema, kind, kind.kind() + "List");
@@ -42,16 +48,23 @@ final class KindSchemas {
 
     private static ObjectNode typeAndMetadata(OpenApiKind kind, String kindName, String metadataDescription) {
         ObjectNode properties = JSON.createObjectNode();
-        properties.putObject("apiVersion").put("type", "string")
+        properties
+                .putObject("apiVersion")
+                .put("type", "string")
                 .put("description", "The versioned schema of this object: " + kind.groupVersion() + ".");
-        properties.putObject("kind").put("type", "string")
+        properties
+                .putObject("kind")
+                .put("type", "string")
                 .put("description", "The REST resource this object represents: " + kindName + ".");
         properties.putObject("metadata").put("type", "object").put("description", metadataDescription);
         return properties;
     }
 
     private static void tag(ObjectNode schema, OpenApiKind kind, String kindName) {
-        schema.putArray("x-kubernetes-group-version-kind").addObject().put("group", kind.group())
-                .put("kind", kindName).put("version", kind.version());
+        schema.putArray("x-kubernetes-group-version-kind")
+                .addObject()
+                .put("group", kind.group())
+                .put("kind", kindName)
+                .put("version", kind.version());
     }
 }

@@ -38,7 +38,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -65,7 +64,8 @@ public final class KubeletStandIn implements AutoCloseable {
     }
 
     private static final Logger LOG = Logger.getLogger(KubeletStandIn.class);
-    private static final Pattern SERVICE_URL = Pattern.compile("^http://([a-z0-9-]+)\\.([a-z0-9-]+)\\.svc(?:\\.cluster\\.local)?:(\\d+)(.*)$");
+    private static final Pattern SERVICE_URL =
+            Pattern.compile("^http://([a-z0-9-]+)\\.([a-z0-9-]+)\\.svc(?:\\.cluster\\.local)?:(\\d+)(.*)$");
     private static final String SUMMARY_FILE = "--summary-file";
     private static final String HOST_IP = "127.0.0.1";
     private static final long RESYNC_MILLIS = 1000;
@@ -82,7 +82,8 @@ public final class KubeletStandIn implements AutoCloseable {
     private final RecordedLogs logs = new RecordedLogs();
     private final AtomicInteger nextAddress = new AtomicInteger(2);
     private final ExecutorService benchmarks = Executors.newCachedThreadPool(daemon("benchmark-pod"));
-    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(daemon("kubelet-stand-in"));
+    private final ScheduledExecutorService loop =
+            Executors.newSingleThreadScheduledExecutor(daemon("kubelet-stand-in"));
     private volatile SharedIndexInformer<Pod> informer;
     private volatile boolean closed;
 
@@ -91,7 +92,10 @@ public final class KubeletStandIn implements AutoCloseable {
      * @param profiles how the simulated server of an SGLang pod behaves
      * @param launcher runs benchmark pods
      */
-    public KubeletStandIn(KubernetesClient client, Predicate<Pod> scope, Function<Pod, SimulatedServerProfile> profiles,
+    public KubeletStandIn(
+            KubernetesClient client,
+            Predicate<Pod> scope,
+            Function<Pod, SimulatedServerProfile> profiles,
             BenchmarkLauncher launcher) {
         this.client = client;
         this.scope = scope;
@@ -101,22 +105,26 @@ public final class KubeletStandIn implements AutoCloseable {
 
     /** Watches every pod (the periodic resync re-checks simulators that finished loading) and runs those in scope. */
     public KubeletStandIn start() {
-        informer = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                enqueue(pod);
-            }
+        informer = client.pods()
+                .inAnyNamespace()
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(Pod pod) {
+                                enqueue(pod);
+                            }
 
-            @Override
-            public void onUpdate(Pod old, Pod pod) {
-                enqueue(pod);
-            }
+                            @Override
+                            public void onUpdate(Pod old, Pod pod) {
+                                enqueue(pod);
+                            }
 
-            @Override
-            public void onDelete(Pod pod, boolean finalStateUnknown) {
-                enqueue(pod);
-            }
-        }, RESYNC_MILLIS);
+                            @Override
+                            public void onDelete(Pod pod, boolean finalStateUnknown) {
+                                enqueue(pod);
+                            }
+                        },
+                        RESYNC_MILLIS);
         return this;
     }
 
@@ -166,7 +174,8 @@ public final class KubeletStandIn implements AutoCloseable {
     private void startPod(Pod pod) {
         List<String> commandLine = commandLine(pod.getSpec().getContainers().get(0));
         int bench = commandLine.indexOf("bench");
-        if (commandLine.stream().anyMatch(a -> a.contains("sglang.launch_server")) && flag(commandLine, "--port").isPresent()) {
+        if (commandLine.stream().anyMatch(a -> a.contains("sglang.launch_server"))
+                && flag(commandLine, "--port").isPresent()) {
             startServer(pod, commandLine);
         } else if (bench >= 0) {
             startBenchmark(pod, commandLine.subList(bench + 1, commandLine.size()));
@@ -201,7 +210,9 @@ public final class KubeletStandIn implements AutoCloseable {
         return SglangSimulator.builder()
                 .host(address)
                 .port(Integer.parseInt(flag(args, "--port").orElseThrow()))
-                .model(flag(args, "--served-model-name").or(() -> flag(args, "--model-path")).orElse("model"))
+                .model(flag(args, "--served-model-name")
+                        .or(() -> flag(args, "--model-path"))
+                        .orElse("model"))
                 .speculativeAlgorithm(flag(args, "--speculative-algorithm").orElse(null))
                 .ttft(profile.ttft())
                 .tokenDelay(profile.stepDelay().dividedBy(profile.tokensPerStep()))
@@ -213,7 +224,9 @@ public final class KubeletStandIn implements AutoCloseable {
                 .start();
     }
 
-    /** Keeps the container's readiness (the simulator has loaded) and the pod's Ready (containers and gates) current. */
+    /**
+     * Keeps the container's readiness (the simulator has loaded) and the pod's Ready (containers and gates) current.
+     */
     private void reportServerStatus(Pod pod) {
         boolean containerReady = !simulators.get(pod.getMetadata().getUid()).isLoading();
         if (conditionTrue(pod.getStatus(), "ContainersReady") != containerReady
@@ -237,14 +250,20 @@ public final class KubeletStandIn implements AutoCloseable {
             summary = Files.createTempFile("benchmark-summary", ".json");
             var metadata = pod.getMetadata();
             String container = pod.getSpec().getContainers().get(0).getName();
-            PrintWriter log = new PrintWriter(logs.open(metadata.getNamespace(), metadata.getName(), metadata.getUid(), container), true);
+            PrintWriter log = new PrintWriter(
+                    logs.open(metadata.getNamespace(), metadata.getName(), metadata.getUid(), container), true);
             int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary), log);
             if (Thread.currentThread().isInterrupted()) {
                 return;
             }
             String message = Files.readString(summary, StandardCharsets.UTF_8);
-            finish(pod, exitCode, message.isEmpty() && exitCode != 0
-                    ? tail(logs.log(metadata.getNamespace(), metadata.getName(), container).orElse("")) : message);
+            finish(
+                    pod,
+                    exitCode,
+                    message.isEmpty() && exitCode != 0
+                            ? tail(logs.log(metadata.getNamespace(), metadata.getName(), container)
+                                    .orElse(""))
+                            : message);
         } catch (Exception | LinkageError e) {
             if (!closed) {
                 LOG.warnf(e, "benchmark pod %s failed", Cache.metaNamespaceKeyFunc(pod));
@@ -262,7 +281,10 @@ public final class KubeletStandIn implements AutoCloseable {
         }
     }
 
-    /** Points the runner at the pod behind the service URL (the cluster DNS) and at a file instead of /dev/termination-log. */
+    /**
+     * Points the runner at the pod behind the service URL (the cluster DNS) and at a file instead of
+     * /dev/termination-log.
+     */
     private List<String> resolveArgs(Pod pod, List<String> args, Path summary) {
         List<String> resolved = new ArrayList<>(args);
         for (int i = 0; i < resolved.size() - 1; i++) {
@@ -285,11 +307,20 @@ public final class KubeletStandIn implements AutoCloseable {
         if (!matcher.matches()) {
             return url;
         }
-        Service service = client.services().inNamespace(matcher.group(2)).withName(matcher.group(1)).get();
+        Service service = client.services()
+                .inNamespace(matcher.group(2))
+                .withName(matcher.group(1))
+                .get();
         if (service == null || service.getSpec().getSelector() == null) {
             return url;
         }
-        return client.pods().inNamespace(matcher.group(2)).withLabels(service.getSpec().getSelector()).list().getItems().stream()
+        return client
+                .pods()
+                .inNamespace(matcher.group(2))
+                .withLabels(service.getSpec().getSelector())
+                .list()
+                .getItems()
+                .stream()
                 .filter(WorkloadControllerStandIn::isReady)
                 .map(p -> p.getStatus().getPodIP())
                 .findFirst()
@@ -303,7 +334,8 @@ public final class KubeletStandIn implements AutoCloseable {
             PodStatus status = current.getStatus();
             status.setPhase(exitCode == 0 ? "Succeeded" : "Failed");
             status.getConditions().forEach(c -> {
-                if (List.of("Ready", "ContainersReady", "PodReadyToStartContainers").contains(c.getType())) {
+                if (List.of("Ready", "ContainersReady", "PodReadyToStartContainers")
+                        .contains(c.getType())) {
                     c.setStatus("False");
                     c.setReason("PodCompleted");
                     c.setLastTransitionTime(now);
@@ -312,11 +344,16 @@ public final class KubeletStandIn implements AutoCloseable {
             status.getContainerStatuses().forEach(c -> {
                 c.setReady(false);
                 c.setStarted(false);
-                c.setState(new ContainerStateBuilder().withNewTerminated()
-                        .withExitCode(exitCode).withReason(exitCode == 0 ? "Completed" : "Error")
-                        .withMessage(message).withContainerID(c.getContainerID())
-                        .withStartedAt(status.getStartTime()).withFinishedAt(now)
-                        .endTerminated().build());
+                c.setState(new ContainerStateBuilder()
+                        .withNewTerminated()
+                        .withExitCode(exitCode)
+                        .withReason(exitCode == 0 ? "Completed" : "Error")
+                        .withMessage(message)
+                        .withContainerID(c.getContainerID())
+                        .withStartedAt(status.getStartTime())
+                        .withFinishedAt(now)
+                        .endTerminated()
+                        .build());
             });
             return current;
         });
@@ -340,15 +377,28 @@ public final class KubeletStandIn implements AutoCloseable {
         List<ContainerStatus> containers = new ArrayList<>();
         for (Container container : pod.getSpec().getContainers()) {
             containers.add(new ContainerStatusBuilder()
-                    .withName(container.getName()).withImage(container.getImage()).withImageID(container.getImage())
+                    .withName(container.getName())
+                    .withImage(container.getImage())
+                    .withImageID(container.getImage())
                     .withContainerID("containerd://" + containerId(pod, container))
-                    .withReady(containerReady).withStarted(true).withRestartCount(0)
-                    .withState(new ContainerStateBuilder().withNewRunning().withStartedAt(now).endRunning().build())
+                    .withReady(containerReady)
+                    .withStarted(true)
+                    .withRestartCount(0)
+                    .withState(new ContainerStateBuilder()
+                            .withNewRunning()
+                            .withStartedAt(now)
+                            .endRunning()
+                            .build())
                     .build());
         }
         status.setContainerStatuses(containers);
-        List<PodCondition> conditions = new ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions().stream()
-                .filter(c -> !List.of("PodReadyToStartContainers", "Initialized").contains(c.getType())).toList());
+        List<PodCondition> conditions = new ArrayList<>(
+                status.getConditions() == null
+                        ? List.of()
+                        : status.getConditions().stream()
+                                .filter(c -> !List.of("PodReadyToStartContainers", "Initialized")
+                                        .contains(c.getType()))
+                                .toList());
         conditions.add(condition("PodReadyToStartContainers", true, null, now));
         conditions.add(condition("Initialized", true, null, now));
         if (conditions.stream().noneMatch(c -> "PodScheduled".equals(c.getType()))) {
@@ -366,15 +416,18 @@ public final class KubeletStandIn implements AutoCloseable {
         String now = WorkloadControllerStandIn.now();
         boolean ready = containerReady && gatesPassed(pod);
         List<PodCondition> conditions = new ArrayList<>(status.getConditions().stream()
-                .filter(c -> !List.of("Ready", "ContainersReady").contains(c.getType())).toList());
+                .filter(c -> !List.of("Ready", "ContainersReady").contains(c.getType()))
+                .toList());
         conditions.add(condition("ContainersReady", containerReady, containerReady ? null : "ContainersNotReady", now));
-        conditions.add(condition("Ready", ready, ready ? null : containerReady ? "ReadinessGatesNotReady" : "ContainersNotReady", now));
+        conditions.add(condition(
+                "Ready", ready, ready ? null : containerReady ? "ReadinessGatesNotReady" : "ContainersNotReady", now));
         status.setConditions(conditions);
         status.getContainerStatuses().forEach(c -> c.setReady(containerReady));
     }
 
     private static boolean terminated(Pod pod) {
-        return pod.getStatus() != null && List.of("Succeeded", "Failed").contains(pod.getStatus().getPhase());
+        return pod.getStatus() != null
+                && List.of("Succeeded", "Failed").contains(pod.getStatus().getPhase());
     }
 
     private static boolean gatesPassed(Pod pod) {
@@ -383,13 +436,20 @@ public final class KubeletStandIn implements AutoCloseable {
     }
 
     private static boolean conditionTrue(PodStatus status, String type) {
-        return status != null && status.getConditions() != null
-                && status.getConditions().stream().anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
+        return status != null
+                && status.getConditions() != null
+                && status.getConditions().stream()
+                        .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static PodCondition condition(String type, boolean value, String reason, String now) {
-        return new PodConditionBuilder().withType(type).withStatus(value ? "True" : "False").withReason(reason)
-                .withLastTransitionTime(now).withLastProbeTime(null).build();
+        return new PodConditionBuilder()
+                .withType(type)
+                .withStatus(value ? "True" : "False")
+                .withReason(reason)
+                .withLastTransitionTime(now)
+                .withLastProbeTime(null)
+                .build();
     }
 
     /**
@@ -397,10 +457,13 @@ public final class KubeletStandIn implements AutoCloseable {
      * e.g. the operator opening a readiness gate, wrote in between) re-reads the pod and applies the change again.
      */
     private void updateStatus(Pod pod, UnaryOperator<Pod> change) {
-        var resource = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
+        var resource = client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName());
         for (int attempt = 1; ; attempt++) {
             Pod current = resource.get();
-            if (current == null || !pod.getMetadata().getUid().equals(current.getMetadata().getUid())) {
+            if (current == null
+                    || !pod.getMetadata().getUid().equals(current.getMetadata().getUid())) {
                 return;
             }
             try {
@@ -417,8 +480,11 @@ public final class KubeletStandIn implements AutoCloseable {
     /** The containers have stopped: removes the pod for good, as the kubelet does at the end of a graceful deletion. */
     private void confirmDeletion(Pod pod) {
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .withGracePeriod(0).delete();
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .withGracePeriod(0)
+                    .delete();
         } catch (KubernetesClientException e) {
             if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
                 throw e;
@@ -444,8 +510,10 @@ public final class KubeletStandIn implements AutoCloseable {
     }
 
     private static String containerId(Pod pod, Container container) {
-        return UUID.nameUUIDFromBytes((pod.getMetadata().getUid() + "/" + container.getName()).getBytes(StandardCharsets.UTF_8))
-                .toString().replace("-", "");
+        return UUID.nameUUIDFromBytes(
+                        (pod.getMetadata().getUid() + "/" + container.getName()).getBytes(StandardCharsets.UTF_8))
+                .toString()
+                .replace("-", "");
     }
 
     private static List<String> commandLine(Container container) {

@@ -24,6 +24,7 @@ final class KubernetesApiDispatcher extends Dispatcher {
     /** A custom resource list or object: group, version, namespace (optional), plural, name (optional). */
     private static final Pattern CUSTOM_RESOURCE_PATH =
             Pattern.compile("^/apis/([^/]+)/([^/]+)(?:/namespaces/([^/]+))?/([^/]+)(?:/([^/]+))?$");
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ApplyAwareCrudDispatcher store;
@@ -92,8 +93,10 @@ final class KubernetesApiDispatcher extends Dispatcher {
         }
         try {
             JsonNode listOrObject = JSON.readTree(stored.getBody().readUtf8());
-            return ApiResponses.json(HttpURLConnection.HTTP_OK, new CustomResourceTable(crd.get(), clock.instant())
-                    .of(listOrObject, line.parameter("includeObject").orElse("")));
+            return ApiResponses.json(
+                    HttpURLConnection.HTTP_OK,
+                    new CustomResourceTable(crd.get(), clock.instant())
+                            .of(listOrObject, line.parameter("includeObject").orElse("")));
         } catch (IOException e) {
             throw new UncheckedIOException("The stored " + crd.get().plural() + " are not JSON", e);
         }
@@ -101,7 +104,9 @@ final class KubernetesApiDispatcher extends Dispatcher {
 
     private static MockResponse found(String path, Optional<? extends JsonNode> document) {
         return document.map(body -> ApiResponses.json(HttpURLConnection.HTTP_OK, body))
-                .orElseGet(() -> ApiResponses.status(HttpURLConnection.HTTP_NOT_FOUND, "NotFound",
+                .orElseGet(() -> ApiResponses.status(
+                        HttpURLConnection.HTTP_NOT_FOUND,
+                        "NotFound",
                         "the server could not find the requested resource: " + path));
     }
 }

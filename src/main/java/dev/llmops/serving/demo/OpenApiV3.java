@@ -46,19 +46,23 @@ final class OpenApiV3 {
     private Map<String, List<OpenApiKind>> groupVersions() {
         List<OpenApiKind> kinds = new ArrayList<>();
         BuiltInResource.ALL.stream()
-                .filter(resource -> !resource.name().contains("/") && resource.verbs().contains("patch"))
-                .map(OpenApiKind::of).forEach(kinds::add);
+                .filter(resource ->
+                        !resource.name().contains("/") && resource.verbs().contains("patch"))
+                .map(OpenApiKind::of)
+                .forEach(kinds::add);
         crds.servedVersions().stream().map(OpenApiKind::of).forEach(kinds::add);
         Map<String, List<OpenApiKind>> groupVersions = new LinkedHashMap<>();
-        kinds.forEach(kind -> groupVersions.computeIfAbsent(kind.indexPath(), path -> new ArrayList<>()).add(kind));
+        kinds.forEach(kind -> groupVersions
+                .computeIfAbsent(kind.indexPath(), path -> new ArrayList<>())
+                .add(kind));
         return groupVersions;
     }
 
     private static ObjectNode index(Map<String, List<OpenApiKind>> groupVersions) {
         ObjectNode index = JSON.createObjectNode();
         ObjectNode paths = index.putObject("paths");
-        groupVersions.forEach((path, kinds) -> paths.putObject(path).put("serverRelativeURL",
-                ROOT + "/" + path + "?hash=" + hash(GroupVersionOpenApi.document(kinds))));
+        groupVersions.forEach((path, kinds) -> paths.putObject(path)
+                .put("serverRelativeURL", ROOT + "/" + path + "?hash=" + hash(GroupVersionOpenApi.document(kinds))));
         return index;
     }
 

@@ -72,7 +72,9 @@ final class PodLogEndpoint {
                 .map(log -> tailLines.map(lines -> tail(log, lines)).orElse(log))
                 .map(log -> limit(log.getBytes(StandardCharsets.UTF_8), limitBytes))
                 .map(ApiResponses::text)
-                .orElseGet(() -> ApiResponses.status(HttpURLConnection.HTTP_NOT_FOUND, "NotFound",
+                .orElseGet(() -> ApiResponses.status(
+                        HttpURLConnection.HTTP_NOT_FOUND,
+                        "NotFound",
                         "no log recorded for container \"" + container + "\" in pod \"" + pod + "\""));
     }
 
@@ -92,7 +94,10 @@ final class PodLogEndpoint {
     }
 
     private static byte[] limit(byte[] log, Optional<Integer> limitBytes) {
-        return limitBytes.filter(limit -> limit < log.length).map(limit -> Arrays.copyOf(log, limit)).orElse(log);
+        return limitBytes
+                .filter(limit -> limit < log.length)
+                .map(limit -> Arrays.copyOf(log, limit))
+                .orElse(log);
     }
 
     /** The parameter's value, empty when absent; throws when it is not a whole number of at least minimum. */
@@ -113,8 +118,10 @@ final class PodLogEndpoint {
         try {
             JsonNode spec = JSON.readTree(storedPod.getBody().readUtf8()).path("spec");
             List<String> names = new ArrayList<>();
-            spec.path("containers").forEach(container -> names.add(container.path("name").asText()));
-            spec.path("initContainers").forEach(container -> names.add(container.path("name").asText()));
+            spec.path("containers")
+                    .forEach(container -> names.add(container.path("name").asText()));
+            spec.path("initContainers")
+                    .forEach(container -> names.add(container.path("name").asText()));
             return names;
         } catch (IOException e) {
             throw new UncheckedIOException("The stored pod is not JSON", e);

@@ -14,8 +14,7 @@ final class RecordedLogs implements PodLogSource {
 
     static final int LIMIT = 64 * 1024;
 
-    private record Entry(String uid, String container, StringBuilder text) {
-    }
+    private record Entry(String uid, String container, StringBuilder text) {}
 
     private final Map<String, Entry> logs = new ConcurrentHashMap<>();
     private final int limit;
@@ -42,12 +41,10 @@ final class RecordedLogs implements PodLogSource {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 

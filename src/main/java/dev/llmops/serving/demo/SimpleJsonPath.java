@@ -13,8 +13,7 @@ final class SimpleJsonPath {
 
     private static final Pattern STEP = Pattern.compile("\\.([A-Za-z0-9_-]+)|\\[(\\d+)]");
 
-    private SimpleJsonPath() {
-    }
+    private SimpleJsonPath() {}
 
     /**
      * The value at the path; empty when a step is missing or the value is null.

@@ -15,9 +15,12 @@ public final class TemporaryKubeconfig implements AutoCloseable {
 
     public TemporaryKubeconfig(EmbeddedKubernetes kubernetes) {
         try {
-            FileAttribute<?>[] ownerOnly = FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
-                    ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
-                    : new FileAttribute<?>[0];
+            FileAttribute<?>[] ownerOnly =
+                    FileSystems.getDefault().supportedFileAttributeViews().contains("posix")
+                            ? new FileAttribute<?>[] {
+                                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+                            }
+                            : new FileAttribute<?>[0];
             this.path = kubernetes.writeKubeconfig(Files.createTempFile("llm-serving-demo", ".kubeconfig", ownerOnly));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

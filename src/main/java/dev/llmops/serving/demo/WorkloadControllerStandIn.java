@@ -54,7 +54,8 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
     private void syncSafely() {
         try {
             List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
-            List<Deployment> deployments = client.apps().deployments().inAnyNamespace().list().getItems();
+            List<Deployment> deployments =
+                    client.apps().deployments().inAnyNamespace().list().getItems();
             List<Job> jobs = client.batch().v1().jobs().inAnyNamespace().list().getItems();
             deployments.forEach(d -> syncDeployment(d, ownedBy(pods, d)));
             jobs.forEach(j -> syncJob(j, ownedBy(pods, j)));
@@ -68,22 +69,39 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
 
     private void syncDeployment(Deployment deployment, List<Pod> pods) {
         String hash = Integer.toHexString(deployment.getSpec().getTemplate().hashCode());
-        int desired = deployment.getSpec().getReplicas() == null ? 1 : deployment.getSpec().getReplicas();
-        List<Pod> current = pods.stream().filter(p -> hash.equals(p.getMetadata().getLabels().get(TEMPLATE_HASH))).toList();
+        int desired = deployment.getSpec().getReplicas() == null
+                ? 1
+                : deployment.getSpec().getReplicas();
+        List<Pod> current = pods.stream()
+                .filter(p -> hash.equals(p.getMetadata().getLabels().get(TEMPLATE_HASH)))
+                .toList();
         pods.stream().filter(p -> !current.contains(p)).forEach(this::delete);
         current.stream().skip(desired).forEach(this::delete);
         for (int i = current.size(); i < desired; i++) {
             Map<String, String> labels = Map.of(TEMPLATE_HASH, hash);
-            create(deployment, deployment.getSpec().getTemplate(), deployment.getMetadata().getName() + "-" + hash + "-" + suffix(), labels);
+            create(
+                    deployment,
+                    deployment.getSpec().getTemplate(),
+                    deployment.getMetadata().getName() + "-" + hash + "-" + suffix(),
+                    labels);
         }
-        int ready = (int) current.stream().limit(desired).filter(WorkloadControllerStandIn::isReady).count();
+        int ready = (int) current.stream()
+                .limit(desired)
+                .filter(WorkloadControllerStandIn::isReady)
+                .count();
         int shown = Math.min(current.size(), desired);
-        client.apps().deployments().inNamespace(deployment.getMetadata().getNamespace()).withName(deployment.getMetadata().getName())
+        client.apps()
+                .deployments()
+                .inNamespace(deployment.getMetadata().getNamespace())
+                .withName(deployment.getMetadata().getName())
                 .editStatus(d -> {
                     d.setStatus(new io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder()
                             .withObservedGeneration(d.getMetadata().getGeneration())
-                            .withReplicas(shown).withUpdatedReplicas(shown)
-                            .withReadyReplicas(ready).withAvailableReplicas(ready).withUnavailableReplicas(desired - ready)
+                            .withReplicas(shown)
+                            .withUpdatedReplicas(shown)
+                            .withReadyReplicas(ready)
+                            .withAvailableReplicas(ready)
+                            .withUnavailableReplicas(desired - ready)
                             .build());
                     return d;
                 });
@@ -91,7 +109,9 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
 
     private void syncJob(Job job, List<Pod> pods) {
         if (job.getStatus() != null && job.getStatus().getCompletionTime() != null
-                || job.getStatus() != null && job.getStatus().getFailed() != null && job.getStatus().getFailed() > 0) {
+                || job.getStatus() != null
+                        && job.getStatus().getFailed() != null
+                        && job.getStatus().getFailed() > 0) {
             return;
         }
         if (pods.isEmpty()) {
@@ -103,7 +123,8 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
             setJobStatus(job, 1, 0, 0, null);
             return;
         }
-        String phase = pods.get(0).getStatus() == null ? null : pods.get(0).getStatus().getPhase();
+        String phase =
+                pods.get(0).getStatus() == null ? null : pods.get(0).getStatus().getPhase();
         if ("Succeeded".equals(phase)) {
             setJobStatus(job, 0, 1, 0, "Complete");
         } else if ("Failed".equals(phase)) {
@@ -113,18 +134,30 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
 
     private void setJobStatus(Job job, int active, int succeeded, int failed, String finished) {
         String now = now();
-        client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(job.getMetadata().getNamespace())
+                .withName(job.getMetadata().getName())
                 .editStatus(j -> {
                     var status = new io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder(
-                            j.getStatus() == null ? new io.fabric8.kubernetes.api.model.batch.v1.JobStatus() : j.getStatus())
-                            .withActive(active).withSucceeded(succeeded).withFailed(failed);
+                                    j.getStatus() == null
+                                            ? new io.fabric8.kubernetes.api.model.batch.v1.JobStatus()
+                                            : j.getStatus())
+                            .withActive(active)
+                            .withSucceeded(succeeded)
+                            .withFailed(failed);
                     if (j.getStatus() == null || j.getStatus().getStartTime() == null) {
                         status.withStartTime(now);
                     }
                     if (finished != null) {
-                        status.addToConditions(new JobConditionBuilder().withType(finished).withStatus("True")
+                        status.addToConditions(new JobConditionBuilder()
+                                .withType(finished)
+                                .withStatus("True")
                                 .withReason("Complete".equals(finished) ? "CompletionsReached" : "BackoffLimitExceeded")
-                                .withLastTransitionTime(now).withLastProbeTime(now).build());
+                                .withLastTransitionTime(now)
+                                .withLastProbeTime(now)
+                                .build());
                         if ("Complete".equals(finished)) {
                             status.withCompletionTime(now);
                         }
@@ -141,21 +174,33 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
         }
         labels.putAll(extraLabels);
         OwnerReference reference = new OwnerReferenceBuilder()
-                .withApiVersion(owner.getApiVersion()).withKind(owner.getKind())
-                .withName(owner.getMetadata().getName()).withUid(owner.getMetadata().getUid())
-                .withController(true).withBlockOwnerDeletion(true).build();
+                .withApiVersion(owner.getApiVersion())
+                .withKind(owner.getKind())
+                .withName(owner.getMetadata().getName())
+                .withUid(owner.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .build();
         Pod pod = new PodBuilder()
                 .withNewMetadata()
-                    .withName(name)
-                    .withNamespace(owner.getMetadata().getNamespace())
-                    .withLabels(labels)
-                    .withAnnotations(template.getMetadata() == null ? null : template.getMetadata().getAnnotations())
-                    .withOwnerReferences(reference)
+                .withName(name)
+                .withNamespace(owner.getMetadata().getNamespace())
+                .withLabels(labels)
+                .withAnnotations(
+                        template.getMetadata() == null
+                                ? null
+                                : template.getMetadata().getAnnotations())
+                .withOwnerReferences(reference)
                 .endMetadata()
                 .withSpec(template.getSpec())
-                .withNewStatus().withPhase("Pending").endStatus()
+                .withNewStatus()
+                .withPhase("Pending")
+                .endStatus()
                 .build();
-        client.pods().inNamespace(owner.getMetadata().getNamespace()).resource(pod).create();
+        client.pods()
+                .inNamespace(owner.getMetadata().getNamespace())
+                .resource(pod)
+                .create();
     }
 
     private void collectOrphans(List<Pod> pods, List<Deployment> deployments, List<Job> jobs) {
@@ -163,24 +208,30 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
         deployments.forEach(d -> owners.add(d.getMetadata().getUid()));
         jobs.forEach(j -> owners.add(j.getMetadata().getUid()));
         pods.stream()
-                .filter(p -> p.getMetadata().getOwnerReferences().stream().anyMatch(o -> Set.of("Deployment", "Job").contains(o.getKind())))
+                .filter(p -> p.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(o -> Set.of("Deployment", "Job").contains(o.getKind())))
                 .filter(p -> p.getMetadata().getOwnerReferences().stream().noneMatch(o -> owners.contains(o.getUid())))
                 .forEach(this::delete);
     }
 
     private static List<Pod> ownedBy(List<Pod> pods, HasMetadata owner) {
         return pods.stream()
-                .filter(p -> p.getMetadata().getOwnerReferences().stream().anyMatch(o -> owner.getMetadata().getUid().equals(o.getUid())))
+                .filter(p -> p.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(o -> owner.getMetadata().getUid().equals(o.getUid())))
                 .toList();
     }
 
     static boolean isReady(Pod pod) {
-        return pod.getStatus() != null && pod.getStatus().getConditions().stream()
-                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        return pod.getStatus() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private void delete(Pod pod) {
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+        client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .delete();
     }
 
     private static String suffix() {

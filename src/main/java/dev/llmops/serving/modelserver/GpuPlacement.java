@@ -30,18 +30,17 @@ public final class GpuPlacement {
     public static final String DRIVER_MAJOR_LABEL = "nvidia.com/cuda.driver-version.major";
 
     /** A node label the accelerator spec pins to one value, with the field that pins it. */
-    public record PinnedLabel(String key, String value, String field) {
-    }
+    public record PinnedLabel(String key, String value, String field) {}
 
-    private GpuPlacement() {
-    }
+    private GpuPlacement() {}
 
     /** The GPU labels the accelerator spec pins: family always, compute major and product when given. */
     public static List<PinnedLabel> pinnedLabels(AcceleratorSpec accelerator) {
         List<PinnedLabel> pinned = new ArrayList<>();
         pinned.add(new PinnedLabel(FAMILY_LABEL, accelerator.family, "spec.accelerator.family"));
         if (accelerator.computeMajor != null) {
-            pinned.add(new PinnedLabel(COMPUTE_MAJOR_LABEL, String.valueOf(accelerator.computeMajor), "spec.accelerator.computeMajor"));
+            pinned.add(new PinnedLabel(
+                    COMPUTE_MAJOR_LABEL, String.valueOf(accelerator.computeMajor), "spec.accelerator.computeMajor"));
         }
         if (accelerator.product != null) {
             pinned.add(new PinnedLabel(PRODUCT_LABEL, accelerator.product, "spec.accelerator.product"));
@@ -56,13 +55,20 @@ public final class GpuPlacement {
             requirements.add(new NodeSelectorRequirement(label.key(), "In", List.of(label.value())));
         }
         if (cuda13Image) {
-            requirements.add(new NodeSelectorRequirement(DRIVER_MAJOR_LABEL, "Gt", List.of(String.valueOf(accelerator.minDriverMajor - 1))));
+            requirements.add(new NodeSelectorRequirement(
+                    DRIVER_MAJOR_LABEL, "Gt", List.of(String.valueOf(accelerator.minDriverMajor - 1))));
         }
         return requirements;
     }
 
-    /** Applies node affinity, tolerations, node selector, priority and runtime class to a pod spec under construction. */
-    public static void apply(PodSpecBuilder pod, AcceleratorSpec accelerator, boolean cuda13Image, SchedulingSpec user,
+    /**
+     * Applies node affinity, tolerations, node selector, priority and runtime class to a pod spec under construction.
+     */
+    public static void apply(
+            PodSpecBuilder pod,
+            AcceleratorSpec accelerator,
+            boolean cuda13Image,
+            SchedulingSpec user,
             Optional<String> defaultRuntimeClass) {
         pod.withAffinity(affinity(gpuRequirements(accelerator, cuda13Image), user.affinity));
         pod.withTolerations(tolerations(user.tolerations));
@@ -70,26 +76,43 @@ public final class GpuPlacement {
             pod.withNodeSelector(new LinkedHashMap<>(user.nodeSelector));
         }
         pod.withPriorityClassName(user.priorityClassName);
-        pod.withRuntimeClassName(Optional.ofNullable(user.runtimeClassName).or(() -> defaultRuntimeClass).orElse(null));
+        pod.withRuntimeClassName(Optional.ofNullable(user.runtimeClassName)
+                .or(() -> defaultRuntimeClass)
+                .orElse(null));
     }
 
-    /** Our requirements are ANDed into each of the user's required node terms; everything else of the user's is kept. */
+    /**
+     * Our requirements are ANDed into each of the user's required node terms; everything else of the user's is kept.
+     */
     static Affinity affinity(List<NodeSelectorRequirement> gpuRequirements, Affinity user) {
         NodeAffinity userNodeAffinity = user == null ? null : user.getNodeAffinity();
-        List<NodeSelectorTerm> userTerms = userNodeAffinity == null || userNodeAffinity.getRequiredDuringSchedulingIgnoredDuringExecution() == null
-                ? List.of()
-                : userNodeAffinity.getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms();
+        List<NodeSelectorTerm> userTerms =
+                userNodeAffinity == null || userNodeAffinity.getRequiredDuringSchedulingIgnoredDuringExecution() == null
+                        ? List.of()
+                        : userNodeAffinity
+                                .getRequiredDuringSchedulingIgnoredDuringExecution()
+                                .getNodeSelectorTerms();
         List<NodeSelectorTerm> terms = userTerms.isEmpty()
-                ? List.of(new NodeSelectorTermBuilder().withMatchExpressions(gpuRequirements).build())
-                : userTerms.stream().map(term -> new NodeSelectorTermBuilder()
-                        .withMatchExpressions(Stream.concat(gpuRequirements.stream(), term.getMatchExpressions().stream()).toList())
-                        .withMatchFields(term.getMatchFields())
-                        .build()).toList();
+                ? List.of(new NodeSelectorTermBuilder()
+                        .withMatchExpressions(gpuRequirements)
+                        .build())
+                : userTerms.stream()
+                        .map(term -> new NodeSelectorTermBuilder()
+                                .withMatchExpressions(
+                                        Stream.concat(gpuRequirements.stream(), term.getMatchExpressions().stream())
+                                                .toList())
+                                .withMatchFields(term.getMatchFields())
+                                .build())
+                        .toList();
         return new AffinityBuilder()
                 .withNewNodeAffinity()
-                    .withNewRequiredDuringSchedulingIgnoredDuringExecution().withNodeSelectorTerms(terms).endRequiredDuringSchedulingIgnoredDuringExecution()
-                    .withPreferredDuringSchedulingIgnoredDuringExecution(userNodeAffinity == null ? List.of()
-                            : userNodeAffinity.getPreferredDuringSchedulingIgnoredDuringExecution())
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .withNodeSelectorTerms(terms)
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .withPreferredDuringSchedulingIgnoredDuringExecution(
+                        userNodeAffinity == null
+                                ? List.of()
+                                : userNodeAffinity.getPreferredDuringSchedulingIgnoredDuringExecution())
                 .endNodeAffinity()
                 .withPodAffinity(user == null ? null : user.getPodAffinity())
                 .withPodAntiAffinity(user == null ? null : user.getPodAntiAffinity())
@@ -98,7 +121,11 @@ public final class GpuPlacement {
 
     /** The usual GPU node taint is tolerated; the user's tolerations are added once each. */
     static List<Toleration> tolerations(List<Toleration> user) {
-        Toleration gpuTaint = new TolerationBuilder().withKey(GPU_RESOURCE).withOperator("Exists").withEffect("NoSchedule").build();
+        Toleration gpuTaint = new TolerationBuilder()
+                .withKey(GPU_RESOURCE)
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .build();
         return Stream.concat(Stream.of(gpuTaint), user.stream()).distinct().toList();
     }
 }

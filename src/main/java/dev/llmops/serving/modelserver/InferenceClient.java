@@ -8,8 +8,7 @@ import java.util.concurrent.CompletableFuture;
 public interface InferenceClient {
 
     /** What a chat completion proved: tokens came back, or why not. */
-    record Generation(boolean succeeded, int outputTokens, Duration latency, String error) {
-    }
+    record Generation(boolean succeeded, int outputTokens, Duration latency, String error) {}
 
     /** A streamed chat completion with the given prompt; succeeded only when at least one token came back. */
     CompletableFuture<Generation> generate(URI baseUrl, String model, String prompt, int maxTokens, Duration timeout);

@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  * between, and a failed /health brings the next generation forward. The probe states are this event source's
  * secondary resources.
  */
-public class InferenceProbes extends AbstractEventSource<PodInference, ModelServer> implements ResourceEventAware<ModelServer> {
+public class InferenceProbes extends AbstractEventSource<PodInference, ModelServer>
+        implements ResourceEventAware<ModelServer> {
 
     static final Duration NOT_READY_PERIOD = Duration.ofSeconds(2);
     static final Duration HEALTH_PERIOD = Duration.ofSeconds(10);
@@ -58,12 +59,16 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
                 continue;
             }
             live.add(pod.getMetadata().getUid());
-            PodProbe probe = byPod.computeIfAbsent(pod.getMetadata().getUid(), uid -> new PodProbe(pod.getMetadata().getName()));
+            PodProbe probe = byPod.computeIfAbsent(
+                    pod.getMetadata().getUid(),
+                    uid -> new PodProbe(pod.getMetadata().getName()));
             Instant due = probe.startIfDue(server, baseUrl.get(), now);
             nextDue = nextDue == null || due.isBefore(nextDue) ? due : nextDue;
         }
         byPod.keySet().retainAll(live);
-        return Optional.ofNullable(nextDue).map(due -> Duration.between(now, due)).map(d -> d.isNegative() ? Duration.ZERO : d);
+        return Optional.ofNullable(nextDue)
+                .map(due -> Duration.between(now, due))
+                .map(d -> d.isNegative() ? Duration.ZERO : d);
     }
 
     @Override
@@ -86,7 +91,9 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
 
     /** Pods are reached directly at podIP and the spec's port; the Service would pick any pod. */
     static Optional<URI> baseUrl(Pod pod, int port) {
-        if (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase()) || pod.getStatus().getPodIP() == null
+        if (pod.getStatus() == null
+                || !"Running".equals(pod.getStatus().getPhase())
+                || pod.getStatus().getPodIP() == null
                 || pod.getMetadata().getDeletionTimestamp() != null) {
             return Optional.empty();
         }
@@ -117,7 +124,8 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
             if (inFlight) {
                 return now.plus(NOT_READY_PERIOD);
             }
-            Instant generationDue = lastGenerationAttempt == null ? now
+            Instant generationDue = lastGenerationAttempt == null
+                    ? now
                     : generating && !healthFailed
                             ? lastGenerationAttempt.plusSeconds(server.getSpec().readiness.probeIntervalSeconds)
                             : lastGenerationAttempt.plus(NOT_READY_PERIOD);
@@ -128,7 +136,9 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
             if (!generating) {
                 return generationDue;
             }
-            Instant lastProof = lastHealthCheck != null && lastHealthCheck.isAfter(lastGenerationAttempt) ? lastHealthCheck : lastGenerationAttempt;
+            Instant lastProof = lastHealthCheck != null && lastHealthCheck.isAfter(lastGenerationAttempt)
+                    ? lastHealthCheck
+                    : lastGenerationAttempt;
             Instant healthDue = lastProof.plus(HEALTH_PERIOD);
             if (!now.isBefore(healthDue)) {
                 startHealthCheck(server, baseUrl, now);
@@ -142,7 +152,12 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
             lastGenerationAttempt = now;
             ModelServerSpec spec = server.getSpec();
             ResourceID id = ResourceID.fromResource(server);
-            client.generate(baseUrl, modelName(spec), spec.readiness.probePrompt, spec.readiness.probeMaxTokens, GENERATION_TIMEOUT)
+            client.generate(
+                            baseUrl,
+                            modelName(spec),
+                            spec.readiness.probePrompt,
+                            spec.readiness.probeMaxTokens,
+                            GENERATION_TIMEOUT)
                     .whenComplete((generation, failure) -> {
                         recordGeneration(generation, failure);
                         wake(id);
@@ -162,7 +177,8 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
                 lastSuccess = result;
                 lastError = null;
             } else {
-                lastError = failure != null ? (failure.getMessage() != null ? failure.getMessage() : failure.toString())
+                lastError = failure != null
+                        ? (failure.getMessage() != null ? failure.getMessage() : failure.toString())
                         : generation.error() != null ? generation.error() : "the completion returned no tokens";
             }
         }
@@ -186,7 +202,8 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
         }
 
         synchronized PodInference snapshot(String podUid) {
-            return new PodInference(podUid, podName, generating || lastError != null, generating, lastSuccess, lastError);
+            return new PodInference(
+                    podUid, podName, generating || lastError != null, generating, lastSuccess, lastError);
         }
     }
 }

@@ -22,7 +22,6 @@ import java.util.Optional;
  */
 public class InferenceReadyGate {
 
-
     private final KubernetesClient client;
 
     public InferenceReadyGate(KubernetesClient client) {
@@ -31,7 +30,9 @@ public class InferenceReadyGate {
 
     /** True when the pod carries the gate condition with status True. */
     public static boolean isOpen(Pod pod) {
-        return PodDiagnoser.condition(pod, ConditionTypes.POD_INFERENCE_READY).map(c -> "True".equals(c.getStatus())).orElse(false);
+        return PodDiagnoser.condition(pod, ConditionTypes.POD_INFERENCE_READY)
+                .map(c -> "True".equals(c.getStatus()))
+                .orElse(false);
     }
 
     /** Writes the condition when the probe's verdict differs from the pod's; a pod never probed is left alone. */
@@ -40,9 +41,12 @@ public class InferenceReadyGate {
             return;
         }
         String status = inference.generating() ? "True" : "False";
-        String reason = inference.generating() ? ConditionReasons.GENERATION_SUCCEEDED : ConditionReasons.GENERATION_FAILED;
+        String reason =
+                inference.generating() ? ConditionReasons.GENERATION_SUCCEEDED : ConditionReasons.GENERATION_FAILED;
         Optional<PodCondition> current = PodDiagnoser.condition(pod, ConditionTypes.POD_INFERENCE_READY);
-        if (current.isPresent() && status.equals(current.get().getStatus()) && reason.equals(current.get().getReason())) {
+        if (current.isPresent()
+                && status.equals(current.get().getStatus())
+                && reason.equals(current.get().getReason())) {
             return;
         }
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
@@ -50,27 +54,38 @@ public class InferenceReadyGate {
                 .withType(ConditionTypes.POD_INFERENCE_READY)
                 .withStatus(status)
                 .withReason(reason)
-                .withMessage(inference.generating()
-                        ? "A chat completion returned %d tokens in %d ms".formatted(inference.lastSuccess().outputTokens, inference.lastSuccess().latencyMillis)
-                        : "The last chat completion failed: " + inference.lastError())
+                .withMessage(
+                        inference.generating()
+                                ? "A chat completion returned %d tokens in %d ms"
+                                        .formatted(
+                                                inference.lastSuccess().outputTokens,
+                                                inference.lastSuccess().latencyMillis)
+                                : "The last chat completion failed: " + inference.lastError())
                 .withLastProbeTime(now)
                 .withLastTransitionTime(now)
                 .build();
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+        client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
                 .subresource("status")
-                .patch(PatchContext.of(PatchType.JSON), client.getKubernetesSerialization().asJson(patch(pod, condition)));
+                .patch(
+                        PatchContext.of(PatchType.JSON),
+                        client.getKubernetesSerialization().asJson(patch(pod, condition)));
     }
 
     private static List<Map<String, Object>> patch(Pod pod, PodCondition condition) {
-        List<PodCondition> conditions = pod.getStatus() == null ? null : pod.getStatus().getConditions();
+        List<PodCondition> conditions =
+                pod.getStatus() == null ? null : pod.getStatus().getConditions();
         if (conditions == null) {
             return List.of(operation("add", "/status/conditions", List.of(condition)));
         }
-        int index = conditions.indexOf(PodDiagnoser.condition(pod, condition.getType()).orElse(null));
+        int index = conditions.indexOf(
+                PodDiagnoser.condition(pod, condition.getType()).orElse(null));
         if (index < 0) {
             return List.of(operation("add", "/status/conditions/-", condition));
         }
-        return List.of(operation("test", "/status/conditions/" + index + "/type", condition.getType()),
+        return List.of(
+                operation("test", "/status/conditions/" + index + "/type", condition.getType()),
                 operation("replace", "/status/conditions/" + index, condition));
     }
 

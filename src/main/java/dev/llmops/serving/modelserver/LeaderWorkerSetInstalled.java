@@ -23,7 +23,10 @@ public class LeaderWorkerSetInstalled implements Condition<LeaderWorkerSet, Mode
     private volatile Instant lastAbsentCheck = Instant.MIN;
 
     @Override
-    public boolean isMet(DependentResource<LeaderWorkerSet, ModelServer> dependent, ModelServer server, Context<ModelServer> context) {
+    public boolean isMet(
+            DependentResource<LeaderWorkerSet, ModelServer> dependent,
+            ModelServer server,
+            Context<ModelServer> context) {
         return isInstalled(context.getClient());
     }
 

@@ -33,14 +33,16 @@ public class ModelCacheClaimDependent extends KubernetesDependentResource<Persis
         boolean onePod = server.getSpec().replicas <= 1 && server.getSpec().parallelism.nodes == 1;
         return new PersistentVolumeClaimBuilder()
                 .withNewMetadata()
-                    .withName(ModelServerLabels.modelCacheClaimName(server))
-                    .withNamespace(server.getMetadata().getNamespace())
-                    .withLabels(ModelServerLabels.common(server))
+                .withName(ModelServerLabels.modelCacheClaimName(server))
+                .withNamespace(server.getMetadata().getNamespace())
+                .withLabels(ModelServerLabels.common(server))
                 .endMetadata()
                 .withNewSpec()
-                    .withAccessModes(onePod ? "ReadWriteOnce" : "ReadWriteMany")
-                    .withStorageClassName(cache.storageClassName)
-                    .withNewResources().withRequests(Map.of("storage", new Quantity(cache.size))).endResources()
+                .withAccessModes(onePod ? "ReadWriteOnce" : "ReadWriteMany")
+                .withStorageClassName(cache.storageClassName)
+                .withNewResources()
+                .withRequests(Map.of("storage", new Quantity(cache.size)))
+                .endResources()
                 .endSpec()
                 .build();
     }

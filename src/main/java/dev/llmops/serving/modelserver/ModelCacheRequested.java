@@ -9,7 +9,10 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 /** The operator owns a model cache claim only when the spec asks for a new one by size. */
 public class ModelCacheRequested implements Condition<PersistentVolumeClaim, ModelServer> {
     @Override
-    public boolean isMet(DependentResource<PersistentVolumeClaim, ModelServer> dependent, ModelServer server, Context<ModelServer> context) {
+    public boolean isMet(
+            DependentResource<PersistentVolumeClaim, ModelServer> dependent,
+            ModelServer server,
+            Context<ModelServer> context) {
         return server.getSpec().modelCache != null && server.getSpec().modelCache.size != null;
     }
 }

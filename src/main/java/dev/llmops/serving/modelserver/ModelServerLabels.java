@@ -10,8 +10,7 @@ public final class ModelServerLabels {
 
     public static final String APP_NAME = "sglang";
 
-    private ModelServerLabels() {
-    }
+    private ModelServerLabels() {}
 
     /** Labels on every owned object. */
     public static Map<String, String> common(ModelServer server) {
@@ -33,7 +32,13 @@ public final class ModelServerLabels {
 
     /** The stable subset that selects the serving pods of one ModelServer (Deployment and Service selectors). */
     public static Map<String, String> serverSelector(ModelServer server) {
-        return Map.of(Labels.NAME, APP_NAME, Labels.INSTANCE, server.getMetadata().getName(), Labels.COMPONENT, Labels.SERVER);
+        return Map.of(
+                Labels.NAME,
+                APP_NAME,
+                Labels.INSTANCE,
+                server.getMetadata().getName(),
+                Labels.COMPONENT,
+                Labels.SERVER);
     }
 
     public static String modelCacheClaimName(ModelServer server) {

@@ -40,25 +40,69 @@ import java.util.stream.Collectors;
  * input changes nothing that runs), probes the serving pods with real generations, opens their inference-ready gates,
  * diagnoses pods that do not serve, and writes the status. The RBAC rules below are everything it uses.
  */
-@Workflow(explicitInvocation = true, dependents = {
-        @Dependent(name = "model-cache", type = ModelCacheClaimDependent.class, reconcilePrecondition = ModelCacheRequested.class),
-        @Dependent(name = "deployment", type = ServerDeploymentDependent.class, reconcilePrecondition = SingleNodeReplicas.class),
-        @Dependent(name = "leaderworkerset", type = LeaderWorkerSetDependent.class, reconcilePrecondition = MultiNodeReplicas.class,
-                activationCondition = LeaderWorkerSetInstalled.class),
-        @Dependent(name = "service", type = ServerServiceDependent.class)})
+@Workflow(
+        explicitInvocation = true,
+        dependents = {
+            @Dependent(
+                    name = "model-cache",
+                    type = ModelCacheClaimDependent.class,
+                    reconcilePrecondition = ModelCacheRequested.class),
+            @Dependent(
+                    name = "deployment",
+                    type = ServerDeploymentDependent.class,
+                    reconcilePrecondition = SingleNodeReplicas.class),
+            @Dependent(
+                    name = "leaderworkerset",
+                    type = LeaderWorkerSetDependent.class,
+                    reconcilePrecondition = MultiNodeReplicas.class,
+                    activationCondition = LeaderWorkerSetInstalled.class),
+            @Dependent(name = "service", type = ServerServiceDependent.class)
+        })
 @ControllerConfiguration(name = "modelserver")
-@RBACRule(apiGroups = "serving.llmops.dev", resources = {"modelservers"}, verbs = {"get", "list", "watch", "patch", "update"})
-@RBACRule(apiGroups = "serving.llmops.dev", resources = {"modelservers/status"}, verbs = {"get", "patch", "update"})
-@RBACRule(apiGroups = "serving.llmops.dev", resources = {"modelservers/finalizers"}, verbs = {"update"})
-@RBACRule(apiGroups = "apps", resources = {"deployments"}, verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
-@RBACRule(apiGroups = LeaderWorkerSet.GROUP, resources = {"leaderworkersets"},
+@RBACRule(
+        apiGroups = "serving.llmops.dev",
+        resources = {"modelservers"},
+        verbs = {"get", "list", "watch", "patch", "update"})
+@RBACRule(
+        apiGroups = "serving.llmops.dev",
+        resources = {"modelservers/status"},
+        verbs = {"get", "patch", "update"})
+@RBACRule(
+        apiGroups = "serving.llmops.dev",
+        resources = {"modelservers/finalizers"},
+        verbs = {"update"})
+@RBACRule(
+        apiGroups = "apps",
+        resources = {"deployments"},
         verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
-@RBACRule(apiGroups = "", resources = {"services"}, verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
-@RBACRule(apiGroups = "", resources = {"persistentvolumeclaims"}, verbs = {"get", "list", "watch", "create", "delete"})
-@RBACRule(apiGroups = "", resources = {"pods"}, verbs = {"get", "list", "watch"})
-@RBACRule(apiGroups = "", resources = {"pods/status"}, verbs = {"patch"})
-@RBACRule(apiGroups = "", resources = {"pods/log"}, verbs = {"get"})
-@RBACRule(apiGroups = "", resources = {"events"}, verbs = {"create", "list"})
+@RBACRule(
+        apiGroups = LeaderWorkerSet.GROUP,
+        resources = {"leaderworkersets"},
+        verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"services"},
+        verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"persistentvolumeclaims"},
+        verbs = {"get", "list", "watch", "create", "delete"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"pods"},
+        verbs = {"get", "list", "watch"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"pods/status"},
+        verbs = {"patch"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"pods/log"},
+        verbs = {"get"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"events"},
+        verbs = {"create", "list"})
 public class ModelServerReconciler implements Reconciler<ModelServer> {
 
     private static final Set<ModelServerPhase> MOMENTARY =
@@ -73,7 +117,10 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     private final EventRecorder events;
     private final Conditions conditions = Conditions.systemUtc();
 
-    public ModelServerReconciler(KubernetesClient client, OperatorConfig config, InferenceClient inferenceClient,
+    public ModelServerReconciler(
+            KubernetesClient client,
+            OperatorConfig config,
+            InferenceClient inferenceClient,
             LeaderWorkerSetInstalled leaderWorkerSetInstalled) {
         this.client = client;
         this.config = config;
@@ -90,7 +137,8 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                 .withName("pods")
                 .withLabelSelector(Labels.MODEL_SERVER)
                 .withSecondaryToPrimaryMapper(pod -> Set.of(new ResourceID(
-                        pod.getMetadata().getLabels().get(Labels.MODEL_SERVER), pod.getMetadata().getNamespace())))
+                        pod.getMetadata().getLabels().get(Labels.MODEL_SERVER),
+                        pod.getMetadata().getNamespace())))
                 .build();
         return List.of(new InformerEventSource<>(pods, context), probes);
     }
@@ -99,18 +147,24 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     public UpdateControl<ModelServer> reconcile(ModelServer server, Context<ModelServer> context) {
         List<SpecValidator.Problem> problems = new ArrayList<>(SpecValidator.validate(server.getSpec()));
         if (server.getSpec().parallelism.nodes > 1 && !leaderWorkerSetInstalled.isInstalled(client)) {
-            problems.add(new SpecValidator.Problem("LeaderWorkerSetNotInstalled", "spec.parallelism.nodes",
-                    "spec.parallelism.nodes=%d needs a LeaderWorkerSet (%s), but its CRD is not installed in this cluster: install LeaderWorkerSet or set nodes to 1"
-                            .formatted(server.getSpec().parallelism.nodes, LeaderWorkerSet.API_VERSION)));
+            problems.add(new SpecValidator.Problem(
+                    "LeaderWorkerSetNotInstalled",
+                    "spec.parallelism.nodes",
+                    "spec.parallelism.nodes=%d needs a LeaderWorkerSet (%s), but its CRD is not installed in this "
+                            + "cluster: install LeaderWorkerSet or set nodes to 1"
+                                    .formatted(server.getSpec().parallelism.nodes, LeaderWorkerSet.API_VERSION)));
         }
         if (problems.isEmpty()) {
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
         }
 
         List<Pod> pods = context.getSecondaryResourcesAsStream(Pod.class)
-                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null).toList();
+                .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
+                .toList();
         List<Pod> servingPods = pods.stream()
-                .filter(pod -> Labels.SERVER.equals(pod.getMetadata().getLabels().get(Labels.COMPONENT))).toList();
+                .filter(pod ->
+                        Labels.SERVER.equals(pod.getMetadata().getLabels().get(Labels.COMPONENT)))
+                .toList();
         Optional<Duration> nextProbe = probes.probeDue(server, servingPods);
         Map<String, PodInference> inference = context.getSecondaryResourcesAsStream(PodInference.class)
                 .collect(Collectors.toMap(PodInference::podUid, Function.identity()));
@@ -121,7 +175,8 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
             if (probe != null) {
                 gate.sync(pod, probe);
             }
-            diagnoser.diagnose(server, pod)
+            diagnoser
+                    .diagnose(server, pod)
                     .or(() -> probe == null ? Optional.empty() : PodDiagnoser.notGenerating(pod, probe))
                     .ifPresent(findings::add);
         }
@@ -130,8 +185,10 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         List<String> args = new ArrayList<>(SglangCommand.COMMAND);
         args.addAll(SglangCommand.args(server.getSpec()));
         ModelServerPhase before = server.getStatus() == null ? null : server.getStatus().phase;
-        ModelServerStatus status = StatusReport.build(server,
-                new StatusReport.Observation(problems, servingPods, inference, findings, image, args), conditions);
+        ModelServerStatus status = StatusReport.build(
+                server,
+                new StatusReport.Observation(problems, servingPods, inference, findings, image, args),
+                conditions);
         if (status.phase != before && worthAnEvent(before, status)) {
             recordTransition(server, status);
         }
@@ -142,13 +199,18 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     }
 
     @Override
-    public ErrorStatusUpdateControl<ModelServer> updateErrorStatus(ModelServer server, Context<ModelServer> context,
-            Exception e) {
+    public ErrorStatusUpdateControl<ModelServer> updateErrorStatus(
+            ModelServer server, Context<ModelServer> context, Exception e) {
         if (server.getStatus() == null) {
             server.setStatus(new ModelServerStatus());
         }
-        boolean lastAttempt = context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
-        conditions.reconcileFailed(server.getStatus().conditions, e, lastAttempt, server.getMetadata().getGeneration());
+        boolean lastAttempt =
+                context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
+        conditions.reconcileFailed(
+                server.getStatus().conditions,
+                e,
+                lastAttempt,
+                server.getMetadata().getGeneration());
         return ErrorStatusUpdateControl.patchStatus(server);
     }
 
@@ -158,13 +220,20 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
      * at Ready, Degraded or Failed, a diagnosis, and leaving one of those phases are recorded.
      */
     static boolean worthAnEvent(ModelServerPhase before, ModelServerStatus status) {
-        return status.diagnosis != null || !MOMENTARY.contains(status.phase) || before != null && !MOMENTARY.contains(before);
+        return status.diagnosis != null
+                || !MOMENTARY.contains(status.phase)
+                || before != null && !MOMENTARY.contains(before);
     }
 
     private void recordTransition(ModelServer server, ModelServerStatus status) {
-        String message = Conditions.find(status.conditions, ConditionTypes.READY).map(Condition::getMessage).orElse("");
+        String message = Conditions.find(status.conditions, ConditionTypes.READY)
+                .map(Condition::getMessage)
+                .orElse("");
         boolean bad = status.phase == ModelServerPhase.Failed || status.phase == ModelServerPhase.Degraded;
-        events.record(server, bad ? EventRecorder.WARNING : EventRecorder.NORMAL, status.phase.name(),
+        events.record(
+                server,
+                bad ? EventRecorder.WARNING : EventRecorder.NORMAL,
+                status.phase.name(),
                 "Phase " + status.phase + (message.isEmpty() ? "" : ": " + message));
     }
 }

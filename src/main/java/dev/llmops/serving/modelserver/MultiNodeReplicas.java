@@ -8,7 +8,10 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 /** Replicas that span several nodes run as a LeaderWorkerSet. */
 public class MultiNodeReplicas implements Condition<LeaderWorkerSet, ModelServer> {
     @Override
-    public boolean isMet(DependentResource<LeaderWorkerSet, ModelServer> dependent, ModelServer server, Context<ModelServer> context) {
+    public boolean isMet(
+            DependentResource<LeaderWorkerSet, ModelServer> dependent,
+            ModelServer server,
+            Context<ModelServer> context) {
         return server.getSpec().parallelism.nodes > 1;
     }
 }

@@ -29,24 +29,33 @@ import org.jboss.logging.Logger;
  */
 public class PodDiagnoser {
 
-    /** How bad a finding is: a stalled pod will not recover by waiting; an unscheduled one may once capacity frees up. */
-    public enum Severity { STALLED, UNSCHEDULED, NOT_GENERATING }
+    /**
+     * How bad a finding is: a stalled pod will not recover by waiting; an unscheduled one may once capacity frees up.
+     */
+    public enum Severity {
+        STALLED,
+        UNSCHEDULED,
+        NOT_GENERATING
+    }
 
     /** A diagnosis and how bad it is. */
-    public record Finding(Diagnosis diagnosis, Severity severity) {
-    }
+    public record Finding(Diagnosis diagnosis, Severity severity) {}
 
     private static final int LOG_TAIL_LINES = 200;
     private static final int LOG_CACHE_ENTRIES = 256;
-    private static final Set<String> IMAGE_PULL_FAILURES = Set.of("ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull");
-    private static final Set<String> START_FAILURES = Set.of("RunContainerError", "CreateContainerError", "StartError", "ContainerCannotRun");
+    private static final Set<String> IMAGE_PULL_FAILURES =
+            Set.of("ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull");
+    private static final Set<String> START_FAILURES =
+            Set.of("RunContainerError", "CreateContainerError", "StartError", "ContainerCannotRun");
     private static final Logger LOG = Logger.getLogger(PodDiagnoser.class);
 
     private final KubernetesClient client;
     private final PodLogs logs;
-    /** Log verdicts per container incarnation, so a crash-looping pod's log is read once per restart, not per reconcile. */
-    private final Map<String, Optional<FailureSignatures.Match>> logVerdicts = Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, true) {
+    /**
+     * Log verdicts per container incarnation, so a crash-looping pod's log is read once per restart, not per reconcile.
+     */
+    private final Map<String, Optional<FailureSignatures.Match>> logVerdicts =
+            Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, true) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<String, Optional<FailureSignatures.Match>> eldest) {
                     return size() > LOG_CACHE_ENTRIES;
@@ -69,55 +78,84 @@ public class PodDiagnoser {
 
     /** A server that is up (its start-up probe passed) yet fails real chat completions: the half-ready server. */
     public static Optional<Finding> notGenerating(Pod pod, PodInference inference) {
-        boolean started = sglangStatus(pod).map(s -> Boolean.TRUE.equals(s.getStarted())).orElse(false);
+        boolean started =
+                sglangStatus(pod).map(s -> Boolean.TRUE.equals(s.getStarted())).orElse(false);
         if (!started || !inference.probed() || inference.generating()) {
             return Optional.empty();
         }
-        return Optional.of(finding(pod, "GenerationFailing",
+        return Optional.of(finding(
+                pod,
+                "GenerationFailing",
                 "The server is up and answers /health, but a real chat completion fails: " + inference.lastError(),
-                "A listed model and a passing /health do not prove the GPU path works: read the server log (kubectl logs "
-                        + pod.getMetadata().getName() + " -c " + SglangPodTemplate.CONTAINER + ") for the request's traceback.",
+                "A listed model and a passing /health do not prove the GPU path works: read the server log (kubectl "
+                        + "logs "
+                        + pod.getMetadata().getName() + " -c " + SglangPodTemplate.CONTAINER
+                        + ") for the request's traceback.",
                 Severity.NOT_GENERATING));
     }
 
     private Finding unscheduled(ModelServer server, Pod pod, PodCondition scheduled) {
-        String schedulerSays = events(pod, "FailedScheduling").stream().map(Event::getMessage).reduce((first, last) -> last)
+        String schedulerSays = events(pod, "FailedScheduling").stream()
+                .map(Event::getMessage)
+                .reduce((first, last) -> last)
                 .orElse(scheduled.getMessage());
         String text = scheduled.getMessage() + "\n" + schedulerSays;
         String request = gpuRequest(server.getSpec());
         return FailureSignatures.find(FailureSignatures.SCHEDULING, text)
-                .map(match -> finding(pod, match.signature().reason(),
+                .map(match -> finding(
+                        pod,
+                        match.signature().reason(),
                         match.signature().message() + " The pod requests " + request + ". Scheduler: " + schedulerSays,
-                        match.signature().hint(), Severity.UNSCHEDULED))
-                .orElseGet(() -> finding(pod, "Unschedulable", "The pod (" + request + ") cannot be scheduled. Scheduler: " + schedulerSays,
-                        "Check kubectl describe pod " + pod.getMetadata().getName() + " for the scheduler's reasons.", Severity.UNSCHEDULED));
+                        match.signature().hint(),
+                        Severity.UNSCHEDULED))
+                .orElseGet(() -> finding(
+                        pod,
+                        "Unschedulable",
+                        "The pod (" + request + ") cannot be scheduled. Scheduler: " + schedulerSays,
+                        "Check kubectl describe pod " + pod.getMetadata().getName() + " for the scheduler's reasons.",
+                        Severity.UNSCHEDULED));
     }
 
     private Optional<Finding> diagnoseContainer(ModelServer server, Pod pod, ContainerStatus status) {
-        ContainerStateWaiting waiting = status.getState() == null ? null : status.getState().getWaiting();
+        ContainerStateWaiting waiting =
+                status.getState() == null ? null : status.getState().getWaiting();
         String waitingReason = waiting == null ? "" : String.valueOf(waiting.getReason());
         String waitingMessage = waiting == null || waiting.getMessage() == null ? "" : waiting.getMessage();
         if (IMAGE_PULL_FAILURES.contains(waitingReason)) {
-            return Optional.of(finding(pod, "ImagePullFailed",
+            return Optional.of(finding(
+                    pod,
+                    "ImagePullFailed",
                     "The image " + status.getImage() + " cannot be pulled (" + waitingReason + "): " + waitingMessage,
-                    "Check spec.image (tag and registry), and that the namespace can pull from that registry.", Severity.STALLED));
+                    "Check spec.image (tag and registry), and that the namespace can pull from that registry.",
+                    Severity.STALLED));
         }
         if ("CreateContainerConfigError".equals(waitingReason)) {
             return Optional.of(configError(server.getSpec(), pod, waitingMessage));
         }
         ContainerStateTerminated lastTermination = startedAgain(status) ? null : lastTermination(status);
-        String terminationMessage = lastTermination == null || lastTermination.getMessage() == null ? "" : lastTermination.getMessage();
-        Optional<FailureSignatures.Match> runtime = FailureSignatures.find(FailureSignatures.STARTUP, waitingMessage + "\n" + terminationMessage);
+        String terminationMessage =
+                lastTermination == null || lastTermination.getMessage() == null ? "" : lastTermination.getMessage();
+        Optional<FailureSignatures.Match> runtime =
+                FailureSignatures.find(FailureSignatures.STARTUP, waitingMessage + "\n" + terminationMessage);
         if (runtime.isPresent() || START_FAILURES.contains(waitingReason)) {
             return Optional.of(runtime.map(match -> signatureFinding(pod, match))
-                    .orElseGet(() -> finding(pod, waitingReason, "The container cannot start: " + waitingMessage,
-                            "Check the pod events (kubectl describe pod " + pod.getMetadata().getName() + ").", Severity.STALLED)));
+                    .orElseGet(() -> finding(
+                            pod,
+                            waitingReason,
+                            "The container cannot start: " + waitingMessage,
+                            "Check the pod events (kubectl describe pod "
+                                    + pod.getMetadata().getName() + ").",
+                            Severity.STALLED)));
         }
         if (lastTermination != null && "OOMKilled".equals(lastTermination.getReason())) {
-            return Optional.of(finding(pod, "HostMemoryTooLow",
+            return Optional.of(finding(
+                    pod,
+                    "HostMemoryTooLow",
                     "The container was killed for using more than its memory limit (" + memoryLimit(server.getSpec())
-                            + ") and restarted " + status.getRestartCount() + " times; loading a model needs host memory well above its shard size.",
-                    "Raise spec.resources.memory.", Severity.STALLED));
+                            + ") and restarted " + status.getRestartCount()
+                            + " times; loading a model needs host memory well above its shard size.",
+                    "Raise spec.resources.memory.",
+                    Severity.STALLED));
         }
         boolean crashed = "CrashLoopBackOff".equals(waitingReason) || lastTermination != null;
         if (!crashed) {
@@ -128,57 +166,85 @@ public class PodDiagnoser {
             return Optional.of(signatureFinding(pod, fromLog.get()));
         }
         List<Event> startupFailures = events(pod, "Unhealthy").stream()
-                .filter(e -> e.getMessage() != null && e.getMessage().startsWith("Startup probe failed")).toList();
+                .filter(e -> e.getMessage() != null && e.getMessage().startsWith("Startup probe failed"))
+                .toList();
         if (!startupFailures.isEmpty()) {
-            return Optional.of(finding(pod, "StartupProbeFailed",
+            return Optional.of(finding(
+                    pod,
+                    "StartupProbeFailed",
                     "The server did not answer /health within spec.readiness.startupTimeoutSeconds ("
                             + server.getSpec().readiness.startupTimeoutSeconds + " s), so the kubelet restarted it: "
                             + startupFailures.get(startupFailures.size() - 1).getMessage(),
-                    "Raise spec.readiness.startupTimeoutSeconds above the model's load time (large models take 10+ minutes), and check the log for a hang.",
+                    "Raise spec.readiness.startupTimeoutSeconds above the model's load time (large models take 10+ "
+                            + "minutes), and check the log for a hang.",
                     Severity.STALLED));
         }
-        String exit = lastTermination == null ? "" : " (exit code " + lastTermination.getExitCode() + ", " + lastTermination.getReason() + ")";
-        return Optional.of(finding(pod, "CrashLoopBackOff",
-                "The SGLang container keeps exiting" + exit + " and has restarted " + status.getRestartCount() + " times; its log matches no known failure.",
-                "Read the log of the crashed container: kubectl logs " + pod.getMetadata().getName() + " -c " + SglangPodTemplate.CONTAINER + " --previous",
+        String exit = lastTermination == null
+                ? ""
+                : " (exit code " + lastTermination.getExitCode() + ", " + lastTermination.getReason() + ")";
+        return Optional.of(finding(
+                pod,
+                "CrashLoopBackOff",
+                "The SGLang container keeps exiting" + exit + " and has restarted " + status.getRestartCount()
+                        + " times; its log matches no known failure.",
+                "Read the log of the crashed container: kubectl logs "
+                        + pod.getMetadata().getName() + " -c " + SglangPodTemplate.CONTAINER + " --previous",
                 Severity.STALLED));
     }
 
     /** The kubelet names a missing Secret or key here; the operator itself never reads Secrets. */
     private static Finding configError(ModelServerSpec spec, Pod pod, String message) {
         if (spec.huggingFaceTokenSecret != null && message.contains(spec.huggingFaceTokenSecret.name)) {
-            return finding(pod, "HuggingFaceTokenSecretMissing",
+            return finding(
+                    pod,
+                    "HuggingFaceTokenSecretMissing",
                     "spec.huggingFaceTokenSecret: the pod cannot start because " + message,
                     "Create Secret " + spec.huggingFaceTokenSecret.name + " with key " + spec.huggingFaceTokenSecret.key
-                            + " in namespace " + pod.getMetadata().getNamespace() + ", or fix spec.huggingFaceTokenSecret.",
+                            + " in namespace " + pod.getMetadata().getNamespace()
+                            + ", or fix spec.huggingFaceTokenSecret.",
                     Severity.STALLED);
         }
-        return finding(pod, "ContainerConfigError", "The container cannot be created: " + message,
-                "Check the Secrets and ConfigMaps that spec.env refers to.", Severity.STALLED);
+        return finding(
+                pod,
+                "ContainerConfigError",
+                "The container cannot be created: " + message,
+                "Check the Secrets and ConfigMaps that spec.env refers to.",
+                Severity.STALLED);
     }
 
     private Optional<FailureSignatures.Match> logVerdict(Pod pod, ContainerStatus status) {
-        boolean previous = status.getRestartCount() > 0 && (status.getState() == null || status.getState().getTerminated() == null);
+        boolean previous = status.getRestartCount() > 0
+                && (status.getState() == null || status.getState().getTerminated() == null);
         String key = pod.getMetadata().getUid() + "/" + status.getRestartCount() + "/" + previous;
         Optional<FailureSignatures.Match> cached = logVerdicts.get(key);
         if (cached != null) {
             return cached;
         }
-        Optional<FailureSignatures.Match> verdict = FailureSignatures.find(FailureSignatures.STARTUP, logTail(pod, previous));
+        Optional<FailureSignatures.Match> verdict =
+                FailureSignatures.find(FailureSignatures.STARTUP, logTail(pod, previous));
         logVerdicts.put(key, verdict);
         return verdict;
     }
 
     private String logTail(Pod pod, boolean previous) {
-        return logs.tail(pod, SglangPodTemplate.CONTAINER, LOG_TAIL_LINES, previous).orElse("");
+        return logs.tail(pod, SglangPodTemplate.CONTAINER, LOG_TAIL_LINES, previous)
+                .orElse("");
     }
 
     private List<Event> events(Pod pod, String reason) {
         try {
-            return client.v1().events().inNamespace(pod.getMetadata().getNamespace())
+            return client
+                    .v1()
+                    .events()
+                    .inNamespace(pod.getMetadata().getNamespace())
                     .withField("involvedObject.name", pod.getMetadata().getName())
-                    .list().getItems().stream()
-                    .filter(e -> e.getInvolvedObject() != null && pod.getMetadata().getName().equals(e.getInvolvedObject().getName()))
+                    .list()
+                    .getItems()
+                    .stream()
+                    .filter(e -> e.getInvolvedObject() != null
+                            && pod.getMetadata()
+                                    .getName()
+                                    .equals(e.getInvolvedObject().getName()))
                     .filter(e -> reason.equals(e.getReason()))
                     .toList();
         } catch (KubernetesClientException e) {
@@ -188,8 +254,12 @@ public class PodDiagnoser {
     }
 
     private static Finding signatureFinding(Pod pod, FailureSignatures.Match match) {
-        return finding(pod, match.signature().reason(), match.signature().message() + " Evidence: " + match.evidence(),
-                match.signature().hint(), Severity.STALLED);
+        return finding(
+                pod,
+                match.signature().reason(),
+                match.signature().message() + " Evidence: " + match.evidence(),
+                match.signature().hint(),
+                Severity.STALLED);
     }
 
     private static Finding finding(Pod pod, String reason, String message, String hint, Severity severity) {
@@ -202,13 +272,19 @@ public class PodDiagnoser {
     }
 
     static Optional<ContainerStatus> sglangStatus(Pod pod) {
-        return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? Optional.empty()
-                : pod.getStatus().getContainerStatuses().stream().filter(s -> SglangPodTemplate.CONTAINER.equals(s.getName())).findFirst();
+        return pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
+                ? Optional.empty()
+                : pod.getStatus().getContainerStatuses().stream()
+                        .filter(s -> SglangPodTemplate.CONTAINER.equals(s.getName()))
+                        .findFirst();
     }
 
     static Optional<PodCondition> condition(Pod pod, String type) {
-        return pod.getStatus() == null || pod.getStatus().getConditions() == null ? Optional.empty()
-                : pod.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+        return pod.getStatus() == null || pod.getStatus().getConditions() == null
+                ? Optional.empty()
+                : pod.getStatus().getConditions().stream()
+                        .filter(c -> type.equals(c.getType()))
+                        .findFirst();
     }
 
     private static ContainerStateTerminated lastTermination(ContainerStatus status) {
@@ -220,13 +296,17 @@ public class PodDiagnoser {
 
     /** A container that crashed before but is running and past its start-up probe again has recovered. */
     private static boolean startedAgain(ContainerStatus status) {
-        return status.getState() != null && status.getState().getRunning() != null && Boolean.TRUE.equals(status.getStarted());
+        return status.getState() != null
+                && status.getState().getRunning() != null
+                && Boolean.TRUE.equals(status.getStarted());
     }
 
     private static String gpuRequest(ModelServerSpec spec) {
         String accelerator = GpuPlacement.pinnedLabels(spec.accelerator).stream()
-                .map(label -> label.key() + "=" + label.value()).collect(Collectors.joining(", "));
-        return "%d nvidia.com/gpu on one node with %s".formatted(spec.accelerator.gpusPerReplica / spec.parallelism.nodes, accelerator);
+                .map(label -> label.key() + "=" + label.value())
+                .collect(Collectors.joining(", "));
+        return "%d nvidia.com/gpu on one node with %s"
+                .formatted(spec.accelerator.gpusPerReplica / spec.parallelism.nodes, accelerator);
     }
 
     private static String memoryLimit(ModelServerSpec spec) {

@@ -17,8 +17,13 @@ public class RunnerInferenceClient implements InferenceClient {
     private final OpenAiClient client = OpenAiClient.create(2, Duration.ofSeconds(5));
 
     @Override
-    public CompletableFuture<Generation> generate(URI baseUrl, String model, String prompt, int maxTokens, Duration timeout) {
-        CompletionRequest request = CompletionRequest.builder(baseUrl, model).prompt(prompt).maxTokens(maxTokens).timeout(timeout).build();
+    public CompletableFuture<Generation> generate(
+            URI baseUrl, String model, String prompt, int maxTokens, Duration timeout) {
+        CompletionRequest request = CompletionRequest.builder(baseUrl, model)
+                .prompt(prompt)
+                .maxTokens(maxTokens)
+                .timeout(timeout)
+                .build();
         return client.complete(request).thenApply(RunnerInferenceClient::generation);
     }
 
@@ -34,9 +39,11 @@ public class RunnerInferenceClient implements InferenceClient {
 
     static Generation generation(RequestResult result) {
         boolean tokens = result.succeeded() && result.outputTokens() > 0;
-        String error = tokens ? null
-                : result.succeeded() ? "the completion returned no tokens"
-                : result.failureClass() + (result.errorMessage() == null ? "" : ": " + result.errorMessage());
+        String error = tokens
+                ? null
+                : result.succeeded()
+                        ? "the completion returned no tokens"
+                        : result.failureClass() + (result.errorMessage() == null ? "" : ": " + result.errorMessage());
         return new Generation(tokens, result.outputTokens(), result.latency(), error);
     }
 }

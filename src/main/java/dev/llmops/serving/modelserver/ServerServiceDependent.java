@@ -29,25 +29,26 @@ public class ServerServiceDependent extends CRUDKubernetesDependentResource<Serv
     public static Service desired(ModelServer server) {
         return new ServiceBuilder()
                 .withNewMetadata()
-                    .withName(server.getMetadata().getName())
-                    .withNamespace(server.getMetadata().getNamespace())
-                    .withLabels(ModelServerLabels.common(server))
+                .withName(server.getMetadata().getName())
+                .withNamespace(server.getMetadata().getNamespace())
+                .withLabels(ModelServerLabels.common(server))
                 .endMetadata()
                 .withNewSpec()
-                    .withType("ClusterIP")
-                    .withSelector(ModelServerLabels.serverSelector(server))
-                    .addNewPort()
-                        .withName(SglangPodTemplate.PORT_NAME)
-                        .withProtocol("TCP")
-                        .withPort(server.getSpec().port)
-                        .withTargetPort(new IntOrString(SglangPodTemplate.PORT_NAME))
-                    .endPort()
+                .withType("ClusterIP")
+                .withSelector(ModelServerLabels.serverSelector(server))
+                .addNewPort()
+                .withName(SglangPodTemplate.PORT_NAME)
+                .withProtocol("TCP")
+                .withPort(server.getSpec().port)
+                .withTargetPort(new IntOrString(SglangPodTemplate.PORT_NAME))
+                .endPort()
                 .endSpec()
                 .build();
     }
 
     /** The URL clients in the cluster use. */
     public static String endpoint(ModelServer server) {
-        return "http://%s.%s.svc:%d".formatted(server.getMetadata().getName(), server.getMetadata().getNamespace(), server.getSpec().port);
+        return "http://%s.%s.svc:%d"
+                .formatted(server.getMetadata().getName(), server.getMetadata().getNamespace(), server.getSpec().port);
     }
 }

@@ -15,8 +15,7 @@ public final class SglangCommand {
     public static final int DIST_INIT_PORT = 20000;
 
     /** A flag the operator sets, with its aliases in SGLang, and the spec field that controls it. */
-    public record DerivedFlag(String field, List<String> names) {
-    }
+    public record DerivedFlag(String field, List<String> names) {}
 
     public static final List<DerivedFlag> DERIVED_FLAGS = List.of(
             new DerivedFlag("spec.model.path", List.of("--model-path", "--model")),
@@ -29,18 +28,21 @@ public final class SglangCommand {
             new DerivedFlag("spec.parallelism.dp", List.of("--dp-size", "--data-parallel-size", "--dp")),
             new DerivedFlag("spec.parallelism.ep", List.of("--ep-size", "--expert-parallel-size", "--ep")),
             new DerivedFlag("spec.parallelism.enableDpAttention", List.of("--enable-dp-attention")),
-            new DerivedFlag("spec.parallelism.nodes", List.of("--nnodes", "--node-rank", "--dist-init-addr", "--nccl-init-addr")),
+            new DerivedFlag(
+                    "spec.parallelism.nodes",
+                    List.of("--nnodes", "--node-rank", "--dist-init-addr", "--nccl-init-addr")),
             new DerivedFlag("spec.speculativeDecoding.algorithm", List.of("--speculative-algorithm")),
             new DerivedFlag("spec.speculativeDecoding.draftModelPath", List.of("--speculative-draft-model-path")),
             new DerivedFlag("spec.speculativeDecoding.numSteps", List.of("--speculative-num-steps")),
             new DerivedFlag("spec.speculativeDecoding.eagleTopK", List.of("--speculative-eagle-topk")),
             new DerivedFlag("spec.speculativeDecoding.numDraftTokens", List.of("--speculative-num-draft-tokens")),
             new DerivedFlag("spec.speculativeDecoding.dflashBlockSize", List.of("--speculative-dflash-block-size")),
-            new DerivedFlag("spec.speculativeDecoding.dflashDraftWindowSize", List.of("--speculative-dflash-draft-window-size")),
+            new DerivedFlag(
+                    "spec.speculativeDecoding.dflashDraftWindowSize",
+                    List.of("--speculative-dflash-draft-window-size")),
             new DerivedFlag("(always on: the operator reads the metrics)", List.of("--enable-metrics")));
 
-    private SglangCommand() {
-    }
+    private SglangCommand() {}
 
     /** The arguments after {@link #COMMAND}; multi-node replicas rendezvous through the LeaderWorkerSet variables. */
     public static List<String> args(ModelServerSpec spec) {
@@ -85,7 +87,9 @@ public final class SglangCommand {
         return args;
     }
 
-    /** The derived flag an extra argument repeats, if any; accepts both {@code --flag value} and {@code --flag=value}. */
+    /**
+     * The derived flag an extra argument repeats, if any; accepts both {@code --flag value} and {@code --flag=value}.
+     */
     public static Optional<DerivedFlag> derivedFlagOf(String extraArg) {
         String flag = extraArg.contains("=") ? extraArg.substring(0, extraArg.indexOf('=')) : extraArg;
         return DERIVED_FLAGS.stream().filter(d -> d.names().contains(flag)).findFirst();

@@ -11,8 +11,7 @@ public final class SglangImage {
     /** The first official release whose plain tags are CUDA 13 builds. */
     private static final int[] FIRST_CUDA13_RELEASE = {0, 5, 11};
 
-    private SglangImage() {
-    }
+    private SglangImage() {}
 
     /** True for tags naming cu13x, and for official releases from v0.5.11 on (and latest) that carry no CUDA suffix. */
     public static boolean isCuda13(String image) {

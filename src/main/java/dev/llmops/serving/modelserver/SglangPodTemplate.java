@@ -40,12 +40,12 @@ public final class SglangPodTemplate {
      * the kubelet notices, which is most of the time from a loaded model to Ready.
      */
     private static final int STARTUP_PROBE_PERIOD_SECONDS = 2;
+
     private static final int HEALTH_TIMEOUT_SECONDS = 10;
     private static final String SHM_VOLUME = "dshm";
     private static final String CACHE_VOLUME = "model-cache";
 
-    private SglangPodTemplate() {
-    }
+    private SglangPodTemplate() {}
 
     /** The image the pods run: the spec's, or the operator's pinned CUDA 13 default. */
     public static String image(ModelServerSpec spec, OperatorConfig config) {
@@ -62,9 +62,16 @@ public final class SglangPodTemplate {
         if (serving) {
             pod.addNewReadinessGate(ConditionTypes.POD_INFERENCE_READY);
         }
-        GpuPlacement.apply(pod, spec.accelerator, SglangImage.isCuda13(image), spec.scheduling, config.sglang().runtimeClassName());
+        GpuPlacement.apply(
+                pod,
+                spec.accelerator,
+                SglangImage.isCuda13(image),
+                spec.scheduling,
+                config.sglang().runtimeClassName());
         return new PodTemplateSpecBuilder()
-                .withNewMetadata().withLabels(ModelServerLabels.pod(server, role)).endMetadata()
+                .withNewMetadata()
+                .withLabels(ModelServerLabels.pod(server, role))
+                .endMetadata()
                 .withSpec(pod.build())
                 .build();
     }
@@ -80,7 +87,12 @@ public final class SglangPodTemplate {
                 .withVolumeMounts(volumeMounts(spec))
                 .withTerminationMessagePolicy("FallbackToLogsOnError");
         if (serving) {
-            container.addNewPort().withName(PORT_NAME).withContainerPort(spec.port).withProtocol("TCP").endPort()
+            container
+                    .addNewPort()
+                    .withName(PORT_NAME)
+                    .withContainerPort(spec.port)
+                    .withProtocol("TCP")
+                    .endPort()
                     .withStartupProbe(startupProbe(spec))
                     .withLivenessProbe(healthProbe(30, 20, 3));
         }
@@ -96,7 +108,10 @@ public final class SglangPodTemplate {
 
     private static Probe healthProbe(int periodSeconds, int timeoutSeconds, int failureThreshold) {
         return new ProbeBuilder()
-                .withNewHttpGet().withPath("/health").withNewPort(PORT_NAME).endHttpGet()
+                .withNewHttpGet()
+                .withPath("/health")
+                .withNewPort(PORT_NAME)
+                .endHttpGet()
                 .withPeriodSeconds(periodSeconds)
                 .withTimeoutSeconds(timeoutSeconds)
                 .withFailureThreshold(failureThreshold)
@@ -106,9 +121,12 @@ public final class SglangPodTemplate {
     private static List<EnvVar> env(ModelServerSpec spec) {
         List<EnvVar> env = new ArrayList<>();
         if (spec.huggingFaceTokenSecret != null) {
-            env.add(new EnvVarBuilder().withName("HF_TOKEN")
-                    .withNewValueFrom().withNewSecretKeyRef(spec.huggingFaceTokenSecret.key, spec.huggingFaceTokenSecret.name, false)
-                    .endValueFrom().build());
+            env.add(new EnvVarBuilder()
+                    .withName("HF_TOKEN")
+                    .withNewValueFrom()
+                    .withNewSecretKeyRef(spec.huggingFaceTokenSecret.key, spec.huggingFaceTokenSecret.name, false)
+                    .endValueFrom()
+                    .build());
         }
         if (spec.modelCache != null) {
             env.add(new EnvVar("HF_HOME", spec.modelCache.mountPath, null));
@@ -130,14 +148,23 @@ public final class SglangPodTemplate {
             requests.put("memory", new Quantity(spec.resources.memory));
             limits.put("memory", new Quantity(spec.resources.memory));
         }
-        return new ResourceRequirementsBuilder().withRequests(requests).withLimits(limits).build();
+        return new ResourceRequirementsBuilder()
+                .withRequests(requests)
+                .withLimits(limits)
+                .build();
     }
 
     private static List<VolumeMount> volumeMounts(ModelServerSpec spec) {
         List<VolumeMount> mounts = new ArrayList<>();
-        mounts.add(new VolumeMountBuilder().withName(SHM_VOLUME).withMountPath("/dev/shm").build());
+        mounts.add(new VolumeMountBuilder()
+                .withName(SHM_VOLUME)
+                .withMountPath("/dev/shm")
+                .build());
         if (spec.modelCache != null) {
-            mounts.add(new VolumeMountBuilder().withName(CACHE_VOLUME).withMountPath(spec.modelCache.mountPath).build());
+            mounts.add(new VolumeMountBuilder()
+                    .withName(CACHE_VOLUME)
+                    .withMountPath(spec.modelCache.mountPath)
+                    .build());
         }
         return mounts;
     }
@@ -145,12 +172,20 @@ public final class SglangPodTemplate {
     private static List<Volume> volumes(ModelServer server) {
         ModelServerSpec spec = server.getSpec();
         List<Volume> volumes = new ArrayList<>();
-        volumes.add(new VolumeBuilder().withName(SHM_VOLUME)
-                .withNewEmptyDir().withMedium("Memory").withSizeLimit(new Quantity(spec.sharedMemorySize)).endEmptyDir().build());
+        volumes.add(new VolumeBuilder()
+                .withName(SHM_VOLUME)
+                .withNewEmptyDir()
+                .withMedium("Memory")
+                .withSizeLimit(new Quantity(spec.sharedMemorySize))
+                .endEmptyDir()
+                .build());
         ModelCacheSpec cache = spec.modelCache;
         if (cache != null) {
             String claim = cache.claimName != null ? cache.claimName : ModelServerLabels.modelCacheClaimName(server);
-            volumes.add(new VolumeBuilder().withName(CACHE_VOLUME).withNewPersistentVolumeClaim(claim, false).build());
+            volumes.add(new VolumeBuilder()
+                    .withName(CACHE_VOLUME)
+                    .withNewPersistentVolumeClaim(claim, false)
+                    .build());
         }
         return volumes;
     }

@@ -9,7 +9,8 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 /** Replicas that fit on one node run as a Deployment. */
 public class SingleNodeReplicas implements Condition<Deployment, ModelServer> {
     @Override
-    public boolean isMet(DependentResource<Deployment, ModelServer> dependent, ModelServer server, Context<ModelServer> context) {
+    public boolean isMet(
+            DependentResource<Deployment, ModelServer> dependent, ModelServer server, Context<ModelServer> context) {
         return server.getSpec().parallelism.nodes == 1;
     }
 }

@@ -13,12 +13,13 @@ import java.util.List;
  */
 public final class SpecValidator {
 
-    /** One mistake: a CamelCase reason, the field at fault, and what to change. */
-    public record Problem(String reason, String field, String message) {
-    }
+    private static final String NODE_SELECTOR_TERMS =
+            "spec.scheduling.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
 
-    private SpecValidator() {
-    }
+    /** One mistake: a CamelCase reason, the field at fault, and what to change. */
+    public record Problem(String reason, String field, String message) {}
+
+    private SpecValidator() {}
 
     public static List<Problem> validate(ModelServerSpec spec) {
         List<Problem> problems = new ArrayList<>();
@@ -34,18 +35,30 @@ public final class SpecValidator {
         int gpus = spec.accelerator.gpusPerReplica;
         int needed = parallelism.tp * (Boolean.TRUE.equals(parallelism.enableDpAttention) ? 1 : parallelism.dp);
         if (needed > gpus) {
-            problems.add(new Problem("TensorParallelExceedsGpus", "spec.parallelism.tp",
-                    "spec.parallelism.tp=%d%s needs %d GPUs but spec.accelerator.gpusPerReplica is %d: raise gpusPerReplica or lower tp"
-                            .formatted(parallelism.tp, needed == parallelism.tp ? "" : " × dp=" + parallelism.dp, needed, gpus)));
+            problems.add(new Problem(
+                    "TensorParallelExceedsGpus",
+                    "spec.parallelism.tp",
+                    "spec.parallelism.tp=%d%s needs %d GPUs but spec.accelerator.gpusPerReplica is %d: raise "
+                            + "gpusPerReplica or lower tp"
+                                    .formatted(
+                                            parallelism.tp,
+                                            needed == parallelism.tp ? "" : " × dp=" + parallelism.dp,
+                                            needed,
+                                            gpus)));
         }
         if (gpus % parallelism.nodes != 0) {
-            problems.add(new Problem("GpusPerReplicaNotDivisibleByNodes", "spec.accelerator.gpusPerReplica",
-                    "spec.accelerator.gpusPerReplica=%d cannot be split evenly over spec.parallelism.nodes=%d".formatted(gpus, parallelism.nodes)));
+            problems.add(new Problem(
+                    "GpusPerReplicaNotDivisibleByNodes",
+                    "spec.accelerator.gpusPerReplica",
+                    "spec.accelerator.gpusPerReplica=%d cannot be split evenly over spec.parallelism.nodes=%d"
+                            .formatted(gpus, parallelism.nodes)));
         }
         if (parallelism.nodes > 1 && spec.port == SglangCommand.DIST_INIT_PORT) {
-            problems.add(new Problem("PortCollidesWithDistInitPort", "spec.port",
-                    "spec.port=%d is the port multi-node replicas use for their process-group rendezvous: choose another port"
-                            .formatted(spec.port)));
+            problems.add(new Problem(
+                    "PortCollidesWithDistInitPort",
+                    "spec.port",
+                    "spec.port=%d is the port multi-node replicas use for their process-group rendezvous: choose "
+                            + "another port".formatted(spec.port)));
         }
     }
 
@@ -53,10 +66,13 @@ public final class SpecValidator {
         for (int i = 0; i < spec.extraArgs.size(); i++) {
             String arg = spec.extraArgs.get(i);
             int index = i;
-            SglangCommand.derivedFlagOf(arg).ifPresent(flag -> problems.add(new Problem("ExtraArgsRepeatDerivedFlag",
-                    "spec.extraArgs[%d]".formatted(index),
-                    "spec.extraArgs[%d] repeats %s, which the operator derives from %s: remove it from extraArgs and set that field instead"
-                            .formatted(index, arg.split("=", 2)[0], flag.field()))));
+            SglangCommand.derivedFlagOf(arg)
+                    .ifPresent(flag -> problems.add(new Problem(
+                            "ExtraArgsRepeatDerivedFlag",
+                            "spec.extraArgs[%d]".formatted(index),
+                            "spec.extraArgs[%d] repeats %s, which the operator derives from %s: remove it from "
+                                    + "extraArgs and set that field instead"
+                                            .formatted(index, arg.split("=", 2)[0], flag.field()))));
         }
     }
 
@@ -64,29 +80,42 @@ public final class SpecValidator {
         for (GpuPlacement.PinnedLabel pinned : GpuPlacement.pinnedLabels(spec.accelerator)) {
             String requested = spec.scheduling.nodeSelector.get(pinned.key());
             if (requested != null && !requested.equals(pinned.value())) {
-                problems.add(new Problem("NodeSelectorConflictsWithAccelerator", "spec.scheduling.nodeSelector",
-                        "spec.scheduling.nodeSelector asks for %s=%s but %s asks for %s: no node can have both; remove the selector entry"
-                                .formatted(pinned.key(), requested, pinned.field(), pinned.value())));
+                problems.add(new Problem(
+                        "NodeSelectorConflictsWithAccelerator",
+                        "spec.scheduling.nodeSelector",
+                        "spec.scheduling.nodeSelector asks for %s=%s but %s asks for %s: no node can have both; "
+                                + "remove the selector entry"
+                                        .formatted(pinned.key(), requested, pinned.field(), pinned.value())));
             }
         }
     }
 
     private static void checkAffinity(ModelServerSpec spec, List<Problem> problems) {
         var affinity = spec.scheduling.affinity;
-        if (affinity == null || affinity.getNodeAffinity() == null
+        if (affinity == null
+                || affinity.getNodeAffinity() == null
                 || affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
             return;
         }
-        List<NodeSelectorTerm> terms = affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms();
+        List<NodeSelectorTerm> terms = affinity.getNodeAffinity()
+                .getRequiredDuringSchedulingIgnoredDuringExecution()
+                .getNodeSelectorTerms();
         for (GpuPlacement.PinnedLabel pinned : GpuPlacement.pinnedLabels(spec.accelerator)) {
             for (int t = 0; t < terms.size(); t++) {
                 for (NodeSelectorRequirement requirement : terms.get(t).getMatchExpressions()) {
                     if (pinned.key().equals(requirement.getKey()) && excludes(requirement, pinned.value())) {
-                        problems.add(new Problem("AffinityConflictsWithAccelerator",
-                                "spec.scheduling.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[%d]".formatted(t),
+                        problems.add(new Problem(
+                                "AffinityConflictsWithAccelerator",
+                                NODE_SELECTOR_TERMS + "[" + t + "]",
                                 "spec.scheduling.affinity node term %d requires %s %s %s, which excludes %s=%s from %s"
-                                        .formatted(t, requirement.getKey(), requirement.getOperator(), requirement.getValues(),
-                                                pinned.key(), pinned.value(), pinned.field())));
+                                        .formatted(
+                                                t,
+                                                requirement.getKey(),
+                                                requirement.getOperator(),
+                                                requirement.getValues(),
+                                                pinned.key(),
+                                                pinned.value(),
+                                                pinned.field())));
                     }
                 }
             }

@@ -13,8 +13,7 @@ final class Format {
     /** Longest outside text (a condition message, a warning, a prompt) shown whole; a log excerpt can be far longer. */
     static final int MAX_TEXT = 1000;
 
-    private Format() {
-    }
+    private Format() {}
 
     static String number(Double value) {
         return value == null ? MISSING : String.format(Locale.ROOT, "%.1f", value);

@@ -3,8 +3,7 @@ package dev.llmops.serving.report;
 /** Escapes text for HTML and SVG, where user-controlled names, prompts and messages end up. */
 final class Html {
 
-    private Html() {
-    }
+    private Html() {}
 
     static String escape(String text) {
         if (text == null) {

@@ -10,30 +10,32 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * A BenchmarkRun (and optionally its baseline) in any phase as one HTML file with inline charts: no scripts, no external
+ * A BenchmarkRun (and optionally its baseline) in any phase as one HTML file with inline charts: no scripts, no
+ * external
  * files, nothing wider than a laptop screen.
  */
 public final class HtmlReport {
 
     private static final String STYLE = """
-            body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1400px;color:#222;\
-            padding:0 1rem;overflow-wrap:anywhere}
+            body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1400px;\
+            color:#222;padding:0 1rem;overflow-wrap:anywhere}
             h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
             .meta{color:#555}.meta span{display:inline-block}.table{overflow-x:auto}
             table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
             th,td{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f4f4f4}
             .text{width:100%;table-layout:fixed}.text td{white-space:pre-line}
-            .conditions th:first-child{width:22%}.conditions th:nth-child(2){width:15%}.provenance th:first-child{width:12%}
+            .conditions th:first-child{width:22%}.conditions th:nth-child(2){width:15%}
+            .provenance th:first-child{width:12%}
             .figures{font-size:.85rem;font-variant-numeric:tabular-nums}
             .figures th,.figures td{overflow-wrap:normal}.figures td:first-child{overflow-wrap:anywhere}
             .figures th:not(:first-child),.figures td:not(:first-child){text-align:right}
             .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,480px),1fr));gap:1rem}
-            .chart{width:100%;height:auto}.chart text{font-size:12px;fill:#333}.chart .chart-title{font-size:14px;font-weight:600}
+            .chart{width:100%;height:auto}.chart text{font-size:12px;fill:#333}
+            .chart .chart-title{font-size:14px;font-weight:600}
             .chart .grid{stroke:#e5e5e5}.chart .axis{stroke:#888}.warning{color:#8a4b00}.phase-Failed{color:#b00020}
             """;
 
-    private HtmlReport() {
-    }
+    private HtmlReport() {}
 
     /** Renders the candidate run; with a baseline, both runs share the charts and a comparison table is added. */
     public static String render(BenchmarkRun candidate, Optional<BenchmarkRun> baseline) {
@@ -42,18 +44,25 @@ public final class HtmlReport {
         baseline.ifPresent(runs::add);
 
         StringBuilder html = new StringBuilder();
-        String title = "BenchmarkRun " + name(candidate) + baseline.map(b -> " vs " + name(b)).orElse("");
+        String title = "BenchmarkRun " + name(candidate)
+                + baseline.map(b -> " vs " + name(b)).orElse("");
         html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>").append(Html.escape(title))
-                .append("</title><style>").append(STYLE).append("</style></head><body>");
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>")
+                .append(Html.escape(title))
+                .append("</title><style>")
+                .append(STYLE)
+                .append("</style></head><body>");
         html.append("<h1>").append(Html.escape(title)).append("</h1>");
         html.append(meta(candidate));
         runs.forEach(run -> html.append(HtmlRunStatus.of(run)));
 
         if (runs.stream().anyMatch(run -> !run.getStatus().stages.isEmpty())) {
             html.append("<h2>Summary</h2>").append(summaryTable(runs));
-            Comparison.of(candidate, baseline).ifPresent(c -> html.append("<h2>Compared with ")
-                    .append(Html.escape(c.baseline())).append("</h2>").append(comparisonTable(c)));
+            Comparison.of(candidate, baseline)
+                    .ifPresent(c -> html.append("<h2>Compared with ")
+                            .append(Html.escape(c.baseline()))
+                            .append("</h2>")
+                            .append(comparisonTable(c)));
             html.append(charts(runs));
         }
         runs.forEach(run -> html.append(HtmlStages.of(run)));
@@ -69,22 +78,29 @@ public final class HtmlReport {
     private static String meta(BenchmarkRun run) {
         BenchmarkRunStatus status = run.getStatus();
         String phase = status.phase == null ? Format.MISSING : status.phase.name();
-        return "<p class=\"meta\">" + String.join(" · ",
-                "<span>Namespace " + Html.text(Format.orMissing(run.getMetadata().getNamespace())) + "</span>",
-                "<span>target " + Html.text(Format.orMissing(status.target)) + "</span>",
-                "<span>phase <strong class=\"phase-" + phase + "\">" + phase + "</strong></span>",
-                "<span>progress " + Html.text(Format.orMissing(status.progress)) + "</span>",
-                "<span>started " + Html.text(Format.orMissing(status.startTime)) + "</span>",
-                "<span>finished " + Html.text(Format.orMissing(status.completionTime)) + "</span>") + "</p>";
+        return "<p class=\"meta\">"
+                + String.join(
+                        " · ",
+                        "<span>Namespace "
+                                + Html.text(Format.orMissing(run.getMetadata().getNamespace())) + "</span>",
+                        "<span>target " + Html.text(Format.orMissing(status.target)) + "</span>",
+                        "<span>phase <strong class=\"phase-" + phase + "\">" + phase + "</strong></span>",
+                        "<span>progress " + Html.text(Format.orMissing(status.progress)) + "</span>",
+                        "<span>started " + Html.text(Format.orMissing(status.startTime)) + "</span>",
+                        "<span>finished " + Html.text(Format.orMissing(status.completionTime)) + "</span>")
+                + "</p>";
     }
 
     private static String charts(List<BenchmarkRun> runs) {
         StringBuilder html = new StringBuilder("<h2>Charts</h2><div class=\"charts\">");
-        html.append(SvgLineChart.render("Output throughput vs concurrency", "output tokens/s", "tok/s",
+        html.append(SvgLineChart.render(
+                "Output throughput vs concurrency",
+                "output tokens/s",
+                "tok/s",
                 runSeries(runs, s -> s.outputTokensPerSecond)));
         for (Stages.Latency latency : Stages.Latency.values()) {
-            html.append(SvgLineChart.render(latency.title + " vs concurrency", latency.label + " (ms)", "ms",
-                    percentileSeries(runs, latency)));
+            html.append(SvgLineChart.render(
+                    latency.title + " vs concurrency", latency.label + " (ms)", "ms", percentileSeries(runs, latency)));
         }
         return html.append("</div>").toString();
     }
@@ -101,7 +117,11 @@ public final class HtmlReport {
         List<Series> series = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             for (Stages.Percentile p : Stages.Percentile.values()) {
-                series.add(Stages.series(runs.get(i), name(runs.get(i)) + " " + p.label, i, p.style,
+                series.add(Stages.series(
+                        runs.get(i),
+                        name(runs.get(i)) + " " + p.label,
+                        i,
+                        p.style,
                         s -> Stages.percentile(latency.stats.apply(s), p)));
             }
         }
@@ -109,48 +129,90 @@ public final class HtmlReport {
     }
 
     private static String summaryTable(List<BenchmarkRun> runs) {
-        HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES,
-                "Run", "Single-stream tok/s", "Peak tok/s", "At concurrency", "Knee", "Failed requests", "SLO broken at");
+        HtmlTable table = new HtmlTable(
+                HtmlTable.Kind.FIGURES,
+                "Run",
+                "Single-stream tok/s",
+                "Peak tok/s",
+                "At concurrency",
+                "Knee",
+                "Failed requests",
+                "SLO broken at");
         for (BenchmarkRun run : runs) {
             BenchmarkSummary s = Optional.ofNullable(run.getStatus().summary).orElseGet(BenchmarkSummary::new);
-            table.row(name(run), Format.number(s.singleStreamTokensPerSecond), Format.number(s.peakTokensPerSecond),
-                    Format.integer(s.peakConcurrency), Format.integer(s.kneeConcurrency), Format.integer(s.failedRequests),
+            table.row(
+                    name(run),
+                    Format.number(s.singleStreamTokensPerSecond),
+                    Format.number(s.peakTokensPerSecond),
+                    Format.integer(s.peakConcurrency),
+                    Format.integer(s.kneeConcurrency),
+                    Format.integer(s.failedRequests),
                     Format.integer(run.getStatus().sloBrokenAtConcurrency));
         }
         return table.html();
     }
 
     private static String comparisonTable(Comparison c) {
-        StringBuilder html = new StringBuilder("<p>Single-stream speedup <strong>").append(Format.speedup(c.singleStreamSpeedup()))
-                .append("</strong> · peak throughput speedup <strong>").append(Format.speedup(c.peakThroughputSpeedup()))
+        StringBuilder html = new StringBuilder("<p>Single-stream speedup <strong>")
+                .append(Format.speedup(c.singleStreamSpeedup()))
+                .append("</strong> · peak throughput speedup <strong>")
+                .append(Format.speedup(c.peakThroughputSpeedup()))
                 .append("</strong></p>");
         if (!c.baselineMeasured()) {
-            HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES,
-                    "Stage", "Concurrency", "Output tok/s", "Throughput speedup", "TTFT p50 speedup");
+            HtmlTable table = new HtmlTable(
+                    HtmlTable.Kind.FIGURES,
+                    "Stage",
+                    "Concurrency",
+                    "Output tok/s",
+                    "Throughput speedup",
+                    "TTFT p50 speedup");
             for (Comparison.Stage s : c.stages()) {
-                table.row(s.name(), Format.integer(s.concurrency()), Format.number(s.candidateTokensPerSecond()),
-                        Format.speedup(s.throughputSpeedup()), Format.speedup(s.ttftP50Speedup()));
+                table.row(
+                        s.name(),
+                        Format.integer(s.concurrency()),
+                        Format.number(s.candidateTokensPerSecond()),
+                        Format.speedup(s.throughputSpeedup()),
+                        Format.speedup(s.ttftP50Speedup()));
             }
             return html.append(table.html()).toString();
         }
-        HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES, "Stage", "Concurrency", "Baseline tok/s", "Candidate tok/s",
-                "Throughput speedup", "Baseline TTFT p50 (ms)", "Candidate TTFT p50 (ms)", "TTFT speedup",
-                "Baseline TPOT p50 (ms)", "Candidate TPOT p50 (ms)");
+        HtmlTable table = new HtmlTable(
+                HtmlTable.Kind.FIGURES,
+                "Stage",
+                "Concurrency",
+                "Baseline tok/s",
+                "Candidate tok/s",
+                "Throughput speedup",
+                "Baseline TTFT p50 (ms)",
+                "Candidate TTFT p50 (ms)",
+                "TTFT speedup",
+                "Baseline TPOT p50 (ms)",
+                "Candidate TPOT p50 (ms)");
         for (Comparison.Stage s : c.stages()) {
-            table.row(s.name(), Format.integer(s.concurrency()), Format.number(s.baselineTokensPerSecond()),
-                    Format.number(s.candidateTokensPerSecond()), Format.speedup(s.throughputSpeedup()),
-                    Format.number(s.baselineTtftP50()), Format.number(s.candidateTtftP50()), Format.speedup(s.ttftP50Speedup()),
-                    Format.number(s.baselineTpotP50()), Format.number(s.candidateTpotP50()));
+            table.row(
+                    s.name(),
+                    Format.integer(s.concurrency()),
+                    Format.number(s.baselineTokensPerSecond()),
+                    Format.number(s.candidateTokensPerSecond()),
+                    Format.speedup(s.throughputSpeedup()),
+                    Format.number(s.baselineTtftP50()),
+                    Format.number(s.candidateTtftP50()),
+                    Format.speedup(s.ttftP50Speedup()),
+                    Format.number(s.baselineTpotP50()),
+                    Format.number(s.candidateTpotP50()));
         }
         return html.append(table.html()).toString();
     }
 
-    /** One column per run, one row per field, so long image names and command lines wrap instead of widening the page. */
+    /**
+     * One column per run, one row per field, so long image names and command lines wrap instead of widening the page.
+     */
     private static String provenanceTable(List<BenchmarkRun> runs) {
         List<String> headers = new ArrayList<>(List.of("Run"));
         runs.forEach(run -> headers.add(name(run)));
         HtmlTable table = new HtmlTable(HtmlTable.Kind.PROVENANCE, headers.toArray(String[]::new));
-        List<List<ProvenanceFields.Field>> fields = runs.stream().map(ProvenanceFields::of).toList();
+        List<List<ProvenanceFields.Field>> fields =
+                runs.stream().map(ProvenanceFields::of).toList();
         for (int row = 0; row < fields.get(0).size(); row++) {
             List<String> cells = new ArrayList<>(List.of(fields.get(0).get(row).label()));
             for (List<ProvenanceFields.Field> run : fields) {

@@ -1,14 +1,15 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.status.ConditionGroups;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.status.ConditionGroups;
 
-/** Where a run stands and why: its conditions, each distinct message once, and the runner's warnings about its figures. */
+/**
+ * Where a run stands and why: its conditions, each distinct message once, and the runner's warnings about its figures.
+ */
 final class HtmlRunStatus {
 
-    private HtmlRunStatus() {
-    }
+    private HtmlRunStatus() {}
 
     static String of(BenchmarkRun run) {
         StringBuilder html = new StringBuilder();
@@ -16,12 +17,14 @@ final class HtmlRunStatus {
         BenchmarkRunStatus status = run.getStatus();
         if (!status.conditions.isEmpty()) {
             HtmlTable table = new HtmlTable(HtmlTable.Kind.CONDITIONS, "Conditions", "Reason", "Message");
-            ConditionGroups.of(run.getStatus().conditions).forEach(g -> table.row(g.conditions(), g.reasons(), Format.orMissing(g.message())));
+            ConditionGroups.of(run.getStatus().conditions)
+                    .forEach(g -> table.row(g.conditions(), g.reasons(), Format.orMissing(g.message())));
             html.append("<h2>Conditions of ").append(name).append("</h2>").append(table.html());
         }
         if (!status.warnings.isEmpty()) {
             html.append("<h2>Warnings of ").append(name).append("</h2><ul>");
-            status.warnings.forEach(w -> html.append("<li class=\"warning\">").append(Html.text(w)).append("</li>"));
+            status.warnings.forEach(w ->
+                    html.append("<li class=\"warning\">").append(Html.text(w)).append("</li>"));
             html.append("</ul>");
         }
         return html.toString();

@@ -12,8 +12,7 @@ import java.util.List;
  */
 final class HtmlStages {
 
-    private HtmlStages() {
-    }
+    private HtmlStages() {}
 
     /** The run's stage and single-request tables, or a line saying no stage finished. */
     static String of(BenchmarkRun run) {
@@ -22,7 +21,9 @@ final class HtmlStages {
         if (run.getStatus().stages.isEmpty()) {
             return html.append("<p>No stage has finished.</p>").toString();
         }
-        html.append(throughputTable(run)).append("<p class=\"meta\">Latencies in milliseconds.</p>").append(latencyTable(run));
+        html.append(throughputTable(run))
+                .append("<p class=\"meta\">Latencies in milliseconds.</p>")
+                .append(latencyTable(run));
         if (!run.getStatus().singleRequests.isEmpty()) {
             html.append("<h2>Single requests of ").append(name).append("</h2>").append(singleRequestTable(run));
         }
@@ -30,11 +31,25 @@ final class HtmlStages {
     }
 
     private static String throughputTable(BenchmarkRun run) {
-        HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES, "Stage", "Concurrency", "Achieved", "Completed", "Failed",
-                "Output tok/s", "Total tok/s", "Req/s");
+        HtmlTable table = new HtmlTable(
+                HtmlTable.Kind.FIGURES,
+                "Stage",
+                "Concurrency",
+                "Achieved",
+                "Completed",
+                "Failed",
+                "Output tok/s",
+                "Total tok/s",
+                "Req/s");
         for (StageResult s : Stages.ordered(run)) {
-            table.row(s.name, Format.integer(s.concurrency), Format.number(s.achievedConcurrency), Format.integer(s.completed),
-                    Format.integer(s.failed), Format.number(s.outputTokensPerSecond), Format.number(s.totalTokensPerSecond),
+            table.row(
+                    s.name,
+                    Format.integer(s.concurrency),
+                    Format.number(s.achievedConcurrency),
+                    Format.integer(s.completed),
+                    Format.integer(s.failed),
+                    Format.number(s.outputTokensPerSecond),
+                    Format.number(s.totalTokensPerSecond),
                     Format.hundredths(s.requestsPerSecond));
         }
         return table.html();
@@ -62,9 +77,14 @@ final class HtmlStages {
     }
 
     private static String singleRequestTable(BenchmarkRun run) {
-        HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES, "Prompt", "Output tokens", "tok/s", "TTFT (ms)", "E2E (ms)");
+        HtmlTable table =
+                new HtmlTable(HtmlTable.Kind.FIGURES, "Prompt", "Output tokens", "tok/s", "TTFT (ms)", "E2E (ms)");
         for (SingleRequestResult r : run.getStatus().singleRequests) {
-            table.row(r.prompt, Format.integer(r.outputTokens), Format.number(r.tokensPerSecond), Format.number(r.ttftMillis),
+            table.row(
+                    r.prompt,
+                    Format.integer(r.outputTokens),
+                    Format.number(r.tokensPerSecond),
+                    Format.number(r.ttftMillis),
                     Format.number(r.e2eMillis));
         }
         return table.html();

@@ -9,7 +9,9 @@ final class HtmlTable {
 
     /** What a table holds, which decides its alignment, wrapping and column widths. */
     enum Kind {
-        FIGURES("figures"), CONDITIONS("text conditions"), PROVENANCE("text provenance");
+        FIGURES("figures"),
+        CONDITIONS("text conditions"),
+        PROVENANCE("text provenance");
 
         final String cssClass;
 
@@ -21,7 +23,9 @@ final class HtmlTable {
     private final StringBuilder html = new StringBuilder();
 
     HtmlTable(Kind kind, String... headers) {
-        html.append("<div class=\"table\"><table class=\"").append(kind.cssClass).append("\"><thead><tr>");
+        html.append("<div class=\"table\"><table class=\"")
+                .append(kind.cssClass)
+                .append("\"><thead><tr>");
         for (String header : headers) {
             html.append("<th>").append(Html.escape(header)).append("</th>");
         }

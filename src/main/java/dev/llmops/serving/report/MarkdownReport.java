@@ -1,23 +1,23 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.status.ConditionGroups;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
 import dev.llmops.serving.api.v1alpha1.StageResult;
+import dev.llmops.serving.status.ConditionGroups;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * A BenchmarkRun in any phase as Markdown for a pull request: one row per finished stage, or per stage of both runs with
+ * A BenchmarkRun in any phase as Markdown for a pull request: one row per finished stage, or per stage of both runs
+ * with
  * speedups, then each run's conditions, provenance and warnings.
  */
 public final class MarkdownReport {
 
-    private MarkdownReport() {
-    }
+    private MarkdownReport() {}
 
     public static String render(BenchmarkRun candidate, Optional<BenchmarkRun> baseline) {
         StringBuilder md = new StringBuilder();
@@ -26,13 +26,23 @@ public final class MarkdownReport {
         md.append("### BenchmarkRun `").append(HtmlReport.name(candidate)).append('`');
         baseline.ifPresent(b -> md.append(" vs `").append(HtmlReport.name(b)).append('`'));
         md.append("\n\n");
-        md.append("Phase **").append(status.phase == null ? Format.MISSING : status.phase.name()).append("**")
-                .append(" · progress ").append(text(status.progress))
-                .append(" · target ").append(text(status.target))
-                .append(" · single-stream ").append(Format.number(summary.singleStreamTokensPerSecond)).append(" tok/s")
-                .append(" · peak ").append(Format.number(summary.peakTokensPerSecond)).append(" tok/s at concurrency ")
+        md.append("Phase **")
+                .append(status.phase == null ? Format.MISSING : status.phase.name())
+                .append("**")
+                .append(" · progress ")
+                .append(text(status.progress))
+                .append(" · target ")
+                .append(text(status.target))
+                .append(" · single-stream ")
+                .append(Format.number(summary.singleStreamTokensPerSecond))
+                .append(" tok/s")
+                .append(" · peak ")
+                .append(Format.number(summary.peakTokensPerSecond))
+                .append(" tok/s at concurrency ")
                 .append(Format.integer(summary.peakConcurrency))
-                .append(" · failed requests ").append(Format.integer(summary.failedRequests)).append("\n\n");
+                .append(" · failed requests ")
+                .append(Format.integer(summary.failedRequests))
+                .append("\n\n");
 
         Optional<Comparison> comparison = Comparison.of(candidate, baseline);
         if (comparison.isPresent()) {
@@ -40,10 +50,23 @@ public final class MarkdownReport {
         } else if (status.stages.isEmpty()) {
             md.append("No stage has finished.\n");
         } else {
-            table(md, List.of("Stage", "Concurrency", "Output tok/s", "TTFT p50 (ms)", "TTFT p99 (ms)", "TPOT p50 (ms)",
-                    "TPOT p99 (ms)", "Failed"));
+            table(
+                    md,
+                    List.of(
+                            "Stage",
+                            "Concurrency",
+                            "Output tok/s",
+                            "TTFT p50 (ms)",
+                            "TTFT p99 (ms)",
+                            "TPOT p50 (ms)",
+                            "TPOT p99 (ms)",
+                            "Failed"));
             for (StageResult s : Stages.ordered(candidate)) {
-                row(md, s.name, Format.integer(s.concurrency), Format.number(s.outputTokensPerSecond),
+                row(
+                        md,
+                        s.name,
+                        Format.integer(s.concurrency),
+                        Format.number(s.outputTokensPerSecond),
                         Format.number(Stages.percentile(s.ttftMillis, Stages.Percentile.P50)),
                         Format.number(Stages.percentile(s.ttftMillis, Stages.Percentile.P99)),
                         Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P50)),
@@ -58,22 +81,45 @@ public final class MarkdownReport {
     }
 
     private static void comparison(StringBuilder md, Comparison c) {
-        md.append("Against `").append(c.baseline()).append("`: single-stream ").append(Format.speedup(c.singleStreamSpeedup()))
-                .append(", peak throughput ").append(Format.speedup(c.peakThroughputSpeedup())).append("\n\n");
+        md.append("Against `")
+                .append(c.baseline())
+                .append("`: single-stream ")
+                .append(Format.speedup(c.singleStreamSpeedup()))
+                .append(", peak throughput ")
+                .append(Format.speedup(c.peakThroughputSpeedup()))
+                .append("\n\n");
         if (c.baselineMeasured()) {
-            table(md, List.of("Stage", "Concurrency", "Baseline tok/s", "Candidate tok/s", "Speedup",
-                    "TTFT p50 baseline → candidate (ms)", "TPOT p50 baseline → candidate (ms)"));
+            table(
+                    md,
+                    List.of(
+                            "Stage",
+                            "Concurrency",
+                            "Baseline tok/s",
+                            "Candidate tok/s",
+                            "Speedup",
+                            "TTFT p50 baseline → candidate (ms)",
+                            "TPOT p50 baseline → candidate (ms)"));
             for (Comparison.Stage s : c.stages()) {
-                row(md, s.name(), Format.integer(s.concurrency()), Format.number(s.baselineTokensPerSecond()),
-                        Format.number(s.candidateTokensPerSecond()), Format.speedup(s.throughputSpeedup()),
+                row(
+                        md,
+                        s.name(),
+                        Format.integer(s.concurrency()),
+                        Format.number(s.baselineTokensPerSecond()),
+                        Format.number(s.candidateTokensPerSecond()),
+                        Format.speedup(s.throughputSpeedup()),
                         Format.number(s.baselineTtftP50()) + " → " + Format.number(s.candidateTtftP50()),
                         Format.number(s.baselineTpotP50()) + " → " + Format.number(s.candidateTpotP50()));
             }
         } else {
             table(md, List.of("Stage", "Concurrency", "Output tok/s", "Speedup", "TTFT p50 speedup"));
             for (Comparison.Stage s : c.stages()) {
-                row(md, s.name(), Format.integer(s.concurrency()), Format.number(s.candidateTokensPerSecond()),
-                        Format.speedup(s.throughputSpeedup()), Format.speedup(s.ttftP50Speedup()));
+                row(
+                        md,
+                        s.name(),
+                        Format.integer(s.concurrency()),
+                        Format.number(s.candidateTokensPerSecond()),
+                        Format.speedup(s.throughputSpeedup()),
+                        Format.speedup(s.ttftP50Speedup()));
             }
         }
     }
@@ -82,14 +128,24 @@ public final class MarkdownReport {
     private static void runStatus(StringBuilder md, BenchmarkRun run) {
         md.append("\n#### Status of `").append(HtmlReport.name(run)).append("`\n\n");
         for (ConditionGroups.Group g : ConditionGroups.of(run.getStatus().conditions)) {
-            md.append("- **").append(text(g.conditions())).append("** (").append(text(g.reasons())).append(')')
-                    .append(g.message().isEmpty() ? "" : ": " + text(g.message())).append('\n');
+            md.append("- **")
+                    .append(text(g.conditions()))
+                    .append("** (")
+                    .append(text(g.reasons()))
+                    .append(')')
+                    .append(g.message().isEmpty() ? "" : ": " + text(g.message()))
+                    .append('\n');
         }
-        md.append("\nProvenance: ").append(ProvenanceFields.of(run).stream()
-                .map(f -> f.label() + " " + text(f.value())).collect(Collectors.joining(" · "))).append('\n');
+        md.append("\nProvenance: ")
+                .append(ProvenanceFields.of(run).stream()
+                        .map(f -> f.label() + " " + text(f.value()))
+                        .collect(Collectors.joining(" · ")))
+                .append('\n');
         if (!run.getStatus().warnings.isEmpty()) {
             md.append('\n');
-            run.getStatus().warnings.forEach(w -> md.append("- ⚠ ").append(text(w)).append('\n'));
+            run.getStatus()
+                    .warnings
+                    .forEach(w -> md.append("- ⚠ ").append(text(w)).append('\n'));
         }
     }
 
@@ -114,7 +170,8 @@ public final class MarkdownReport {
      * and {@code <} written as an entity so it cannot open an HTML tag where Markdown is rendered.
      */
     private static String text(String text) {
-        return text == null ? Format.MISSING
+        return text == null
+                ? Format.MISSING
                 : Format.bounded(text).replace("|", "\\|").replace("<", "&lt;").replaceAll("\\s*\\R\\s*", " ");
     }
 }

@@ -9,11 +9,9 @@ import java.util.Optional;
 final class ProvenanceFields {
 
     /** One labelled value, a dash when the run did not record it. */
-    record Field(String label, String value) {
-    }
+    record Field(String label, String value) {}
 
-    private ProvenanceFields() {
-    }
+    private ProvenanceFields() {}
 
     static List<Field> of(BenchmarkRun run) {
         Provenance p = Optional.ofNullable(run.getStatus().provenance).orElseGet(Provenance::new);

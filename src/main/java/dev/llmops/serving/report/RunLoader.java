@@ -24,7 +24,8 @@ public final class RunLoader {
      */
     public BenchmarkRun load(String document, String source) {
         if (document == null || document.isBlank()) {
-            throw new IllegalArgumentException(source + " is empty: expected a BenchmarkRun, e.g. kubectl get benchmarkrun NAME -o yaml");
+            throw new IllegalArgumentException(
+                    source + " is empty: expected a BenchmarkRun, e.g. kubectl get benchmarkrun NAME -o yaml");
         }
         Object parsed;
         try {
@@ -37,15 +38,18 @@ public final class RunLoader {
                     + ", not one BenchmarkRun: pass the output of kubectl get benchmarkrun NAME -o yaml");
         }
         if (object.getMetadata() == null || object.getMetadata().getName() == null) {
-            throw new IllegalArgumentException(source + " holds a BenchmarkRun without metadata.name: pass the output of"
-                    + " kubectl get benchmarkrun NAME -o yaml");
+            throw new IllegalArgumentException(
+                    source + " holds a BenchmarkRun without metadata.name: pass the output of"
+                            + " kubectl get benchmarkrun NAME -o yaml");
         }
         BenchmarkRun run;
         try {
             run = serialization.convertValue(object, BenchmarkRun.class);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(source + ": BenchmarkRun " + object.getMetadata().getName()
-                    + " does not match its schema: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    source + ": BenchmarkRun " + object.getMetadata().getName() + " does not match its schema: "
+                            + e.getMessage(),
+                    e);
         }
         if (run.getStatus() == null) {
             run.setStatus(new BenchmarkRunStatus());
@@ -53,7 +57,9 @@ public final class RunLoader {
         return run;
     }
 
-    /** A mapper that reads a null list as empty and drops null items, so no part of a report has to guard against them. */
+    /**
+     * A mapper that reads a null list as empty and drops null items, so no part of a report has to guard against them.
+     */
     private static ObjectMapper listsNeverNull() {
         ObjectMapper mapper = new ObjectMapper();
         mapper.configOverride(List.class).setSetterInfo(JsonSetter.Value.construct(Nulls.AS_EMPTY, Nulls.SKIP));

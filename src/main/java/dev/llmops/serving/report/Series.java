@@ -10,12 +10,13 @@ import java.util.List;
 record Series(String name, int colour, LineStyle style, List<Point> points) {
 
     /** A measured value at a requested concurrency. */
-    public record Point(int concurrency, double value) {
-    }
+    public record Point(int concurrency, double value) {}
 
     /** Dash pattern of a line. */
     public enum LineStyle {
-        SOLID(""), DASHED("6 4"), DOTTED("2 3");
+        SOLID(""),
+        DASHED("6 4"),
+        DOTTED("2 3");
 
         final String dashArray;
 

@@ -47,18 +47,20 @@ final class Stages {
         }
     }
 
-    private Stages() {
-    }
+    private Stages() {}
 
     static List<StageResult> ordered(BenchmarkRun run) {
         return run.getStatus().stages.stream()
-                .sorted(Comparator.comparing((StageResult s) -> s.concurrency == null ? Integer.MAX_VALUE : s.concurrency)
+                .sorted(Comparator.comparing(
+                                (StageResult s) -> s.concurrency == null ? Integer.MAX_VALUE : s.concurrency)
                         .thenComparing(s -> s.name == null ? "" : s.name))
                 .toList();
     }
 
     static Optional<StageResult> named(BenchmarkRun run, String name) {
-        return run.getStatus().stages.stream().filter(s -> name != null && name.equals(s.name)).findFirst();
+        return run.getStatus().stages.stream()
+                .filter(s -> name != null && name.equals(s.name))
+                .findFirst();
     }
 
     static Double percentile(LatencyStats stats, Percentile percentile) {
@@ -66,7 +68,8 @@ final class Stages {
     }
 
     /** One point per stage that has both a concurrency and the value; truncated stages carry only counts. */
-    static Series series(BenchmarkRun run, String name, int colour, Series.LineStyle style, Function<StageResult, Double> value) {
+    static Series series(
+            BenchmarkRun run, String name, int colour, Series.LineStyle style, Function<StageResult, Double> value) {
         List<Series.Point> points = new ArrayList<>();
         for (StageResult stage : ordered(run)) {
             Double v = value.apply(stage);

@@ -20,14 +20,19 @@ final class SvgLineChart {
     private static final int BOTTOM = 84;
     private static final int Y_TICKS = 5;
 
-    private SvgLineChart() {
-    }
+    private SvgLineChart() {}
 
     static String render(String title, String yLabel, String unit, List<Series> series) {
         StringBuilder svg = new StringBuilder();
-        svg.append(String.format(Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" data-title=\"%s\">",
-                WIDTH, HEIGHT, WIDTH, HEIGHT, Html.escape(title)));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" "
+                        + "viewBox=\"0 0 %d %d\" data-title=\"%s\">",
+                WIDTH,
+                HEIGHT,
+                WIDTH,
+                HEIGHT,
+                Html.escape(title)));
         svg.append("<title>").append(Html.escape(title)).append("</title>");
         svg.append(text(WIDTH / 2.0, 22, "middle", "chart-title", title));
         TreeSet<Integer> levels = new TreeSet<>();
@@ -42,8 +47,11 @@ final class SvgLineChart {
             svg.append(text(WIDTH / 2.0, HEIGHT / 2.0, "middle", "empty", "no measurements"));
             return svg.append("</svg>").toString();
         }
-        Scale x = new Scale(levels.first(), levels.first().equals(levels.last()) ? levels.first() + 1 : levels.last(),
-                LEFT, WIDTH - RIGHT);
+        Scale x = new Scale(
+                levels.first(),
+                levels.first().equals(levels.last()) ? levels.first() + 1 : levels.last(),
+                LEFT,
+                WIDTH - RIGHT);
         double step = niceStep(max / Y_TICKS);
         double yMax = step * Y_TICKS;
         Scale y = new Scale(0, yMax, HEIGHT - BOTTOM, TOP);
@@ -60,26 +68,43 @@ final class SvgLineChart {
             svg.append(text(px, HEIGHT - BOTTOM + 18, "middle", "tick", Integer.toString(level)));
         }
         svg.append(text((LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - BOTTOM + 36, "middle", "axis-label", "concurrency"));
-        svg.append(String.format(Locale.ROOT,
-                "<text class=\"axis-label\" text-anchor=\"middle\" transform=\"translate(16 %.1f) rotate(-90)\">%s</text>",
-                (TOP + HEIGHT - BOTTOM) / 2.0, Html.escape(yLabel)));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text class=\"axis-label\" text-anchor=\"middle\" transform=\"translate(16 %.1f) "
+                        + "rotate(-90)\">%s</text>",
+                (TOP + HEIGHT - BOTTOM) / 2.0,
+                Html.escape(yLabel)));
 
         for (Series s : series) {
             String colour = PALETTE[s.colour() % PALETTE.length];
-            svg.append("<g class=\"series\" data-series=\"").append(Html.escape(s.name())).append("\">");
+            svg.append("<g class=\"series\" data-series=\"")
+                    .append(Html.escape(s.name()))
+                    .append("\">");
             StringBuilder points = new StringBuilder();
             for (Series.Point p : s.points()) {
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x.map(p.concurrency()), y.map(p.value())));
             }
-            svg.append(String.format(Locale.ROOT,
+            svg.append(String.format(
+                    Locale.ROOT,
                     "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" points=\"%s\"/>",
-                    colour, s.style().dashArray, points.toString().trim()));
+                    colour,
+                    s.style().dashArray,
+                    points.toString().trim()));
             for (Series.Point p : s.points()) {
-                svg.append(String.format(Locale.ROOT,
-                        "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" data-concurrency=\"%d\" data-value=\"%s\">"
+                svg.append(String.format(
+                        Locale.ROOT,
+                        "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" "
+                                + "data-concurrency=\"%d\" data-value=\"%s\">"
                                 + "<title>%s at concurrency %d: %s %s</title></circle>",
-                        x.map(p.concurrency()), y.map(p.value()), colour, p.concurrency(), exact(p.value()),
-                        Html.escape(s.name()), p.concurrency(), format(p.value()), Html.escape(unit)));
+                        x.map(p.concurrency()),
+                        y.map(p.value()),
+                        colour,
+                        p.concurrency(),
+                        exact(p.value()),
+                        Html.escape(s.name()),
+                        p.concurrency(),
+                        format(p.value()),
+                        Html.escape(unit)));
             }
             svg.append("</g>");
         }
@@ -94,9 +119,16 @@ final class SvgLineChart {
             Series s = series.get(i);
             double px = LEFT + (i % 3) * column;
             double py = legendTop + (i / 3) * 16;
-            svg.append(String.format(Locale.ROOT,
-                    "<line class=\"legend\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
-                    px, py - 4, px + 22, py - 4, PALETTE[s.colour() % PALETTE.length], s.style().dashArray));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line class=\"legend\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                            + "stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
+                    px,
+                    py - 4,
+                    px + 22,
+                    py - 4,
+                    PALETTE[s.colour() % PALETTE.length],
+                    s.style().dashArray));
             svg.append(text(px + 28, py, "start", "legend", s.name()));
         }
     }
@@ -130,13 +162,25 @@ final class SvgLineChart {
     }
 
     private static String line(double x1, double y1, double x2, double y2, String cssClass) {
-        return String.format(Locale.ROOT, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-                cssClass, x1, y1, x2, y2);
+        return String.format(
+                Locale.ROOT,
+                "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+                cssClass,
+                x1,
+                y1,
+                x2,
+                y2);
     }
 
     private static String text(double x, double y, String anchor, String cssClass, String content) {
-        return String.format(Locale.ROOT, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
-                cssClass, x, y, anchor, Html.escape(content));
+        return String.format(
+                Locale.ROOT,
+                "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
+                cssClass,
+                x,
+                y,
+                anchor,
+                Html.escape(content));
     }
 
     /** Linear map from a data range onto a pixel range. */

@@ -88,7 +88,9 @@ public record BenchmarkConfig(
     /** Every problem with this configuration, each a sentence naming the option; empty when it can run. */
     public List<String> problems() {
         List<String> problems = new ArrayList<>();
-        if (url == null || url.getScheme() == null || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
+        if (url == null
+                || url.getScheme() == null
+                || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
                 || url.getHost() == null) {
             problems.add(invalid(URL, url, "is not an http:// or https:// URL with a host"));
         }
@@ -104,8 +106,8 @@ public record BenchmarkConfig(
         }
         boolean sweeps = !concurrency.isEmpty() || !rates.isEmpty();
         if (dataset == Dataset.PROMPTS && sweeps && prompts.isEmpty()) {
-            problems.add(DATASET + " prompts needs at least one prompt: give " + PROMPTS + " or " + PROMPTS_FILE + ", or "
-                    + DATASET + " random");
+            problems.add(DATASET + " prompts needs at least one prompt: give " + PROMPTS + " or " + PROMPTS_FILE
+                    + ", or " + DATASET + " random");
         }
         if (dataset == Dataset.RANDOM && (inputLength == null || outputLength == null)) {
             problems.add(DATASET + " random needs " + INPUT_LENGTH + " and " + OUTPUT_LENGTH);
@@ -114,7 +116,8 @@ public record BenchmarkConfig(
             problems.add(INPUT_LENGTH + " and " + OUTPUT_LENGTH + " apply only to " + DATASET + " random");
         }
         if (inputLength != null && inputLength < 1 || outputLength != null && outputLength < 1) {
-            problems.add(INPUT_LENGTH + " and " + OUTPUT_LENGTH + " must be at least 1, got " + inputLength + " and " + outputLength);
+            problems.add(INPUT_LENGTH + " and " + OUTPUT_LENGTH + " must be at least 1, got " + inputLength + " and "
+                    + outputLength);
         }
         if (concurrency.size() + rates.size() > MAX_LEVELS) {
             problems.add(CONCURRENCY + " and " + RATE + ": at most " + MAX_LEVELS + " levels and rates together, got "
@@ -137,10 +140,12 @@ public record BenchmarkConfig(
             problems.add(invalid(REQUESTS_PER_LEVEL, requestsPerLevel, "is below 1"));
         }
         if (durationPerLevel != null && (durationPerLevel.isNegative() || durationPerLevel.isZero())) {
-            problems.add(invalid(DURATION_PER_LEVEL, durationPerLevel.toSeconds(), "is not a positive number of seconds"));
+            problems.add(
+                    invalid(DURATION_PER_LEVEL, durationPerLevel.toSeconds(), "is not a positive number of seconds"));
         }
         if (!singleRequests && !sweeps) {
-            problems.add("nothing to measure: " + NO_SINGLE + " and " + NO_SWEEP + " leave no stage; drop one or give " + RATE);
+            problems.add("nothing to measure: " + NO_SINGLE + " and " + NO_SWEEP + " leave no stage; drop one or give "
+                    + RATE);
         }
         if (warmupRequests < 0) {
             problems.add(invalid(WARMUP, warmupRequests, "is negative; use 0 for no warm-up"));
@@ -158,7 +163,8 @@ public record BenchmarkConfig(
             problems.add(invalid(TOP_P, topP, "is not above 0 and at most 1"));
         }
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            problems.add(invalid(TIMEOUT, timeout == null ? null : timeout.toSeconds(), "is not a positive number of seconds"));
+            problems.add(invalid(
+                    TIMEOUT, timeout == null ? null : timeout.toSeconds(), "is not a positive number of seconds"));
         }
         return problems;
     }
@@ -303,9 +309,29 @@ public record BenchmarkConfig(
         }
 
         public BenchmarkConfig build() {
-            return new BenchmarkConfig(url, model, apiKey, endpoint, prompts, singleRequests, dataset, inputLength,
-                    outputLength, ignoreEos, concurrency, requestsPerLevel, durationPerLevel, rates, warmupRequests,
-                    warmupMaxTokens, maxTokens, temperature, topP, timeout, continuousUsage, seed);
+            return new BenchmarkConfig(
+                    url,
+                    model,
+                    apiKey,
+                    endpoint,
+                    prompts,
+                    singleRequests,
+                    dataset,
+                    inputLength,
+                    outputLength,
+                    ignoreEos,
+                    concurrency,
+                    requestsPerLevel,
+                    durationPerLevel,
+                    rates,
+                    warmupRequests,
+                    warmupMaxTokens,
+                    maxTokens,
+                    temperature,
+                    topP,
+                    timeout,
+                    continuousUsage,
+                    seed);
         }
     }
 }

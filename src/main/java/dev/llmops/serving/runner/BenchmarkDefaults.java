@@ -4,7 +4,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The one source of a benchmark's defaults, read by the BenchmarkRun CRD, the bench command and {@link BenchmarkConfig}:
+ * The one source of a benchmark's defaults, read by the BenchmarkRun CRD, the bench command and {@link
+ * BenchmarkConfig}:
  * each typed value, and beside it the same value as compile-time text for {@code @Default} and picocli's
  * {@code defaultValue}.
  */
@@ -33,16 +34,19 @@ public final class BenchmarkDefaults {
 
     /** The sweep's closed-loop levels, as the bench command's --concurrency takes them. */
     public static final String CONCURRENCY_TEXT = "8,16,32,48,64";
+
     public static final String CONCURRENCY_JSON = "[" + CONCURRENCY_TEXT + "]";
-    public static final List<Integer> CONCURRENCY = Arrays.stream(CONCURRENCY_TEXT.split(",")).map(Integer::valueOf).toList();
+    public static final List<Integer> CONCURRENCY =
+            Arrays.stream(CONCURRENCY_TEXT.split(",")).map(Integer::valueOf).toList();
 
     private static final String CODE_PROMPT = "Write a Python quicksort implementation";
     private static final String SCIENCE_PROMPT = "Explain quantum entanglement";
     private static final String LONG_FORM_PROMPT = "Write a comprehensive guide to Redis data structures";
     /** The single-request prompts: a code, a science and a long-form prompt. */
     public static final List<String> PROMPTS = List.of(CODE_PROMPT, SCIENCE_PROMPT, LONG_FORM_PROMPT);
-    public static final String PROMPTS_JSON = "[\"" + CODE_PROMPT + "\", \"" + SCIENCE_PROMPT + "\", \"" + LONG_FORM_PROMPT + "\"]";
 
-    private BenchmarkDefaults() {
-    }
+    public static final String PROMPTS_JSON =
+            "[\"" + CODE_PROMPT + "\", \"" + SCIENCE_PROMPT + "\", \"" + LONG_FORM_PROMPT + "\"]";
+
+    private BenchmarkDefaults() {}
 }

@@ -4,30 +4,23 @@ package dev.llmops.serving.runner;
 public interface BenchmarkListener {
 
     /** Something the user should know that does not stop the run, e.g. a model the server does not list. */
-    default void warning(String message) {
-    }
+    default void warning(String message) {}
 
     /** The one real completion that proves the target generates, before anything is measured. */
-    default void readinessChecked(RequestResult result) {
-    }
+    default void readinessChecked(RequestResult result) {}
 
-    default void warmupFinished(int succeeded, int failed) {
-    }
+    default void warmupFinished(int succeeded, int failed) {}
 
-    default void stageStarted(StagePlan stage, int index, int stages) {
-    }
+    default void stageStarted(StagePlan stage, int index, int stages) {}
 
     /** Every measured request as it finishes, on the client's callback threads: keep it short. */
-    default void requestFinished(StagePlan stage, RequestResult result) {
-    }
+    default void requestFinished(StagePlan stage, RequestResult result) {}
 
     /** Called every few seconds while a stage runs, from the thread that runs the plan. */
-    default void stageProgress(StagePlan stage, int finishedRequests, double elapsedSeconds) {
-    }
+    default void stageProgress(StagePlan stage, int finishedRequests, double elapsedSeconds) {}
 
     /** {@code finishedStages} of {@code stages} are done. */
-    default void stageFinished(StageReport report, int finishedStages, int stages) {
-    }
+    default void stageFinished(StageReport report, int finishedStages, int stages) {}
 
     /** Both listeners, {@code first} before {@code second} for every event. */
     static BenchmarkListener both(BenchmarkListener first, BenchmarkListener second) {

@@ -40,24 +40,47 @@ public record BenchmarkReport(
         @JsonProperty("failures") Map<String, Integer> failures,
         @JsonProperty("warnings") List<String> warnings) {
 
-    static BenchmarkReport of(BenchmarkConfig config, String startedAt, List<StageReport> stages,
-            List<SingleRequestReport> singles, List<String> runWarnings) {
-        OptionalDouble singleStreamMean = singles.stream().filter(single -> single.failure() == null)
-                .mapToDouble(SingleRequestReport::tokensPerSecond).average();
+    static BenchmarkReport of(
+            BenchmarkConfig config,
+            String startedAt,
+            List<StageReport> stages,
+            List<SingleRequestReport> singles,
+            List<String> runWarnings) {
+        OptionalDouble singleStreamMean = singles.stream()
+                .filter(single -> single.failure() == null)
+                .mapToDouble(SingleRequestReport::tokensPerSecond)
+                .average();
         Double singleStream = singleStreamMean.isPresent() ? singleStreamMean.getAsDouble() : null;
-        StageReport peak = stages.stream().filter(stage -> stage.mode() != StagePlan.Mode.SINGLE && stage.completed() > 0)
-                .max(Comparator.comparingDouble(StageReport::outputThroughput)).orElse(null);
+        StageReport peak = stages.stream()
+                .filter(stage -> stage.mode() != StagePlan.Mode.SINGLE && stage.completed() > 0)
+                .max(Comparator.comparingDouble(StageReport::outputThroughput))
+                .orElse(null);
         Map<String, Integer> failures = new TreeMap<>();
-        stages.forEach(stage -> stage.failures().forEach((failure, count) -> failures.merge(failure, count, Integer::sum)));
+        stages.forEach(
+                stage -> stage.failures().forEach((failure, count) -> failures.merge(failure, count, Integer::sum)));
         List<String> warnings = new java.util.ArrayList<>(runWarnings);
         stages.forEach(stage -> warnings.addAll(stage.warnings()));
-        return new BenchmarkReport(config.model(), config.url().toString(), config.endpoint().path(),
-                config.dataset().name().toLowerCase(java.util.Locale.ROOT), config.measuredMaxTokens(),
-                config.temperature(), config.topP(), config.ignoreEos(), startedAt, List.copyOf(stages),
-                List.copyOf(singles), singleStream, peak == null ? null : peak.outputThroughput(),
-                peak == null ? null : peak.name(), peak == null ? null : peak.maxConcurrency(),
-                SaturationKnee.find(stages), stages.stream().mapToInt(StageReport::completed).sum(),
-                stages.stream().mapToInt(StageReport::failed).sum(), failures, List.copyOf(warnings));
+        return new BenchmarkReport(
+                config.model(),
+                config.url().toString(),
+                config.endpoint().path(),
+                config.dataset().name().toLowerCase(java.util.Locale.ROOT),
+                config.measuredMaxTokens(),
+                config.temperature(),
+                config.topP(),
+                config.ignoreEos(),
+                startedAt,
+                List.copyOf(stages),
+                List.copyOf(singles),
+                singleStream,
+                peak == null ? null : peak.outputThroughput(),
+                peak == null ? null : peak.name(),
+                peak == null ? null : peak.maxConcurrency(),
+                SaturationKnee.find(stages),
+                stages.stream().mapToInt(StageReport::completed).sum(),
+                stages.stream().mapToInt(StageReport::failed).sum(),
+                failures,
+                List.copyOf(warnings));
     }
 
     /** True when requests were sent and not one of them succeeded. */

@@ -96,8 +96,10 @@ public final class BenchmarkRunner {
 
     private void checkReadiness() throws TargetNotReadyException, InterruptedException {
         Duration timeout = config.timeout().compareTo(READINESS_TIMEOUT) < 0 ? config.timeout() : READINESS_TIMEOUT;
-        RequestResult result = await(client.complete(template.withPrompt(prompts.warmup())
-                .toBuilder().maxTokens(READINESS_MAX_TOKENS).timeout(timeout).build()));
+        RequestResult result = await(client.complete(template.withPrompt(prompts.warmup()).toBuilder()
+                .maxTokens(READINESS_MAX_TOKENS)
+                .timeout(timeout)
+                .build()));
         listener.readinessChecked(result);
         if (!result.succeeded()) {
             throw new TargetNotReadyException(result);
@@ -119,8 +121,8 @@ public final class BenchmarkRunner {
             }
         }
         if (failed > 0) {
-            warnings.add("warm-up: " + failed + " of " + config.warmupRequests() + " requests failed (last: " + lastError
-                    + ")");
+            warnings.add("warm-up: " + failed + " of " + config.warmupRequests() + " requests failed (last: "
+                    + lastError + ")");
         }
         listener.warmupFinished(config.warmupRequests() - failed, failed);
     }
@@ -129,7 +131,9 @@ public final class BenchmarkRunner {
         boolean measuredSweep = stage.mode() != StagePlan.Mode.SINGLE;
         int maxTokens = measuredSweep ? config.measuredMaxTokens() : config.maxTokens();
         StageRecorder recorder = new StageRecorder(stage, maxTokens, measuredSweep && config.ignoreEos());
-        CompletionRequest request = template.toBuilder().maxTokens(maxTokens).ignoreEos(measuredSweep && config.ignoreEos())
+        CompletionRequest request = template.toBuilder()
+                .maxTokens(maxTokens)
+                .ignoreEos(measuredSweep && config.ignoreEos())
                 .build();
         CompletableFuture<Void> finished = switch (stage.mode()) {
             case SINGLE -> runSingles(stage, request, recorder);
@@ -164,10 +168,13 @@ public final class BenchmarkRunner {
         CompletableFuture<Void> finished = new CompletableFuture<>();
         AtomicInteger issued = new AtomicInteger();
         AtomicInteger workers = new AtomicInteger(stage.concurrency());
-        long deadline = stage.duration() == null ? Long.MAX_VALUE : System.nanoTime() + stage.duration().toNanos();
+        long deadline = stage.duration() == null
+                ? Long.MAX_VALUE
+                : System.nanoTime() + stage.duration().toNanos();
         Runnable[] worker = new Runnable[1];
         worker[0] = () -> {
-            boolean more = stage.duration() == null ? issued.getAndIncrement() < stage.requests()
+            boolean more = stage.duration() == null
+                    ? issued.getAndIncrement() < stage.requests()
                     : System.nanoTime() < deadline;
             if (!more) {
                 if (workers.decrementAndGet() == 0) {
@@ -201,7 +208,9 @@ public final class BenchmarkRunner {
                 new ScheduledThreadPoolExecutor(1, OpenAiClient.daemonThreads("bench-arrivals-" + stage.name()));
         Random arrivals = new Random(config.seed() * 31 + stage.name().hashCode());
         long start = System.nanoTime();
-        long end = stage.duration() == null ? Long.MAX_VALUE : start + stage.duration().toNanos();
+        long end = stage.duration() == null
+                ? Long.MAX_VALUE
+                : start + stage.duration().toNanos();
         AtomicInteger inFlight = new AtomicInteger(1);
         Runnable arrive = new Runnable() {
             private long intended = start;
@@ -248,8 +257,8 @@ public final class BenchmarkRunner {
         return finished;
     }
 
-    private void record(StagePlan stage, StageRecorder recorder, RequestResult result, long intendedNanos,
-            String prompt) {
+    private void record(
+            StagePlan stage, StageRecorder recorder, RequestResult result, long intendedNanos, String prompt) {
         recorder.record(result, intendedNanos, prompt);
         listener.requestFinished(stage, result);
     }

@@ -17,8 +17,7 @@ final class ClientLagProbe implements AutoCloseable {
     static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     /** Lag and CPU of one stage. */
-    record Reading(double p99Millis, double maxMillis, double cpuSeconds) {
-    }
+    record Reading(double p99Millis, double maxMillis, double cpuSeconds) {}
 
     private final Executor callbacks;
     private final ScheduledExecutorService timer =
@@ -41,8 +40,8 @@ final class ClientLagProbe implements AutoCloseable {
     synchronized Reading readAndReset() {
         LatencySummary summary = lag.summary();
         long cpu = processCpuNanos();
-        Reading reading = new Reading(summary == null ? 0 : summary.p99(), summary == null ? 0 : summary.max(),
-                (cpu - cpuAtReset) / 1e9);
+        Reading reading = new Reading(
+                summary == null ? 0 : summary.p99(), summary == null ? 0 : summary.max(), (cpu - cpuAtReset) / 1e9);
         lag = new LatencyHistogram();
         cpuAtReset = cpu;
         return reading;
@@ -65,7 +64,8 @@ final class ClientLagProbe implements AutoCloseable {
 
     private static long processCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : 0;
+                ? os.getProcessCpuTime()
+                : 0;
     }
 
     @Override

@@ -44,8 +44,7 @@ public record CompactSummary(
             @JsonProperty("ttft") double[] ttftMillis,
             @JsonProperty("tpot") double[] tpotMillis,
             @JsonProperty("itl") double[] itlMillis,
-            @JsonProperty("e2e") double[] e2eMillis) {
-    }
+            @JsonProperty("e2e") double[] e2eMillis) {}
 
     /** One prompt of the single-request phase; the prompt text is shortened. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -54,8 +53,7 @@ public record CompactSummary(
             @JsonProperty("out") int outputTokens,
             @JsonProperty("tps") double tokensPerSecond,
             @JsonProperty("ttft") double ttftMillis,
-            @JsonProperty("e2e") double e2eMillis) {
-    }
+            @JsonProperty("e2e") double e2eMillis) {}
 
     /** The headline figures: single-stream and peak output tokens/s, where the peak and the saturation knee were. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -64,6 +62,5 @@ public record CompactSummary(
             @JsonProperty("peak") Double peakTokensPerSecond,
             @JsonProperty("peakc") Integer peakConcurrency,
             @JsonProperty("knee") Integer kneeConcurrency,
-            @JsonProperty("fail") int failedRequests) {
-    }
+            @JsonProperty("fail") int failedRequests) {}
 }

@@ -25,29 +25,48 @@ public final class CompactSummaryWriter {
     private static final int MAX_PROMPT_CHARS = 60;
     private static final int MAX_WARNING_CHARS = 300;
 
-    private CompactSummaryWriter() {
-    }
+    private CompactSummaryWriter() {}
 
     /** The summary of a finished run. */
     public static String write(BenchmarkReport report) {
-        List<CompactSummary.Stage> stages = report.stages().stream().map(CompactSummaryWriter::stage).toList();
+        List<CompactSummary.Stage> stages =
+                report.stages().stream().map(CompactSummaryWriter::stage).toList();
         List<CompactSummary.SinglePrompt> singles = report.singleRequests().stream()
-                .map(single -> new CompactSummary.SinglePrompt(cut(single.prompt(), MAX_PROMPT_CHARS),
-                        single.outputTokens(), round(single.tokensPerSecond()),
-                        single.ttftMillis() == null ? 0 : round(single.ttftMillis()), round(single.e2eMillis())))
+                .map(single -> new CompactSummary.SinglePrompt(
+                        cut(single.prompt(), MAX_PROMPT_CHARS),
+                        single.outputTokens(),
+                        round(single.tokensPerSecond()),
+                        single.ttftMillis() == null ? 0 : round(single.ttftMillis()),
+                        round(single.e2eMillis())))
                 .toList();
-        CompactSummary.Headline headline = new CompactSummary.Headline(round(report.singleStreamTokensPerSecond()),
-                round(report.peakOutputThroughput()), report.peakConcurrency(), report.kneeConcurrency(),
+        CompactSummary.Headline headline = new CompactSummary.Headline(
+                round(report.singleStreamTokensPerSecond()),
+                round(report.peakOutputThroughput()),
+                report.peakConcurrency(),
+                report.kneeConcurrency(),
                 report.failed());
-        return fit(new CompactSummary(CompactSummary.FORMAT_VERSION, cut(report.model(), MAX_MODEL_CHARS), stages,
-                singles.isEmpty() ? null : singles, headline, report.failures().isEmpty() ? null : report.failures(),
-                warnings(report.warnings()), null));
+        return fit(new CompactSummary(
+                CompactSummary.FORMAT_VERSION,
+                cut(report.model(), MAX_MODEL_CHARS),
+                stages,
+                singles.isEmpty() ? null : singles,
+                headline,
+                report.failures().isEmpty() ? null : report.failures(),
+                warnings(report.warnings()),
+                null));
     }
 
     /** The summary of a run that measured nothing, with the reason as its warning. */
     public static String writeFailure(String model, String reason) {
-        return fit(new CompactSummary(CompactSummary.FORMAT_VERSION, cut(model, MAX_MODEL_CHARS), List.of(), null, null,
-                null, warnings(List.of(reason)), null));
+        return fit(new CompactSummary(
+                CompactSummary.FORMAT_VERSION,
+                cut(model, MAX_MODEL_CHARS),
+                List.of(),
+                null,
+                null,
+                null,
+                warnings(List.of(reason)),
+                null));
     }
 
     static String fit(CompactSummary summary) {
@@ -79,11 +98,14 @@ public final class CompactSummaryWriter {
     private static List<Consumer<ObjectNode>> reductions() {
         return List.of(
                 root -> eachIn(root, "single", prompt -> prompt.remove("p")),
-                root -> eachIn(root, "stages", stage -> stage.properties().forEach(field -> {
-                    if (field.getValue() instanceof ArrayNode array && array.size() == 5) {
-                        array.remove(4);
-                    }
-                })),
+                root -> eachIn(
+                        root,
+                        "stages",
+                        stage -> stage.properties().forEach(field -> {
+                            if (field.getValue() instanceof ArrayNode array && array.size() == 5) {
+                                array.remove(4);
+                            }
+                        })),
                 root -> shortenWarnings(root, 5, 100),
                 root -> root.remove("single"),
                 root -> eachIn(root, "stages", stage -> stage.remove("itl")),
@@ -103,7 +125,8 @@ public final class CompactSummaryWriter {
         if (node instanceof ObjectNode object) {
             object.properties().forEach(field -> {
                 if (isWholeDouble(field.getValue())) {
-                    field.setValue(JSON.getNodeFactory().numberNode(field.getValue().longValue()));
+                    field.setValue(
+                            JSON.getNodeFactory().numberNode(field.getValue().longValue()));
                 } else {
                     dropZeroFractions(field.getValue());
                 }
@@ -120,7 +143,8 @@ public final class CompactSummaryWriter {
     }
 
     private static boolean isWholeDouble(JsonNode node) {
-        return node.isDouble() && node.doubleValue() == Math.rint(node.doubleValue())
+        return node.isDouble()
+                && node.doubleValue() == Math.rint(node.doubleValue())
                 && Math.abs(node.doubleValue()) < 1e15;
     }
 
@@ -156,30 +180,56 @@ public final class CompactSummaryWriter {
             return;
         }
         List<Map.Entry<String, Integer>> counts = new ArrayList<>();
-        fails.properties().forEach(field -> counts.add(Map.entry(field.getKey(), field.getValue().asInt())));
+        fails.properties()
+                .forEach(field ->
+                        counts.add(Map.entry(field.getKey(), field.getValue().asInt())));
         counts.sort(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()));
         Map<String, Integer> kept = new TreeMap<>();
         counts.subList(0, 3).forEach(entry -> kept.put(cut(entry.getKey(), 32), entry.getValue()));
-        kept.merge("other", counts.subList(3, counts.size()).stream().mapToInt(Map.Entry::getValue).sum(), Integer::sum);
+        kept.merge(
+                "other",
+                counts.subList(3, counts.size()).stream()
+                        .mapToInt(Map.Entry::getValue)
+                        .sum(),
+                Integer::sum);
         root.set("fails", JSON.valueToTree(kept));
     }
 
     private static CompactSummary.Stage stage(StageReport stage) {
-        return new CompactSummary.Stage(stage.name(), stage.maxConcurrency() == null ? 0 : stage.maxConcurrency(),
-                stage.completed(), stage.failed(), round(stage.durationSeconds()), round(stage.outputThroughput()),
-                round(stage.totalTokenThroughput()), round(stage.requestThroughput()), round(stage.achievedConcurrency()),
-                array(stage.latency(StageReport.TTFT)), array(stage.latency(StageReport.TPOT)),
-                array(stage.latency(StageReport.ITL)), array(stage.latency(StageReport.E2E)));
+        return new CompactSummary.Stage(
+                stage.name(),
+                stage.maxConcurrency() == null ? 0 : stage.maxConcurrency(),
+                stage.completed(),
+                stage.failed(),
+                round(stage.durationSeconds()),
+                round(stage.outputThroughput()),
+                round(stage.totalTokenThroughput()),
+                round(stage.requestThroughput()),
+                round(stage.achievedConcurrency()),
+                array(stage.latency(StageReport.TTFT)),
+                array(stage.latency(StageReport.TPOT)),
+                array(stage.latency(StageReport.ITL)),
+                array(stage.latency(StageReport.E2E)));
     }
 
     private static double[] array(LatencySummary summary) {
-        return summary == null ? null
-                : new double[] {round(summary.mean()), round(summary.median()), round(summary.p90()), round(summary.p99()),
-                    round(summary.max())};
+        return summary == null
+                ? null
+                : new double[] {
+                    round(summary.mean()),
+                    round(summary.median()),
+                    round(summary.p90()),
+                    round(summary.p99()),
+                    round(summary.max())
+                };
     }
 
     private static List<String> warnings(List<String> warnings) {
-        return warnings.isEmpty() ? null : warnings.stream().map(warning -> cut(warning, MAX_WARNING_CHARS)).toList();
+        return warnings.isEmpty()
+                ? null
+                : warnings.stream()
+                        .map(warning -> cut(warning, MAX_WARNING_CHARS))
+                        .toList();
     }
 
     /** Three significant digits or so: enough for a status, short in JSON. */

@@ -20,6 +20,7 @@ final class CompletionChunk {
     String content;
     /** delta.reasoning_content (SGLang, DeepSeek) or delta.reasoning (newer vLLM). */
     String reasoning;
+
     String finishReason;
     int promptTokens = ABSENT;
     int completionTokens = ABSENT;

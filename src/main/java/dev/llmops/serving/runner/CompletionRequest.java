@@ -44,7 +44,9 @@ public record CompletionRequest(
         }
     }
 
-    /** A streaming chat completion of {@code prompt} with 16 output tokens and a 60 s timeout; adjust with the builder. */
+    /**
+     * A streaming chat completion of {@code prompt} with 16 output tokens and a 60 s timeout; adjust with the builder.
+     */
     public static Builder builder(URI baseUrl, String model) {
         return new Builder(baseUrl, model);
     }
@@ -73,9 +75,18 @@ public record CompletionRequest(
 
     /** A builder holding this request's values. */
     public Builder toBuilder() {
-        return new Builder(baseUrl, model).endpoint(endpoint).prompt(prompt).maxTokens(maxTokens).temperature(temperature)
-                .topP(topP).ignoreEos(ignoreEos).stream(stream).continuousUsage(continuousUsage).apiKey(apiKey)
-                .timeout(timeout).captureText(captureText);
+        return new Builder(baseUrl, model)
+                        .endpoint(endpoint)
+                        .prompt(prompt)
+                        .maxTokens(maxTokens)
+                        .temperature(temperature)
+                        .topP(topP)
+                        .ignoreEos(ignoreEos)
+                        .stream(stream)
+                        .continuousUsage(continuousUsage)
+                        .apiKey(apiKey)
+                        .timeout(timeout)
+                        .captureText(captureText);
     }
 
     /** Builds a {@link CompletionRequest}; every setter is optional. */
@@ -155,8 +166,20 @@ public record CompletionRequest(
         }
 
         public CompletionRequest build() {
-            return new CompletionRequest(baseUrl, endpoint, model, prompt, maxTokens, temperature, topP, ignoreEos, stream,
-                    continuousUsage, apiKey, timeout, captureText);
+            return new CompletionRequest(
+                    baseUrl,
+                    endpoint,
+                    model,
+                    prompt,
+                    maxTokens,
+                    temperature,
+                    topP,
+                    ignoreEos,
+                    stream,
+                    continuousUsage,
+                    apiKey,
+                    timeout,
+                    captureText);
         }
     }
 }

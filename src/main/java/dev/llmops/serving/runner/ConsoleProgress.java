@@ -28,8 +28,9 @@ public final class ConsoleProgress implements BenchmarkListener {
     @Override
     public void readinessChecked(RequestResult result) {
         if (result.succeeded()) {
-            note("target ready: one completion of %d tokens in %.0f ms", result.outputTokens(),
-                    result.latency().toNanos() / 1e6);
+            note(
+                    "target ready: one completion of %d tokens in %.0f ms",
+                    result.outputTokens(), result.latency().toNanos() / 1e6);
         }
     }
 
@@ -43,8 +44,22 @@ public final class ConsoleProgress implements BenchmarkListener {
     @Override
     public void stageStarted(StagePlan stage, int index, int stages) {
         if (index == 0) {
-            table.printf(Locale.ROOT, ROW, "stage", "conc", "ok", "fail", "dur s", "out tok/s", "req/s",
-                    "TTFT p50/p99", "TPOT p50/p99", "ITL p50/p99", "E2E p50", "ach.c", "lag p99");
+            table.printf(
+                    Locale.ROOT,
+                    ROW,
+                    "stage",
+                    "conc",
+                    "ok",
+                    "fail",
+                    "dur s",
+                    "out tok/s",
+                    "req/s",
+                    "TTFT p50/p99",
+                    "TPOT p50/p99",
+                    "ITL p50/p99",
+                    "E2E p50",
+                    "ach.c",
+                    "lag p99");
             table.flush();
         }
         messages.println(ProgressLine.running(index, stages, stage.name()));
@@ -53,23 +68,36 @@ public final class ConsoleProgress implements BenchmarkListener {
 
     @Override
     public void stageProgress(StagePlan stage, int finishedRequests, double elapsedSeconds) {
-        note("%s: %d%s requests finished after %.0f s", stage.name(), finishedRequests,
-                stage.requests() > 0 ? "/" + stage.requests() : "", elapsedSeconds);
+        note(
+                "%s: %d%s requests finished after %.0f s",
+                stage.name(), finishedRequests, stage.requests() > 0 ? "/" + stage.requests() : "", elapsedSeconds);
     }
 
     @Override
     public void stageFinished(StageReport report, int finishedStages, int stages) {
-        table.printf(Locale.ROOT, ROW, report.name(),
+        table.printf(
+                Locale.ROOT,
+                ROW,
+                report.name(),
                 report.maxConcurrency() != null ? report.maxConcurrency() : "-",
-                report.completed(), report.failed(), fixed(report.durationSeconds()), fixed(report.outputThroughput()),
-                String.format(Locale.ROOT, "%.2f", report.requestThroughput()), pair(report.latency(StageReport.TTFT)),
-                pair(report.latency(StageReport.TPOT)), pair(report.latency(StageReport.ITL)),
-                report.latency(StageReport.E2E) == null ? "-" : fixed(report.latency(StageReport.E2E).median()),
-                fixed(report.achievedConcurrency()), fixed(report.clientLagP99Millis()));
+                report.completed(),
+                report.failed(),
+                fixed(report.durationSeconds()),
+                fixed(report.outputThroughput()),
+                String.format(Locale.ROOT, "%.2f", report.requestThroughput()),
+                pair(report.latency(StageReport.TTFT)),
+                pair(report.latency(StageReport.TPOT)),
+                pair(report.latency(StageReport.ITL)),
+                report.latency(StageReport.E2E) == null
+                        ? "-"
+                        : fixed(report.latency(StageReport.E2E).median()),
+                fixed(report.achievedConcurrency()),
+                fixed(report.clientLagP99Millis()));
         table.flush();
         report.warnings().forEach(warning -> messages.println("warning: " + warning));
-        report.errors().forEach((failure, message) -> messages.println(report.name() + ": " + failure + " × "
-                + report.failures().get(failure) + ", e.g.: " + message));
+        report.errors()
+                .forEach((failure, message) -> messages.println(report.name() + ": " + failure + " × "
+                        + report.failures().get(failure) + ", e.g.: " + message));
         if (finishedStages == stages) {
             messages.println(ProgressLine.finished(stages));
         }

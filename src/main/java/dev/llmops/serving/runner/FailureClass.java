@@ -16,13 +16,13 @@ public final class FailureClass {
     /** The server answered 200 with a body that is not an OpenAI-compatible completion. */
     public static final String BAD_RESPONSE = "bad_response";
 
-    private FailureClass() {
-    }
+    private FailureClass() {}
 
     /** The class of an exception that stopped a request before any response: connect, timeout or disconnect. */
     public static String of(Throwable error) {
         Throwable cause = rootOf(error);
-        if (cause instanceof java.net.http.HttpConnectTimeoutException || cause instanceof java.net.ConnectException
+        if (cause instanceof java.net.http.HttpConnectTimeoutException
+                || cause instanceof java.net.ConnectException
                 || cause instanceof java.nio.channels.UnresolvedAddressException
                 || cause instanceof java.net.UnknownHostException) {
             return CONNECT;
@@ -33,7 +33,8 @@ public final class FailureClass {
     /** Why no response arrived, in words a user can act on: refused, unknown host, unreachable or timed out. */
     public static String reason(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-            if (cause instanceof java.nio.channels.UnresolvedAddressException || cause instanceof java.net.UnknownHostException) {
+            if (cause instanceof java.nio.channels.UnresolvedAddressException
+                    || cause instanceof java.net.UnknownHostException) {
                 return "the host name does not resolve";
             }
             if (cause instanceof java.net.http.HttpConnectTimeoutException) {
@@ -57,7 +58,8 @@ public final class FailureClass {
     static Throwable rootOf(Throwable error) {
         Throwable cause = error;
         while ((cause instanceof java.util.concurrent.CompletionException
-                || cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
+                        || cause instanceof java.util.concurrent.ExecutionException)
+                && cause.getCause() != null) {
             cause = cause.getCause();
         }
         return cause;

@@ -36,8 +36,8 @@ final class LatencyHistogram {
             return null;
         }
         double max = maxNanos / 1e6;
-        return new LatencySummary(sumNanos / count / 1e6, percentile(50, max), percentile(90, max), percentile(99, max),
-                max);
+        return new LatencySummary(
+                sumNanos / count / 1e6, percentile(50, max), percentile(90, max), percentile(99, max), max);
     }
 
     private double percentile(double percentile, double max) {

@@ -83,16 +83,20 @@ public final class OpenAiClient implements AutoCloseable {
                 reader.failBeforeResponse(error);
             }
         });
-        ScheduledFuture<?> deadline = deadlines.schedule(() -> {
-            reader.timeOut();
-            exchange.cancel(true);
-        }, request.timeout().toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> deadline = deadlines.schedule(
+                () -> {
+                    reader.timeOut();
+                    exchange.cancel(true);
+                },
+                request.timeout().toNanos(),
+                TimeUnit.NANOSECONDS);
         return reader.result().whenComplete((result, error) -> deadline.cancel(false));
     }
 
     /** GETs {@code path} (e.g. {@code /health}); any status is an answer, only a missing response is a failure. */
     public CompletableFuture<EndpointResponse> get(URI baseUrl, String path, String apiKey, Duration timeout) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(CompletionRequest.resolve(baseUrl, path)).timeout(timeout)
+        HttpRequest.Builder builder = HttpRequest.newBuilder(CompletionRequest.resolve(baseUrl, path))
+                .timeout(timeout)
                 .GET();
         if (apiKey != null) {
             builder.header("Authorization", "Bearer " + apiKey);
@@ -103,10 +107,14 @@ public final class OpenAiClient implements AutoCloseable {
                     Duration latency = Duration.ofNanos(System.nanoTime() - start);
                     if (error == null) {
                         String body = response.body();
-                        return new EndpointResponse(response.statusCode(),
+                        return new EndpointResponse(
+                                response.statusCode(),
                                 body.length() > EndpointResponse.MAX_BODY_CHARS
-                                        ? body.substring(0, EndpointResponse.MAX_BODY_CHARS) : body,
-                                latency, null, null);
+                                        ? body.substring(0, EndpointResponse.MAX_BODY_CHARS)
+                                        : body,
+                                latency,
+                                null,
+                                null);
                     }
                     return new EndpointResponse(0, "", latency, FailureClass.of(error), FailureClass.reason(error));
                 });

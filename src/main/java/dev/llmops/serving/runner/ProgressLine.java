@@ -12,16 +12,18 @@ public final class ProgressLine {
 
     /** Longest stage text written or accepted; the log is untrusted, so what is parsed stays short. */
     public static final int MAX_STAGE_CHARS = 32;
+
     private static final int MAX_COUNT_DIGITS = 6;
     private static final String PREFIX = "PROGRESS ";
     private static final int MAX_LINE_CHARS = PREFIX.length() + 2 * MAX_COUNT_DIGITS + 2 + MAX_STAGE_CHARS;
     private static final Pattern LINE = Pattern.compile("PROGRESS (\\d{1," + MAX_COUNT_DIGITS + "})/(\\d{1,"
             + MAX_COUNT_DIGITS + "})(?: ([\\x21-\\x7E]{1," + MAX_STAGE_CHARS + "}))?");
 
-    private ProgressLine() {
-    }
+    private ProgressLine() {}
 
-    /** {@code done} of {@code total} stages finished and {@code stage} running; the stage cut to what a reader accepts. */
+    /**
+     * {@code done} of {@code total} stages finished and {@code stage} running; the stage cut to what a reader accepts.
+     */
     public static String running(int done, int total, String stage) {
         String printable = stage.replaceAll("[^\\x21-\\x7E]", "?");
         return PREFIX + done + "/" + total + " "

@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 final class PromptSource {
 
     private static final String[] WORDS = ("time person year way day thing man world life hand part child eye woman "
-            + "place work week case point government company number group problem fact river mountain engine "
-            + "garden window letter market picture question answer system program theory signal memory network "
-            + "music paper winter summer forest ocean island bridge castle rocket planet silver copper glass "
-            + "stone cloud storm light shadow energy matter motion pressure balance measure pattern surface")
+                    + "place work week case point government company number group problem fact river mountain engine "
+                    + "garden window letter market picture question answer system program theory signal memory network "
+                    + "music paper winter summer forest ocean island bridge castle rocket planet silver copper glass "
+                    + "stone cloud storm light shadow energy matter motion pressure balance measure pattern surface")
             .split(" ");
 
     private final Dataset dataset;

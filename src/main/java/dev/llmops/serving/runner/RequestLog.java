@@ -19,7 +19,9 @@ public final class RequestLog implements BenchmarkListener, AutoCloseable {
 
     /** Each line is flushed into the file's buffer, not to the disk: one write per 64 KiB, not per request. */
     private static final JsonFactory FACTORY = JsonFactory.builder()
-            .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM).disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
+            .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
+            .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+            .build();
 
     private final OutputStream out;
     private IOException failure;

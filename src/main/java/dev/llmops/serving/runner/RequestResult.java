@@ -47,6 +47,7 @@ public record RequestResult(
 
     /** Marks a timestamp that never happened. */
     public static final long NO_TIME = Long.MIN_VALUE;
+
     public static final int MAX_CAPTURED_CHARS = 65536;
 
     /** Receives the inter-token latency of one chunk: the gap to the previous chunk, divided over its tokens. */
@@ -65,12 +66,15 @@ public record RequestResult(
 
     /** Time to the first token on any channel; empty when no token arrived. */
     public Optional<Duration> ttft() {
-        return firstTokenNanos == NO_TIME ? Optional.empty() : Optional.of(Duration.ofNanos(firstTokenNanos - sendNanos));
+        return firstTokenNanos == NO_TIME
+                ? Optional.empty()
+                : Optional.of(Duration.ofNanos(firstTokenNanos - sendNanos));
     }
 
     /** Time to the first content token, after any reasoning; empty when no content arrived. */
     public Optional<Duration> timeToFirstContent() {
-        return firstContentNanos == NO_TIME ? Optional.empty()
+        return firstContentNanos == NO_TIME
+                ? Optional.empty()
                 : Optional.of(Duration.ofNanos(firstContentNanos - sendNanos));
     }
 

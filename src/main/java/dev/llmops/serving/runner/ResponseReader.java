@@ -80,8 +80,11 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
 
     synchronized ResponseReader onHeaders(HttpResponse.ResponseInfo info) {
         status = info.statusCode();
-        eventStream = status == 200 && info.headers().firstValue("content-type")
-                .map(type -> type.toLowerCase().startsWith("text/event-stream")).orElse(false);
+        eventStream = status == 200
+                && info.headers()
+                        .firstValue("content-type")
+                        .map(type -> type.toLowerCase().startsWith("text/event-stream"))
+                        .orElse(false);
         if (!eventStream) {
             rawBody = new byte[1024];
         }
@@ -131,7 +134,10 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     public void onError(Throwable error) {
         long now = System.nanoTime();
         synchronized (this) {
-            fail(FailureClass.DISCONNECT, "connection broke after " + chunks + " chunks: " + FailureClass.describe(error), now);
+            fail(
+                    FailureClass.DISCONNECT,
+                    "connection broke after " + chunks + " chunks: " + FailureClass.describe(error),
+                    now);
         }
     }
 
@@ -153,15 +159,20 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
 
     /** The connection could not be used or no response arrived; classified by the exception. */
     synchronized void failBeforeResponse(Throwable error) {
-        fail(FailureClass.of(error), "no response from " + request.uri() + ": " + FailureClass.reason(error),
+        fail(
+                FailureClass.of(error),
+                "no response from " + request.uri() + ": " + FailureClass.reason(error),
                 System.nanoTime());
     }
 
     /** The request's deadline passed: whatever arrived so far is kept, the connection is dropped. */
     synchronized void timeOut() {
         if (!finished) {
-            fail(FailureClass.TIMEOUT, "no complete answer within " + request.timeout().toMillis() + " ms ("
-                    + (status == 0 ? "no response headers" : chunks + " chunks received") + ")", System.nanoTime());
+            fail(
+                    FailureClass.TIMEOUT,
+                    "no complete answer within " + request.timeout().toMillis() + " ms ("
+                            + (status == 0 ? "no response headers" : chunks + " chunks received") + ")",
+                    System.nanoTime());
         }
     }
 
@@ -197,8 +208,12 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         int length = end - start;
         if (length == 0) {
             dispatchEvent(now);
-        } else if (length >= 5 && pending[start] == 'd' && pending[start + 1] == 'a' && pending[start + 2] == 't'
-                && pending[start + 3] == 'a' && pending[start + 4] == ':') {
+        } else if (length >= 5
+                && pending[start] == 'd'
+                && pending[start + 1] == 'a'
+                && pending[start + 2] == 't'
+                && pending[start + 3] == 'a'
+                && pending[start + 4] == ':') {
             appendData(length > 5 && pending[start + 5] == ' ' ? start + 6 : start + 5, end);
         }
     }
@@ -234,8 +249,10 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     private void accept(CompletionChunk chunk, long now) {
         if (chunk.isError()) {
             int code = chunk.errorCode;
-            fail(code >= 400 && code < 600 ? FailureClass.http(code) : FailureClass.STREAM_ERROR,
-                    "error in stream: " + chunk.errorMessage, now);
+            fail(
+                    code >= 400 && code < 600 ? FailureClass.http(code) : FailureClass.STREAM_ERROR,
+                    "error in stream: " + chunk.errorMessage,
+                    now);
             return;
         }
         if (responseId == null) {
@@ -382,7 +399,11 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     }
 
     private void fail(String failureClass, String message, long now) {
-        complete(failureClass, message, now, completionTokens == CompletionChunk.ABSENT ? 0 : completionTokens,
+        complete(
+                failureClass,
+                message,
+                now,
+                completionTokens == CompletionChunk.ABSENT ? 0 : completionTokens,
                 TokenCounting.COUNTED);
     }
 
@@ -395,10 +416,24 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
             subscription.cancel();
         }
         body.complete(null);
-        result.complete(new RequestResult(failureClass, message, status, responseId, sendNanos, firstTokenNanos,
-                firstContentNanos, now, Math.max(0, promptTokens), outputTokens, Math.max(0, reasoningTokens), counting,
-                finishReason, Arrays.copyOf(chunkNanos, chunks), Arrays.copyOf(chunkTokens, chunks),
-                text == null ? null : text.toString(), reasoningText == null ? null : reasoningText.toString()));
+        result.complete(new RequestResult(
+                failureClass,
+                message,
+                status,
+                responseId,
+                sendNanos,
+                firstTokenNanos,
+                firstContentNanos,
+                now,
+                Math.max(0, promptTokens),
+                outputTokens,
+                Math.max(0, reasoningTokens),
+                counting,
+                finishReason,
+                Arrays.copyOf(chunkNanos, chunks),
+                Arrays.copyOf(chunkTokens, chunks),
+                text == null ? null : text.toString(),
+                reasoningText == null ? null : reasoningText.toString()));
     }
 
     private void keepBody(ByteBuffer buffer) {

@@ -1,6 +1,9 @@
 package dev.llmops.serving.runner;
 
-/** The bench runner's exit codes and what each means: the bench command returns them, the operator reads its verdict from them. */
+/**
+ * The bench runner's exit codes and what each means: the bench command returns them, the operator reads its verdict
+ * from them.
+ */
 public enum RunnerExitCode {
     DONE(0, "the runner finished; some requests may have failed"),
     BAD_CONFIGURATION(2, "the runner rejected its configuration"),

@@ -36,6 +36,5 @@ public final class RunnerFlags {
     /** Separates the values of a list flag: {@code --concurrency 8,16}. */
     public static final String LIST_SEPARATOR = ",";
 
-    private RunnerFlags() {
-    }
+    private RunnerFlags() {}
 }

@@ -11,8 +11,7 @@ final class SaturationKnee {
 
     static final double MIN_GAIN_PERCENT = 5;
 
-    private SaturationKnee() {
-    }
+    private SaturationKnee() {}
 
     /** The knee's concurrency, or null when throughput kept rising (or latency stayed flat) to the last level. */
     static Integer find(List<StageReport> stages) {
@@ -25,7 +24,8 @@ final class SaturationKnee {
             StageReport level = levels.get(i);
             StageReport next = levels.get(i + 1);
             boolean flat = next.outputThroughput() < level.outputThroughput() * threshold;
-            boolean slower = next.latency(StageReport.E2E).median() > level.latency(StageReport.E2E).median() * threshold;
+            boolean slower = next.latency(StageReport.E2E).median()
+                    > level.latency(StageReport.E2E).median() * threshold;
             if (flat && slower) {
                 return level.maxConcurrency();
             }

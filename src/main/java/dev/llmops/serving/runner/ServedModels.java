@@ -12,8 +12,7 @@ public final class ServedModels {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int NAMED_IN_MESSAGES = 5;
 
-    private ServedModels() {
-    }
+    private ServedModels() {}
 
     /** The listed ids in order; none when the answer is not a successful OpenAI model list. */
     public static List<String> of(EndpointResponse models) {
@@ -36,7 +35,9 @@ public final class ServedModels {
 
     /** The first few ids for a message, then how many more there are. */
     public static String names(List<String> ids) {
-        return ids.size() <= NAMED_IN_MESSAGES ? String.join(", ", ids)
-                : String.join(", ", ids.subList(0, NAMED_IN_MESSAGES)) + " and " + (ids.size() - NAMED_IN_MESSAGES) + " more";
+        return ids.size() <= NAMED_IN_MESSAGES
+                ? String.join(", ", ids)
+                : String.join(", ", ids.subList(0, NAMED_IN_MESSAGES)) + " and " + (ids.size() - NAMED_IN_MESSAGES)
+                        + " more";
     }
 }

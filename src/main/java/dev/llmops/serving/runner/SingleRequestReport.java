@@ -19,5 +19,4 @@ public record SingleRequestReport(
         @JsonProperty("ttfc_ms") Double timeToFirstContentMillis,
         @JsonProperty("tpot_ms") Double tpotMillis,
         @JsonProperty("e2e_latency_ms") double e2eMillis,
-        @JsonProperty("failure") String failure) {
-}
+        @JsonProperty("failure") String failure) {}

@@ -33,19 +33,28 @@ public record StagePlan(String name, Mode mode, int concurrency, double rate, in
     public static List<StagePlan> of(BenchmarkConfig config) {
         List<StagePlan> stages = new ArrayList<>();
         if (config.singleRequests()) {
-            stages.add(new StagePlan("single", Mode.SINGLE, 1, 0, config.prompts().size(), null));
+            stages.add(
+                    new StagePlan("single", Mode.SINGLE, 1, 0, config.prompts().size(), null));
         }
         for (int level : config.concurrency()) {
-            int requests = config.durationPerLevel() != null ? 0
+            int requests = config.durationPerLevel() != null
+                    ? 0
                     : config.requestsPerLevel() != null ? config.requestsPerLevel() : 4 * level;
             stages.add(new StagePlan("c" + level, Mode.CLOSED_LOOP, level, 0, requests, config.durationPerLevel()));
         }
         for (double rate : config.rates()) {
-            int requests = config.durationPerLevel() != null ? 0
-                    : config.requestsPerLevel() != null ? config.requestsPerLevel()
-                    : (int) Math.max(8, Math.round(rate * DEFAULT_RATE_SECONDS));
-            stages.add(new StagePlan("r" + BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString(), Mode.OPEN_LOOP,
-                    0, rate, requests, config.durationPerLevel()));
+            int requests = config.durationPerLevel() != null
+                    ? 0
+                    : config.requestsPerLevel() != null
+                            ? config.requestsPerLevel()
+                            : (int) Math.max(8, Math.round(rate * DEFAULT_RATE_SECONDS));
+            stages.add(new StagePlan(
+                    "r" + BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString(),
+                    Mode.OPEN_LOOP,
+                    0,
+                    rate,
+                    requests,
+                    config.durationPerLevel()));
         }
         return stages;
     }

@@ -67,8 +67,16 @@ final class StageRecorder {
             failures.merge(result.failureClass(), 1, Integer::sum);
             errors.putIfAbsent(result.failureClass(), result.errorMessage());
             if (plan.mode() == StagePlan.Mode.SINGLE) {
-                singles.add(new SingleRequestReport(prompt, result.outputTokens(), result.reasoningTokens(), 0, null, null,
-                        null, (result.endNanos() - intendedNanos) / 1e6, result.failureClass()));
+                singles.add(new SingleRequestReport(
+                        prompt,
+                        result.outputTokens(),
+                        result.reasoningTokens(),
+                        0,
+                        null,
+                        null,
+                        null,
+                        (result.endNanos() - intendedNanos) / 1e6,
+                        result.failureClass()));
             }
             return;
         }
@@ -95,11 +103,18 @@ final class StageRecorder {
         result.tpotMillis().ifPresent(millis -> tpot.record(Math.round(millis * 1e6)));
         result.forEachInterTokenLatency(itl::record);
         if (plan.mode() == StagePlan.Mode.SINGLE) {
-            singles.add(new SingleRequestReport(prompt, result.outputTokens(), result.reasoningTokens(),
-                    result.outputTokens() / (e2eNanos / 1e9), ttftNanos / 1e6,
-                    result.firstContentNanos() == RequestResult.NO_TIME ? null
+            singles.add(new SingleRequestReport(
+                    prompt,
+                    result.outputTokens(),
+                    result.reasoningTokens(),
+                    result.outputTokens() / (e2eNanos / 1e9),
+                    ttftNanos / 1e6,
+                    result.firstContentNanos() == RequestResult.NO_TIME
+                            ? null
                             : (result.firstContentNanos() - intendedNanos) / 1e6,
-                    result.tpotMillis().isPresent() ? result.tpotMillis().getAsDouble() : null, e2eNanos / 1e6, null));
+                    result.tpotMillis().isPresent() ? result.tpotMillis().getAsDouble() : null,
+                    e2eNanos / 1e6,
+                    null));
         }
     }
 
@@ -118,13 +133,33 @@ final class StageRecorder {
         put(latencies, StageReport.E2E, e2e);
         put(latencies, StageReport.SCHEDULE_LAG, scheduleLag);
         boolean closed = plan.mode() != StagePlan.Mode.OPEN_LOOP;
-        double cpuUtilisation = window > 0 ? client.cpuSeconds() / window / Runtime.getRuntime().availableProcessors() : 0;
-        return new StageReport(plan.name(), plan.mode(), closed ? plan.concurrency() : null,
-                closed ? null : plan.rate(), window, completed, failed, new LinkedHashMap<>(failures), inputTokens,
-                outputTokens, reasoningTokens, perSecond(completed, window), perSecond(outputTokens, window),
-                perSecond(inputTokens + outputTokens, window), window > 0 ? sumLatencyNanos / 1e9 / window : 0,
-                any ? (lastEndNanos - lastSendNanos) / 1e9 : 0, shortOutputs, countedOutputs, latencies,
-                new LinkedHashMap<>(errors), client.p99Millis(), client.maxMillis(), client.cpuSeconds(), cpuUtilisation,
+        double cpuUtilisation =
+                window > 0 ? client.cpuSeconds() / window / Runtime.getRuntime().availableProcessors() : 0;
+        return new StageReport(
+                plan.name(),
+                plan.mode(),
+                closed ? plan.concurrency() : null,
+                closed ? null : plan.rate(),
+                window,
+                completed,
+                failed,
+                new LinkedHashMap<>(failures),
+                inputTokens,
+                outputTokens,
+                reasoningTokens,
+                perSecond(completed, window),
+                perSecond(outputTokens, window),
+                perSecond(inputTokens + outputTokens, window),
+                window > 0 ? sumLatencyNanos / 1e9 / window : 0,
+                any ? (lastEndNanos - lastSendNanos) / 1e9 : 0,
+                shortOutputs,
+                countedOutputs,
+                latencies,
+                new LinkedHashMap<>(errors),
+                client.p99Millis(),
+                client.maxMillis(),
+                client.cpuSeconds(),
+                cpuUtilisation,
                 warnings(client, cpuUtilisation));
     }
 
@@ -132,9 +167,14 @@ final class StageRecorder {
         List<String> warnings = new ArrayList<>();
         String stage = plan.name() + ": ";
         if (client.p99Millis() > CLIENT_LAG_WARNING_MILLIS || cpuUtilisation > CLIENT_CPU_WARNING) {
-            warnings.add(String.format(java.util.Locale.ROOT, "%sthe client may have been the bottleneck (its threads ran"
-                    + " p99 %.1f ms late, CPU %.0f%% of %d cores); TTFT and ITL include client delay", stage,
-                    client.p99Millis(), cpuUtilisation * 100, Runtime.getRuntime().availableProcessors()));
+            warnings.add(String.format(
+                    java.util.Locale.ROOT,
+                    "%sthe client may have been the bottleneck (its threads ran"
+                            + " p99 %.1f ms late, CPU %.0f%% of %d cores); TTFT and ITL include client delay",
+                    stage,
+                    client.p99Millis(),
+                    cpuUtilisation * 100,
+                    Runtime.getRuntime().availableProcessors()));
         }
         if (shortOutputs > 0) {
             warnings.add(stage + shortOutputs + " of " + completed + " requests returned fewer than " + maxTokens

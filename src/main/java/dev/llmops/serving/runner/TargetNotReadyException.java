@@ -6,8 +6,10 @@ public final class TargetNotReadyException extends Exception {
     private final transient RequestResult result;
 
     public TargetNotReadyException(RequestResult result) {
-        super((FailureClass.CONNECT.equals(result.failureClass()) ? "the target is unreachable: "
-                : "the target is not inference-ready: ") + result.failureClass() + ": " + result.errorMessage());
+        super((FailureClass.CONNECT.equals(result.failureClass())
+                        ? "the target is unreachable: "
+                        : "the target is not inference-ready: ")
+                + result.failureClass() + ": " + result.errorMessage());
         this.result = result;
     }
 

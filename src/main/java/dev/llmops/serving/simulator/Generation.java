@@ -15,10 +15,42 @@ import java.util.concurrent.TimeUnit;
  */
 final class Generation {
 
-    private static final String[] CONTENT_WORDS = {" The", " answer", " depends", " on", " a", " few", " details",
-        " worth", " checking", " carefully", ",", " especially", " throughput", " and", " latency", "."};
-    private static final String[] REASONING_WORDS = {" Let", " me", " think", " about", " this", " step", " by",
-        " step", ";", " first", " the", " question", " asks", " what", " happens", "."};
+    private static final String[] CONTENT_WORDS = {
+        " The",
+        " answer",
+        " depends",
+        " on",
+        " a",
+        " few",
+        " details",
+        " worth",
+        " checking",
+        " carefully",
+        ",",
+        " especially",
+        " throughput",
+        " and",
+        " latency",
+        "."
+    };
+    private static final String[] REASONING_WORDS = {
+        " Let",
+        " me",
+        " think",
+        " about",
+        " this",
+        " step",
+        " by",
+        " step",
+        ";",
+        " first",
+        " the",
+        " question",
+        " asks",
+        " what",
+        " happens",
+        "."
+    };
 
     private final SglangSimulator simulator;
     private final HttpExchange exchange;
@@ -50,10 +82,25 @@ final class Generation {
     private int sentTokens;
     private boolean ended;
 
-    Generation(SglangSimulator simulator, HttpExchange exchange, ScheduledExecutorService scheduler, String id, boolean chat,
-            boolean stream, boolean includeUsage, boolean continuousUsage, int promptTokens, int maxTokens,
-            boolean ignoreEos, int outputTokens, int reasoningTokens, int tokensPerChunk, long ttftNanos,
-            long tokenDelayNanos, boolean disconnect, long receivedNanos) {
+    Generation(
+            SglangSimulator simulator,
+            HttpExchange exchange,
+            ScheduledExecutorService scheduler,
+            String id,
+            boolean chat,
+            boolean stream,
+            boolean includeUsage,
+            boolean continuousUsage,
+            int promptTokens,
+            int maxTokens,
+            boolean ignoreEos,
+            int outputTokens,
+            int reasoningTokens,
+            int tokensPerChunk,
+            long ttftNanos,
+            long tokenDelayNanos,
+            boolean disconnect,
+            long receivedNanos) {
         this.simulator = simulator;
         this.exchange = exchange;
         this.scheduler = scheduler;
@@ -123,16 +170,26 @@ final class Generation {
         int first = index * tokensPerChunk;
         int last = Math.min(outputTokens, first + tokensPerChunk);
         StringBuilder events = new StringBuilder(256);
-        events.append("data: ").append(chunkJson(delta(first, last), null, last)).append("\n\n");
+        events.append("data: ")
+                .append(chunkJson(delta(first, last), null, last))
+                .append("\n\n");
         boolean lastChunk = index == chunkCount - 1;
         if (lastChunk) {
-            events.append("data: ").append(chunkJson(chat ? "\"content\":\"\"" : null, finishReason(), last))
+            events.append("data: ")
+                    .append(chunkJson(chat ? "\"content\":\"\"" : null, finishReason(), last))
                     .append("\n\n");
             if (includeUsage) {
-                events.append("data: {\"id\":\"").append(id).append("\",\"object\":\"")
-                        .append(chat ? "chat.completion.chunk" : "text_completion").append("\",\"created\":")
-                        .append(createdSeconds).append(",\"model\":").append(simulator.modelJson())
-                        .append(",\"choices\":[],\"usage\":").append(usage(last)).append("}\n\n");
+                events.append("data: {\"id\":\"")
+                        .append(id)
+                        .append("\",\"object\":\"")
+                        .append(chat ? "chat.completion.chunk" : "text_completion")
+                        .append("\",\"created\":")
+                        .append(createdSeconds)
+                        .append(",\"model\":")
+                        .append(simulator.modelJson())
+                        .append(",\"choices\":[],\"usage\":")
+                        .append(usage(last))
+                        .append("}\n\n");
             }
             events.append("data: [DONE]\n\n");
         }
@@ -164,7 +221,8 @@ final class Generation {
                     + (reasoningTokens > 0 ? ",\"reasoning_content\":\"" + reasoning + "\"" : "")
                     + "},\"finish_reason\":\"" + finishReason() + "\"}";
         } else {
-            choice = "{\"index\":0,\"text\":\"" + reasoning + content + "\",\"finish_reason\":\"" + finishReason() + "\"}";
+            choice = "{\"index\":0,\"text\":\"" + reasoning + content + "\",\"finish_reason\":\"" + finishReason()
+                    + "\"}";
         }
         String json = "{\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion" : "text_completion")
                 + "\",\"created\":" + createdSeconds + ",\"model\":" + simulator.modelJson() + ",\"choices\":[" + choice
@@ -207,27 +265,40 @@ final class Generation {
             delta.append("\"reasoning_content\":\"").append(reasoning).append('"');
         }
         if (content.length() > 0) {
-            delta.append(delta.length() > 0 ? "," : "").append("\"content\":\"").append(content).append('"');
+            delta.append(delta.length() > 0 ? "," : "")
+                    .append("\"content\":\"")
+                    .append(content)
+                    .append('"');
         }
         return delta.toString();
     }
 
     private String word(int token) {
-        return token < reasoningTokens ? REASONING_WORDS[token % REASONING_WORDS.length]
+        return token < reasoningTokens
+                ? REASONING_WORDS[token % REASONING_WORDS.length]
                 : CONTENT_WORDS[(token - reasoningTokens) % CONTENT_WORDS.length];
     }
 
     /** A chunk object; {@code delta} is the delta's fields for chat, the text for completions. */
     private String chunkJson(String delta, String finishReason, int tokensSoFar) {
-        StringBuilder json = new StringBuilder(256).append("{\"id\":\"").append(id).append("\",\"object\":\"")
-                .append(chat ? "chat.completion.chunk" : "text_completion").append("\",\"created\":")
-                .append(createdSeconds).append(",\"model\":").append(simulator.modelJson()).append(",\"choices\":[{\"index\":0,");
+        StringBuilder json = new StringBuilder(256)
+                .append("{\"id\":\"")
+                .append(id)
+                .append("\",\"object\":\"")
+                .append(chat ? "chat.completion.chunk" : "text_completion")
+                .append("\",\"created\":")
+                .append(createdSeconds)
+                .append(",\"model\":")
+                .append(simulator.modelJson())
+                .append(",\"choices\":[{\"index\":0,");
         if (chat) {
             json.append("\"delta\":{").append(delta == null ? "" : delta).append('}');
         } else {
             json.append("\"text\":\"").append(delta == null ? "" : delta).append('"');
         }
-        json.append(",\"finish_reason\":").append(finishReason == null ? "null" : '"' + finishReason + '"').append("}]");
+        json.append(",\"finish_reason\":")
+                .append(finishReason == null ? "null" : '"' + finishReason + '"')
+                .append("}]");
         if (continuousUsage && tokensSoFar >= 0) {
             json.append(",\"usage\":").append(usage(tokensSoFar));
         }
@@ -262,8 +333,23 @@ final class Generation {
     private void end(SimulatedRequest.Outcome outcome, String finishReason) {
         ended = true;
         exchange.close();
-        simulator.finished(this, new SimulatedRequest(id, outcome, 200, stream, promptTokens, maxTokens, ignoreEos,
-                receivedNanos, startedNanos, Arrays.copyOf(intendedNanos, sentChunks), Arrays.copyOf(sentNanos, sentChunks),
-                Arrays.copyOf(chunkTokens, sentChunks), sentTokens, Math.min(reasoningTokens, sentTokens), finishReason));
+        simulator.finished(
+                this,
+                new SimulatedRequest(
+                        id,
+                        outcome,
+                        200,
+                        stream,
+                        promptTokens,
+                        maxTokens,
+                        ignoreEos,
+                        receivedNanos,
+                        startedNanos,
+                        Arrays.copyOf(intendedNanos, sentChunks),
+                        Arrays.copyOf(sentNanos, sentChunks),
+                        Arrays.copyOf(chunkTokens, sentChunks),
+                        sentTokens,
+                        Math.min(reasoningTokens, sentTokens),
+                        finishReason));
     }
 }

@@ -16,8 +16,7 @@ final class GroundTruthJson {
 
     private static final JsonFactory FACTORY = new JsonFactory();
 
-    private GroundTruthJson() {
-    }
+    private GroundTruthJson() {}
 
     static byte[] write(List<SimulatedRequest> requests) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096 + requests.size() * 512);

@@ -208,8 +208,11 @@ public final class SglangSimulator implements AutoCloseable {
         try {
             byte[] requestBody = exchange.getRequestBody().readAllBytes();
             String path = exchange.getRequestURI().getPath();
-            if (config.apiKey != null && !path.startsWith("/health") && !path.equals("/metrics")
-                    && !("Bearer " + config.apiKey).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+            if (config.apiKey != null
+                    && !path.startsWith("/health")
+                    && !path.equals("/metrics")
+                    && !("Bearer " + config.apiKey)
+                            .equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
                 sendError(exchange, 401, "Unauthorized: missing or wrong API key");
                 return;
             }
@@ -222,12 +225,23 @@ public final class SglangSimulator implements AutoCloseable {
                     }
                 }
                 case "/health_generate" -> healthGenerate(exchange);
-                case "/v1/models" -> send(exchange, 200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":"
-                        + modelJson + ",\"object\":\"model\",\"created\":0,\"owned_by\":\"sglang\",\"root\":" + modelJson
-                        + ",\"max_model_len\":" + config.contextLength + "}]}");
+                case "/v1/models" ->
+                    send(
+                            exchange,
+                            200,
+                            "application/json",
+                            "{\"object\":\"list\",\"data\":[{\"id\":"
+                                    + modelJson
+                                    + ",\"object\":\"model\",\"created\":0,\"owned_by\":\"sglang\",\"root\":"
+                                    + modelJson
+                                    + ",\"max_model_len\":" + config.contextLength + "}]}");
                 case "/get_server_info" -> send(exchange, 200, "application/json", serverInfo());
-                case "/metrics" -> send(exchange, 200, "text/plain; version=0.0.4",
-                        metrics.render(config.model, running(), queued(), config.maxRunning));
+                case "/metrics" ->
+                    send(
+                            exchange,
+                            200,
+                            "text/plain; version=0.0.4",
+                            metrics.render(config.model, running(), queued(), config.maxRunning));
                 case "/simulator/ground_truth" -> groundTruth(exchange);
                 case "/v1/chat/completions" -> generate(exchange, requestBody, true);
                 case "/v1/completions" -> generate(exchange, requestBody, false);
@@ -258,13 +272,17 @@ public final class SglangSimulator implements AutoCloseable {
         switch (fault) {
             case HALF_READY -> sendError(exchange, 503, "health_generate failed: the generation did not finish");
             case HANG -> hung.add(exchange);
-            default -> scheduler.schedule(() -> {
-                try {
-                    send(exchange, 200, "text/plain", "");
-                } catch (IOException e) {
-                    exchange.close();
-                }
-            }, config.ttft.toNanos(), TimeUnit.NANOSECONDS);
+            default ->
+                scheduler.schedule(
+                        () -> {
+                            try {
+                                send(exchange, 200, "text/plain", "");
+                            } catch (IOException e) {
+                                exchange.close();
+                            }
+                        },
+                        config.ttft.toNanos(),
+                        TimeUnit.NANOSECONDS);
         }
     }
 
@@ -306,7 +324,8 @@ public final class SglangSimulator implements AutoCloseable {
             reject(exchange, id, received, 500, "Internal server error (simulated)");
             return;
         }
-        int maxTokens = body.path("max_tokens").asInt(body.path("max_completion_tokens").asInt(config.defaultMaxTokens));
+        int maxTokens =
+                body.path("max_tokens").asInt(body.path("max_completion_tokens").asInt(config.defaultMaxTokens));
         if (maxTokens < 1) {
             reject(exchange, id, received, 400, "max_tokens must be at least 1");
             return;
@@ -318,10 +337,24 @@ public final class SglangSimulator implements AutoCloseable {
         }
         boolean stream = body.path("stream").asBoolean(false);
         JsonNode options = body.path("stream_options");
-        Generation generation = new Generation(this, exchange, scheduler, id, chat, stream,
-                options.path("include_usage").asBoolean(false), options.path("continuous_usage_stats").asBoolean(false),
-                promptTokens, maxTokens, ignoreEos, outputTokens, chat ? config.reasoningTokens : 0,
-                config.tokensPerChunk, config.ttft.toNanos(), config.tokenDelay.toNanos(), current == Fault.DISCONNECT,
+        Generation generation = new Generation(
+                this,
+                exchange,
+                scheduler,
+                id,
+                chat,
+                stream,
+                options.path("include_usage").asBoolean(false),
+                options.path("continuous_usage_stats").asBoolean(false),
+                promptTokens,
+                maxTokens,
+                ignoreEos,
+                outputTokens,
+                chat ? config.reasoningTokens : 0,
+                config.tokensPerChunk,
+                config.ttft.toNanos(),
+                config.tokenDelay.toNanos(),
+                current == Fault.DISCONNECT,
                 received);
         active.add(generation);
         generation.open();
@@ -345,9 +378,24 @@ public final class SglangSimulator implements AutoCloseable {
         return rate > 0 && Math.floor(n * rate) > Math.floor((n - 1) * rate);
     }
 
-    private void reject(HttpExchange exchange, String id, long received, int status, String message) throws IOException {
-        record(new SimulatedRequest(id, SimulatedRequest.Outcome.REJECTED, status, false, 0, 0, false, received, 0,
-                new long[0], new long[0], new int[0], 0, 0, null));
+    private void reject(HttpExchange exchange, String id, long received, int status, String message)
+            throws IOException {
+        record(new SimulatedRequest(
+                id,
+                SimulatedRequest.Outcome.REJECTED,
+                status,
+                false,
+                0,
+                0,
+                false,
+                received,
+                0,
+                new long[0],
+                new long[0],
+                new int[0],
+                0,
+                0,
+                null));
         sendError(exchange, status, message);
     }
 
@@ -459,8 +507,7 @@ public final class SglangSimulator implements AutoCloseable {
         private int handlerThreads = 2;
         private int emitterThreads = 2;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Address to bind, e.g. 127.0.0.2 to run several simulators side by side. */
         public Builder host(String value) {
@@ -572,7 +619,8 @@ public final class SglangSimulator implements AutoCloseable {
             try {
                 return new SglangSimulator(this);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot bind the simulator to " + host + ":" + port + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "cannot bind the simulator to " + host + ":" + port + ": " + e.getMessage(), e);
             }
         }
 

@@ -44,25 +44,53 @@ final class SimulatorMetrics {
         gauge(out, "sglang:num_running_reqs", "The number of running requests.", labels, running);
         gauge(out, "sglang:num_queue_reqs", "The number of requests in the waiting queue.", labels, queued);
         gauge(out, "sglang:gen_throughput", "The generation throughput (token/s).", labels, throughput);
-        gauge(out, "sglang:token_usage", "The token usage.", labels,
+        gauge(
+                out,
+                "sglang:token_usage",
+                "The token usage.",
+                labels,
                 maxRunning > 0 ? (double) running / maxRunning : 0);
         gauge(out, "sglang:cache_hit_rate", "The prefix cache hit rate.", labels, 0);
         counter(out, "sglang:num_requests_total", "Number of requests processed.", labels, requests.get());
         counter(out, "sglang:prompt_tokens_total", "Number of prefill tokens processed.", labels, promptTokens.get());
-        counter(out, "sglang:generation_tokens_total", "Number of generation tokens processed.", labels,
+        counter(
+                out,
+                "sglang:generation_tokens_total",
+                "Number of generation tokens processed.",
+                labels,
                 generationTokens.get());
         String name = "sglang:time_to_first_token_seconds";
         out.append("# HELP ").append(name).append(" Histogram of time to first token in seconds.\n");
         out.append("# TYPE ").append(name).append(" histogram\n");
         String bucketLabels = labels.substring(0, labels.length() - 1);
         for (int i = 0; i < TTFT_BUCKETS.length; i++) {
-            out.append(name).append("_bucket").append(bucketLabels).append(",le=\"").append(TTFT_BUCKETS[i])
-                    .append("\"} ").append(ttftBuckets.get(i)).append('\n');
+            out.append(name)
+                    .append("_bucket")
+                    .append(bucketLabels)
+                    .append(",le=\"")
+                    .append(TTFT_BUCKETS[i])
+                    .append("\"} ")
+                    .append(ttftBuckets.get(i))
+                    .append('\n');
         }
-        out.append(name).append("_bucket").append(bucketLabels).append(",le=\"+Inf\"} ").append(ttftCount.get())
+        out.append(name)
+                .append("_bucket")
+                .append(bucketLabels)
+                .append(",le=\"+Inf\"} ")
+                .append(ttftCount.get())
                 .append('\n');
-        out.append(name).append("_sum").append(labels).append(' ').append(ttftMicrosSum.get() / 1e6).append('\n');
-        out.append(name).append("_count").append(labels).append(' ').append(ttftCount.get()).append('\n');
+        out.append(name)
+                .append("_sum")
+                .append(labels)
+                .append(' ')
+                .append(ttftMicrosSum.get() / 1e6)
+                .append('\n');
+        out.append(name)
+                .append("_count")
+                .append(labels)
+                .append(' ')
+                .append(ttftCount.get())
+                .append('\n');
         return out.toString();
     }
 

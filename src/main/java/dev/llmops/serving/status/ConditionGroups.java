@@ -21,22 +21,31 @@ public final class ConditionGroups {
      * @param reasons    their distinct reasons
      * @param message    the message they share, empty when they have none
      */
-    public record Group(String conditions, String reasons, String message) {
-    }
+    public record Group(String conditions, String reasons, String message) {}
 
-    private ConditionGroups() {
-    }
+    private ConditionGroups() {}
 
     /** One group per distinct message, in the order the messages first appear. */
     public static List<Group> of(List<Condition> all) {
         Map<String, List<Condition>> byMessage = new LinkedHashMap<>();
         for (Condition c : all) {
-            byMessage.computeIfAbsent(Objects.requireNonNullElse(c.getMessage(), "").strip(), m -> new ArrayList<>()).add(c);
+            byMessage
+                    .computeIfAbsent(
+                            Objects.requireNonNullElse(c.getMessage(), "").strip(), m -> new ArrayList<>())
+                    .add(c);
         }
         List<Group> groups = new ArrayList<>();
         byMessage.forEach((message, conditions) -> groups.add(new Group(
-                String.join(", ", conditions.stream().map(c -> text(c.getType()) + " " + text(c.getStatus())).toList()),
-                String.join(", ", new LinkedHashSet<>(conditions.stream().map(c -> text(c.getReason())).toList())),
+                String.join(
+                        ", ",
+                        conditions.stream()
+                                .map(c -> text(c.getType()) + " " + text(c.getStatus()))
+                                .toList()),
+                String.join(
+                        ", ",
+                        new LinkedHashSet<>(conditions.stream()
+                                .map(c -> text(c.getReason()))
+                                .toList())),
                 message)));
         return groups;
     }

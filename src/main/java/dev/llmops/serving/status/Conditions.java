@@ -31,7 +31,8 @@ public final class Conditions {
     }
 
     /** Sets (adds or updates) the condition of the given type, keeping lastTransitionTime unless the status changed. */
-    public void set(List<Condition> conditions, String type, String status, String reason, String message, Long generation) {
+    public void set(
+            List<Condition> conditions, String type, String status, String reason, String message, Long generation) {
         Optional<Condition> existing = find(conditions, type);
         String transitionTime = existing.filter(c -> status.equals(c.getStatus()))
                 .map(Condition::getLastTransitionTime)
@@ -49,10 +50,21 @@ public final class Conditions {
 
     /** Reconciling=True with the error; Stalled=True as well once the retries are used up. */
     public void reconcileFailed(List<Condition> conditions, Exception error, boolean lastAttempt, Long generation) {
-        set(conditions, ConditionTypes.RECONCILING, TRUE, ConditionReasons.RECONCILE_ERROR, "Reconciliation failed, retrying: " + error.getMessage(), generation);
+        set(
+                conditions,
+                ConditionTypes.RECONCILING,
+                TRUE,
+                ConditionReasons.RECONCILE_ERROR,
+                "Reconciliation failed, retrying: " + error.getMessage(),
+                generation);
         if (lastAttempt) {
-            set(conditions, ConditionTypes.STALLED, TRUE, ConditionReasons.RECONCILE_ERROR,
-                    "Reconciliation failed and the retries are used up: " + error.getMessage(), generation);
+            set(
+                    conditions,
+                    ConditionTypes.STALLED,
+                    TRUE,
+                    ConditionReasons.RECONCILE_ERROR,
+                    "Reconciliation failed and the retries are used up: " + error.getMessage(),
+                    generation);
         }
     }
 
@@ -61,7 +73,9 @@ public final class Conditions {
     }
 
     public static Optional<Condition> find(List<Condition> conditions, String type) {
-        return conditions == null ? Optional.empty() : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+        return conditions == null
+                ? Optional.empty()
+                : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
     }
 
     public static boolean isTrue(List<Condition> conditions, String type) {

@@ -27,8 +27,8 @@ public class EventRecorder {
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         var event = new EventBuilder()
                 .withNewMetadata()
-                    .withGenerateName(object.getMetadata().getName() + ".")
-                    .withNamespace(object.getMetadata().getNamespace())
+                .withGenerateName(object.getMetadata().getName() + ".")
+                .withNamespace(object.getMetadata().getNamespace())
                 .endMetadata()
                 .withInvolvedObject(new ObjectReferenceBuilder()
                         .withApiVersion(object.getApiVersion())
@@ -45,12 +45,20 @@ public class EventRecorder {
                 .withLastTimestamp(now)
                 .withCount(1)
                 .withReportingComponent(COMPONENT)
-                .withNewSource().withComponent(COMPONENT).endSource()
+                .withNewSource()
+                .withComponent(COMPONENT)
+                .endSource()
                 .build();
         try {
-            client.v1().events().inNamespace(object.getMetadata().getNamespace()).resource(event).create();
+            client.v1()
+                    .events()
+                    .inNamespace(object.getMetadata().getNamespace())
+                    .resource(event)
+                    .create();
         } catch (KubernetesClientException e) {
-            LOG.warnf("Could not record event %s on %s/%s: %s", reason, object.getKind(), object.getMetadata().getName(), e.getMessage());
+            LOG.warnf(
+                    "Could not record event %s on %s/%s: %s",
+                    reason, object.getKind(), object.getMetadata().getName(), e.getMessage());
         }
     }
 }

@@ -22,12 +22,18 @@ public final class PodLogs {
         this.client = client;
     }
 
-    /** The last lines of the container's current (or, with previous, its last terminated) log; empty when unreadable. */
+    /**
+     * The last lines of the container's current (or, with previous, its last terminated) log; empty when unreadable.
+     */
     public Optional<String> tail(Pod pod, String container, int lines, boolean previous) {
         try {
-            var log = noRetryClient().pods().inNamespace(pod.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName()).inContainer(container);
-            return Optional.ofNullable((previous ? log.terminated() : log).tailingLines(lines).getLog());
+            var log = noRetryClient()
+                    .pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .inContainer(container);
+            return Optional.ofNullable(
+                    (previous ? log.terminated() : log).tailingLines(lines).getLog());
         } catch (KubernetesClientException e) {
             LOG.debugf("No log for pod %s: %s", pod.getMetadata().getName(), e.getMessage());
             return Optional.empty();
@@ -36,7 +42,9 @@ public final class PodLogs {
 
     private KubernetesClient noRetryClient() {
         if (noRetry == null) {
-            noRetry = client.newClient(new RequestConfigBuilder().withRequestRetryBackoffLimit(0).build())
+            noRetry = client.newClient(new RequestConfigBuilder()
+                            .withRequestRetryBackoffLimit(0)
+                            .build())
                     .adapt(KubernetesClient.class);
         }
         return noRetry;

@@ -22,7 +22,8 @@ class BaselineExampleTest {
         String yaml = Files.readString(Path.of("deploy/examples/benchmark-autoregressive-baseline.yaml"));
         ObjectNode example = (ObjectNode) SERIALIZATION.convertValue(
                 SERIALIZATION.unmarshal(yaml, BenchmarkRun.class).getSpec(), JsonNode.class);
-        ObjectNode raw = (ObjectNode) SERIALIZATION.unmarshal(yaml, JsonNode.class).get("spec");
+        ObjectNode raw =
+                (ObjectNode) SERIALIZATION.unmarshal(yaml, JsonNode.class).get("spec");
         ObjectNode defaults = (ObjectNode) SERIALIZATION.convertValue(new BenchmarkRunSpec(), JsonNode.class);
         defaults.remove("runner");
 
@@ -30,7 +31,10 @@ class BaselineExampleTest {
             assertThat(raw.has(field)).as("spec.%s is spelled out", field).isTrue();
             assertThat(example.get(field)).as("spec.%s", field).isEqualTo(defaults.get(field));
         });
-        raw.fieldNames().forEachRemaining(field -> assertThat(defaults.has(field) || field.equals("target") || field.equals("slo"))
-                .as("spec.%s is a default or the target or SLO", field).isTrue());
+        raw.fieldNames()
+                .forEachRemaining(
+                        field -> assertThat(defaults.has(field) || field.equals("target") || field.equals("slo"))
+                                .as("spec.%s is a default or the target or SLO", field)
+                                .isTrue());
     }
 }

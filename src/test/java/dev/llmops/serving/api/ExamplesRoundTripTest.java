@@ -28,22 +28,36 @@ class ExamplesRoundTripTest {
     void everyExampleRoundTripsThroughTheApi() throws IOException {
         List<Path> examples;
         try (Stream<Path> files = Files.list(Path.of("deploy/examples"))) {
-            examples = files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+            examples =
+                    files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
         }
         assertThat(examples).hasSizeGreaterThanOrEqualTo(5);
         for (Path example : examples) {
             String yaml = Files.readString(example);
-            Class<? extends HasMetadata> type = yaml.contains("\nkind: ModelServer\n") ? ModelServer.class : BenchmarkRun.class;
+            Class<? extends HasMetadata> type =
+                    yaml.contains("\nkind: ModelServer\n") ? ModelServer.class : BenchmarkRun.class;
             HasMetadata parsed = client.getKubernetesSerialization().unmarshal(yaml, type);
             parsed.getMetadata().setNamespace("examples");
             HasMetadata created = client.resource(parsed).create();
-            HasMetadata read = client.resources(parsed.getClass()).inNamespace("examples").withName(parsed.getMetadata().getName()).get();
-            assertThat(read).as(example.toString()).usingRecursiveComparison()
-                    .ignoringFields("metadata.resourceVersion", "metadata.uid", "metadata.creationTimestamp", "metadata.generation")
+            HasMetadata read = client.resources(parsed.getClass())
+                    .inNamespace("examples")
+                    .withName(parsed.getMetadata().getName())
+                    .get();
+            assertThat(read)
+                    .as(example.toString())
+                    .usingRecursiveComparison()
+                    .ignoringFields(
+                            "metadata.resourceVersion",
+                            "metadata.uid",
+                            "metadata.creationTimestamp",
+                            "metadata.generation")
                     .isEqualTo(created);
             Object spec = parsed instanceof ModelServer ms ? ms.getSpec() : ((BenchmarkRun) parsed).getSpec();
             Object readSpec = read instanceof ModelServer ms ? ms.getSpec() : ((BenchmarkRun) read).getSpec();
-            assertThat(readSpec).as(example.toString()).usingRecursiveComparison().isEqualTo(spec);
+            assertThat(readSpec)
+                    .as(example.toString())
+                    .usingRecursiveComparison()
+                    .isEqualTo(spec);
         }
     }
 }

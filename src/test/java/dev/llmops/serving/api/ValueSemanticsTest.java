@@ -26,15 +26,23 @@ class ValueSemanticsTest {
         List<Class<?>> classes = apiClasses();
         assertThat(classes).hasSizeGreaterThan(25);
         for (Class<?> type : classes) {
-            assertThat(type.getDeclaredMethod("equals", Object.class)).as(type.getSimpleName()).isNotNull();
-            assertThat(type.getDeclaredMethod("hashCode")).as(type.getSimpleName()).isNotNull();
+            assertThat(type.getDeclaredMethod("equals", Object.class))
+                    .as(type.getSimpleName())
+                    .isNotNull();
+            assertThat(type.getDeclaredMethod("hashCode"))
+                    .as(type.getSimpleName())
+                    .isNotNull();
             Object plain = type.getDeclaredConstructor().newInstance();
-            assertThat(plain).as(type.getSimpleName()).isEqualTo(type.getDeclaredConstructor().newInstance())
+            assertThat(plain)
+                    .as(type.getSimpleName())
+                    .isEqualTo(type.getDeclaredConstructor().newInstance())
                     .hasSameHashCodeAs(type.getDeclaredConstructor().newInstance());
             for (Field field : instanceFields(type)) {
                 Object changed = type.getDeclaredConstructor().newInstance();
                 field.set(changed, otherValue(field, field.get(changed)));
-                assertThat(changed).as("%s.%s is compared", type.getSimpleName(), field.getName()).isNotEqualTo(plain);
+                assertThat(changed)
+                        .as("%s.%s is compared", type.getSimpleName(), field.getName())
+                        .isNotEqualTo(plain);
             }
         }
     }
@@ -42,10 +50,9 @@ class ValueSemanticsTest {
     private static Object otherValue(Field field, Object current) throws ReflectiveOperationException {
         Class<?> type = field.getType();
         if (current != null) {
-            return type == String.class ? current + "-changed"
-                    : type == Integer.class ? (Integer) current + 1
-                    : type == Boolean.class ? !(Boolean) current
-                    : null;
+            return type == String.class
+                    ? current + "-changed"
+                    : type == Integer.class ? (Integer) current + 1 : type == Boolean.class ? !(Boolean) current : null;
         }
         if (type == String.class) {
             return "changed";
@@ -66,19 +73,30 @@ class ValueSemanticsTest {
     }
 
     private static List<Field> instanceFields(Class<?> type) {
-        return Stream.of(type.getDeclaredFields()).filter(f -> !Modifier.isStatic(f.getModifiers())).toList();
+        return Stream.of(type.getDeclaredFields())
+                .filter(f -> !Modifier.isStatic(f.getModifiers()))
+                .toList();
     }
 
     /** The plain classes of the API package: everything but the two resources, enums and holders of constants. */
     private static List<Class<?>> apiClasses() throws IOException, URISyntaxException, ClassNotFoundException {
-        Path directory = Path.of(ModelServer.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        Path directory = Path.of(ModelServer.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
                 .resolve(ModelServer.class.getPackageName().replace('.', '/'));
         List<Class<?>> classes = new ArrayList<>();
         try (Stream<Path> files = Files.list(directory)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".class") && !f.toString().contains("$")).toList()) {
+            for (Path file : files.filter(f ->
+                            f.toString().endsWith(".class") && !f.toString().contains("$"))
+                    .toList()) {
                 String name = file.getFileName().toString().replace(".class", "");
                 Class<?> type = Class.forName(ModelServer.class.getPackageName() + "." + name);
-                if (!type.isEnum() && !type.isInterface() && type != ModelServer.class && type != BenchmarkRun.class
+                if (!type.isEnum()
+                        && !type.isInterface()
+                        && type != ModelServer.class
+                        && type != BenchmarkRun.class
                         && !instanceFields(type).isEmpty()) {
                     classes.add(type);
                 }

@@ -13,8 +13,10 @@ class BaselineComparatorTest {
 
     @Test
     void speedupIsThisRunOverTheBaselineForThroughputAndTheBaselineOverThisRunForTtft() {
-        BenchmarkRunStatus eagle = status(150.0, 3000.0, stage("single", 150.0, 100.0), stage("c8", 900.0, 200.0), stage("c64", 3000.0, 800.0));
-        BenchmarkRunStatus autoregressive = status(60.0, 2000.0, stage("single", 60.0, 120.0), stage("c8", 450.0, 300.0), stage("c32", 1900.0, 500.0));
+        BenchmarkRunStatus eagle = status(
+                150.0, 3000.0, stage("single", 150.0, 100.0), stage("c8", 900.0, 200.0), stage("c64", 3000.0, 800.0));
+        BenchmarkRunStatus autoregressive = status(
+                60.0, 2000.0, stage("single", 60.0, 120.0), stage("c8", 450.0, 300.0), stage("c32", 1900.0, 500.0));
 
         BaselineComparison comparison = BaselineComparator.compare("ar", eagle, autoregressive);
 

@@ -43,10 +43,17 @@ final class BenchmarkFixtures {
     }
 
     void installCrds() throws IOException {
-        for (String file : List.of("modelservers.serving.llmops.dev-v1.yml", "benchmarkruns.serving.llmops.dev-v1.yml")) {
+        for (String file :
+                List.of("modelservers.serving.llmops.dev-v1.yml", "benchmarkruns.serving.llmops.dev-v1.yml")) {
             try (InputStream in = Files.newInputStream(Path.of("deploy/crds", file))) {
-                CustomResourceDefinition crd = client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
-                if (client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName()).get() == null) {
+                CustomResourceDefinition crd =
+                        client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+                if (client.apiextensions()
+                                .v1()
+                                .customResourceDefinitions()
+                                .withName(crd.getMetadata().getName())
+                                .get()
+                        == null) {
                     client.resource(crd).create();
                 }
             }
@@ -55,7 +62,8 @@ final class BenchmarkFixtures {
 
     ModelServer createModelServer(String namespace, String name) {
         ModelServer server = new ModelServer();
-        server.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        server.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         server.setSpec(new ModelServerSpec());
         server.getSpec().model = new ModelSpec();
         server.getSpec().model.path = "moonshotai/Kimi-K2-Instruct";
@@ -65,18 +73,22 @@ final class BenchmarkFixtures {
     }
 
     void editServerStatus(String namespace, String name, Consumer<ModelServerStatus> edit) {
-        client.resources(ModelServer.class).inNamespace(namespace).withName(name).editStatus(server -> {
-            if (server.getStatus() == null) {
-                server.setStatus(new ModelServerStatus());
-            }
-            edit.accept(server.getStatus());
-            return server;
-        });
+        client.resources(ModelServer.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .editStatus(server -> {
+                    if (server.getStatus() == null) {
+                        server.setStatus(new ModelServerStatus());
+                    }
+                    edit.accept(server.getStatus());
+                    return server;
+                });
     }
 
     BenchmarkRun createRun(String namespace, String name, Consumer<BenchmarkRunSpec> spec) {
         BenchmarkRun run = new BenchmarkRun();
-        run.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        run.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         run.setSpec(new BenchmarkRunSpec());
         run.getSpec().target = new BenchmarkTarget();
         run.getSpec().sweep.concurrency = List.of(8, 16);
@@ -92,68 +104,117 @@ final class BenchmarkFixtures {
     }
 
     BenchmarkRun run(String namespace, String name) {
-        return client.resources(BenchmarkRun.class).inNamespace(namespace).withName(name).get();
+        return client.resources(BenchmarkRun.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
     }
 
     BenchmarkRun awaitRun(String namespace, String name, Predicate<BenchmarkRun> condition) {
-        return await().atMost(TIMEOUT).until(() -> run(namespace, name), r -> r != null && r.getStatus() != null && condition.test(r));
+        return await().atMost(TIMEOUT)
+                .until(() -> run(namespace, name), r -> r != null && r.getStatus() != null && condition.test(r));
     }
 
     Job awaitJob(String namespace, String runName) {
         String jobName = BenchmarkJobDependent.jobName(runName);
-        return await().atMost(TIMEOUT).until(() -> client.batch().v1().jobs().inNamespace(namespace).withName(jobName).get(),
-                job -> job != null);
+        return await().atMost(TIMEOUT)
+                .until(
+                        () -> client.batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(namespace)
+                                .withName(jobName)
+                                .get(),
+                        job -> job != null);
     }
 
-    /** The Job controller's part: a running pod with the template's labels and the Job's name, the Job counting it active. */
+    /**
+     * The Job controller's part: a running pod with the template's labels and the Job's name, the Job counting it
+     * active.
+     */
     Pod startJobPod(Job job) {
         String podName = job.getMetadata().getName() + "-x7k2p";
         Pod pod = new PodBuilder()
                 .withNewMetadata()
-                    .withName(podName)
-                    .withNamespace(job.getMetadata().getNamespace())
-                    .addToLabels(job.getSpec().getTemplate().getMetadata().getLabels())
-                    .addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
+                .withName(podName)
+                .withNamespace(job.getMetadata().getNamespace())
+                .addToLabels(job.getSpec().getTemplate().getMetadata().getLabels())
+                .addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
                 .endMetadata()
                 .withSpec(job.getSpec().getTemplate().getSpec())
                 .withNewStatus()
-                    .withPhase("Running")
-                    .addNewContainerStatus().withName(BenchmarkJobDependent.CONTAINER).withNewState().withNewRunning()
-                        .withStartedAt(Instant.now().toString()).endRunning().endState().endContainerStatus()
+                .withPhase("Running")
+                .addNewContainerStatus()
+                .withName(BenchmarkJobDependent.CONTAINER)
+                .withNewState()
+                .withNewRunning()
+                .withStartedAt(Instant.now().toString())
+                .endRunning()
+                .endState()
+                .endContainerStatus()
                 .endStatus()
                 .build();
         Pod created = client.resource(pod).create();
-        client.batch().v1().jobs().inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(job.getMetadata().getNamespace())
+                .withName(job.getMetadata().getName())
                 .editStatus(j -> {
-                    j.setStatus(new JobStatusBuilder().withActive(1).withStartTime(Instant.now().toString()).build());
+                    j.setStatus(new JobStatusBuilder()
+                            .withActive(1)
+                            .withStartTime(Instant.now().toString())
+                            .build());
                     return j;
                 });
         return created;
     }
 
-    /** The pod's container ends with the exit code and termination message given, and the Job gets its terminal condition. */
+    /**
+     * The pod's container ends with the exit code and termination message given, and the Job gets its terminal
+     * condition.
+     */
     void finishJob(Job job, Pod pod, int exitCode, String terminationMessage) {
         String namespace = job.getMetadata().getNamespace();
-        client.pods().inNamespace(namespace).withName(pod.getMetadata().getName()).editStatus(p -> {
-            p.getStatus().setPhase(exitCode == 0 ? "Succeeded" : "Failed");
-            p.getStatus().getContainerStatuses().get(0).getState().setRunning(null);
-            p.getStatus().getContainerStatuses().get(0).getState().setTerminated(new ContainerStateTerminatedBuilder()
-                    .withExitCode(exitCode).withMessage(terminationMessage).withReason(exitCode == 0 ? "Completed" : "Error").build());
-            return p;
-        });
-        client.batch().v1().jobs().inNamespace(namespace).withName(job.getMetadata().getName()).editStatus(j -> {
-            j.setStatus(new JobStatusBuilder()
-                    .withSucceeded(exitCode == 0 ? 1 : 0)
-                    .withFailed(exitCode == 0 ? 0 : 1)
-                    .addToConditions(new JobConditionBuilder()
-                            .withType(exitCode == 0 ? "Complete" : "Failed")
-                            .withStatus("True")
-                            .withReason(exitCode == 0 ? null : "PodFailurePolicy")
-                            .withMessage(exitCode == 0 ? null : "Container bench for pod " + pod.getMetadata().getName()
-                                    + " failed with exit code " + exitCode + " matching FailJob rule at index 0")
-                            .build())
-                    .build());
-            return j;
-        });
+        client.pods()
+                .inNamespace(namespace)
+                .withName(pod.getMetadata().getName())
+                .editStatus(p -> {
+                    p.getStatus().setPhase(exitCode == 0 ? "Succeeded" : "Failed");
+                    p.getStatus().getContainerStatuses().get(0).getState().setRunning(null);
+                    p.getStatus()
+                            .getContainerStatuses()
+                            .get(0)
+                            .getState()
+                            .setTerminated(new ContainerStateTerminatedBuilder()
+                                    .withExitCode(exitCode)
+                                    .withMessage(terminationMessage)
+                                    .withReason(exitCode == 0 ? "Completed" : "Error")
+                                    .build());
+                    return p;
+                });
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(namespace)
+                .withName(job.getMetadata().getName())
+                .editStatus(j -> {
+                    j.setStatus(new JobStatusBuilder()
+                            .withSucceeded(exitCode == 0 ? 1 : 0)
+                            .withFailed(exitCode == 0 ? 0 : 1)
+                            .addToConditions(new JobConditionBuilder()
+                                    .withType(exitCode == 0 ? "Complete" : "Failed")
+                                    .withStatus("True")
+                                    .withReason(exitCode == 0 ? null : "PodFailurePolicy")
+                                    .withMessage(
+                                            exitCode == 0
+                                                    ? null
+                                                    : "Container bench for pod "
+                                                            + pod.getMetadata().getName() + " failed with exit code "
+                                                            + exitCode + " matching FailJob rule at index 0")
+                                    .build())
+                            .build());
+                    return j;
+                });
     }
 }

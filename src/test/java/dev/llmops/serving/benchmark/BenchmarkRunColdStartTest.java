@@ -62,11 +62,17 @@ class BenchmarkRunColdStartTest {
         try {
             fixtures.finishJob(job, pod, 0, RunnerRuns.standardSummary());
 
-            BenchmarkRun done = fixtures.awaitRun(NS, "restarted", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
-            assertThat(jobsOf(done)).singleElement().satisfies(j -> assertThat(j.getMetadata().getUid()).isEqualTo(job.getMetadata().getUid()));
+            BenchmarkRun done =
+                    fixtures.awaitRun(NS, "restarted", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+            assertThat(jobsOf(done))
+                    .singleElement()
+                    .satisfies(j -> assertThat(j.getMetadata().getUid())
+                            .isEqualTo(job.getMetadata().getUid()));
             assertThat(done.getStatus().jobName).isEqualTo(job.getMetadata().getName());
             assertThat(done.getStatus().stages).isNotEmpty();
-            assertThat(Conditions.find(done.getStatus().conditions, ConditionTypes.RECONCILING).orElseThrow().getReason())
+            assertThat(Conditions.find(done.getStatus().conditions, ConditionTypes.RECONCILING)
+                            .orElseThrow()
+                            .getReason())
                     .isEqualTo("Succeeded");
         } finally {
             second.stop();
@@ -86,11 +92,17 @@ class BenchmarkRunColdStartTest {
         } finally {
             first.stop();
         }
-        // Without its labels the Job is outside the dependent's informer: the next operator sees no Job and creates one.
-        client.batch().v1().jobs().inNamespace(NS).withName(job.getMetadata().getName()).edit(j -> {
-            j.getMetadata().getLabels().clear();
-            return j;
-        });
+        // Without its labels the Job is outside the dependent's informer: the next operator sees no Job and creates
+        // one.
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(NS)
+                .withName(job.getMetadata().getName())
+                .edit(j -> {
+                    j.getMetadata().getLabels().clear();
+                    return j;
+                });
         client.resources(BenchmarkRun.class).inNamespace(NS).withName("hidden").edit(r -> {
             r.getMetadata().getAnnotations().put("touched", "wake the reconciler");
             return r;
@@ -98,13 +110,21 @@ class BenchmarkRunColdStartTest {
 
         Operator second = operator();
         try {
-            BenchmarkRun adopted = fixtures.awaitRun(NS, "hidden", r -> Conditions.find(r.getStatus().conditions,
-                    ConditionTypes.READY).map(c -> "JobRunning".equals(c.getReason()) || "CreatingJob".equals(c.getReason()))
-                    .orElse(false) && r.getMetadata().getAnnotations().containsKey("touched"));
-            assertThat(Conditions.find(adopted.getStatus().conditions, ConditionTypes.RECONCILING).orElseThrow().getReason())
+            BenchmarkRun adopted = fixtures.awaitRun(
+                    NS,
+                    "hidden",
+                    r -> Conditions.find(r.getStatus().conditions, ConditionTypes.READY)
+                                    .map(c -> "JobRunning".equals(c.getReason()) || "CreatingJob".equals(c.getReason()))
+                                    .orElse(false)
+                            && r.getMetadata().getAnnotations().containsKey("touched"));
+            assertThat(Conditions.find(adopted.getStatus().conditions, ConditionTypes.RECONCILING)
+                            .orElseThrow()
+                            .getReason())
                     .isNotEqualTo("ReconcileError");
-            assertThat(jobsOf(adopted)).singleElement()
-                    .satisfies(j -> assertThat(j.getMetadata().getUid()).isEqualTo(job.getMetadata().getUid()));
+            assertThat(jobsOf(adopted))
+                    .singleElement()
+                    .satisfies(j -> assertThat(j.getMetadata().getUid())
+                            .isEqualTo(job.getMetadata().getUid()));
         } finally {
             second.stop();
         }
@@ -112,18 +132,23 @@ class BenchmarkRunColdStartTest {
 
     private List<Job> jobsOf(BenchmarkRun run) {
         return client.batch().v1().jobs().inNamespace(NS).list().getItems().stream()
-                .filter(j -> j.getMetadata().getOwnerReferences().stream().anyMatch(o -> o.getUid().equals(run.getMetadata().getUid())))
+                .filter(j -> j.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(o -> o.getUid().equals(run.getMetadata().getUid())))
                 .toList();
     }
 
     /** A plain operator with its own client, reconciling BenchmarkRuns in this test's namespace only, without SSA. */
     private Operator operator() {
-        KubernetesClient fresh = new KubernetesClientBuilder().withConfig(client.getConfiguration()).build();
+        KubernetesClient fresh = new KubernetesClientBuilder()
+                .withConfig(client.getConfiguration())
+                .build();
         Operator operator = new Operator(o -> o.withKubernetesClient(fresh)
                 .withCloseClientOnStop(true)
                 .withUseSSAToPatchPrimaryResource(false)
                 .withSSABasedCreateUpdateMatchForDependentResources(false));
-        operator.register(new BenchmarkRunReconciler(fresh, config, metrics, new ProgressPoll(config)), o -> o.settingNamespaces(NS));
+        operator.register(
+                new BenchmarkRunReconciler(fresh, config, metrics, new ProgressPoll(config)),
+                o -> o.settingNamespaces(NS));
         operator.start();
         return operator;
     }

@@ -25,11 +25,11 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
@@ -70,7 +70,8 @@ class BenchmarkRunReconcilerTest {
         String ns = BenchmarkTestProfile.FLOW;
         try (SglangSimulator simulator = RunnerRuns.simulator()) {
             fixtures.createModelServer(ns, "kimi");
-            fixtures.editServerStatus(ns, "kimi", status -> status.conditions.add(condition("InferenceReady", "False", "Loading")));
+            fixtures.editServerStatus(
+                    ns, "kimi", status -> status.conditions.add(condition("InferenceReady", "False", "Loading")));
             fixtures.createRun(ns, "kimi-ar", spec -> {
                 spec.target.modelServer = "kimi";
                 spec.target.apiKeySecret = new SecretKeyReference();
@@ -82,20 +83,40 @@ class BenchmarkRunReconcilerTest {
                 spec.slo.tpotP99Millis = 60000;
             });
 
-            BenchmarkRun waiting = fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.WaitingForServer);
+            BenchmarkRun waiting =
+                    fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.WaitingForServer);
             assertThat(waiting.getStatus().target).isEqualTo("kimi");
-            assertThat(condition(waiting, "Ready")).extracting(Condition::getStatus, Condition::getReason)
+            assertThat(condition(waiting, "Ready"))
+                    .extracting(Condition::getStatus, Condition::getReason)
                     .containsExactly("False", "WaitingForServer");
-            assertThat(condition(waiting, "Ready").getObservedGeneration()).isEqualTo(waiting.getMetadata().getGeneration());
+            assertThat(condition(waiting, "Ready").getObservedGeneration())
+                    .isEqualTo(waiting.getMetadata().getGeneration());
             assertThat(condition(waiting, "Reconciling").getStatus()).isEqualTo("True");
-            assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
+            assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems())
+                    .isEmpty();
 
-            client.resource(new NodeBuilder().withNewMetadata().withName("gpu-node-1")
-                    .addToLabels("nvidia.com/gpu.product", "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition")
-                    .addToLabels("nvidia.com/cuda.driver-version.full", "580.95.05").endMetadata().build()).create();
-            client.resource(new PodBuilder().withNewMetadata().withName("kimi-0").withNamespace(ns).endMetadata()
-                    .withNewSpec().withNodeName("gpu-node-1").addNewContainer().withName("sglang").withImage("sglang").endContainer().endSpec()
-                    .build()).create();
+            client.resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("gpu-node-1")
+                            .addToLabels("nvidia.com/gpu.product", "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition")
+                            .addToLabels("nvidia.com/cuda.driver-version.full", "580.95.05")
+                            .endMetadata()
+                            .build())
+                    .create();
+            client.resource(new PodBuilder()
+                            .withNewMetadata()
+                            .withName("kimi-0")
+                            .withNamespace(ns)
+                            .endMetadata()
+                            .withNewSpec()
+                            .withNodeName("gpu-node-1")
+                            .addNewContainer()
+                            .withName("sglang")
+                            .withImage("sglang")
+                            .endContainer()
+                            .endSpec()
+                            .build())
+                    .create();
             fixtures.editServerStatus(ns, "kimi", status -> {
                 status.conditions.set(0, condition("InferenceReady", "True", "GenerationSucceeded"));
                 status.endpoint = simulator.baseUrl().toString();
@@ -107,26 +128,51 @@ class BenchmarkRunReconcilerTest {
 
             Job job = fixtures.awaitJob(ns, "kimi-ar");
             assertJobSpec(job);
-            List<String> args = job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
-            assertThat(args).containsSubsequence("--url", simulator.baseUrl().toString(), "--model", "kimi-k2")
+            List<String> args =
+                    job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+            assertThat(args)
+                    .containsSubsequence("--url", simulator.baseUrl().toString(), "--model", "kimi-k2")
                     .containsSubsequence("--api-key-env", "BENCH_API_KEY");
-            assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().get(0).getValueFrom().getSecretKeyRef())
-                    .extracting(s -> s.getName(), s -> s.getKey()).containsExactly("kimi-api", "token");
-            assertThat(job.getMetadata().getOwnerReferences()).singleElement()
+            assertThat(job.getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0)
+                            .getEnv()
+                            .get(0)
+                            .getValueFrom()
+                            .getSecretKeyRef())
+                    .extracting(s -> s.getName(), s -> s.getKey())
+                    .containsExactly("kimi-api", "token");
+            assertThat(job.getMetadata().getOwnerReferences())
+                    .singleElement()
                     .satisfies(ref -> assertThat(ref.getController()).isTrue())
                     .satisfies(ref -> assertThat(ref.getKind()).isEqualTo("BenchmarkRun"));
 
             // The pod's part, played by the real runner with the Job's own arguments.
             RunnerRuns.Output output = RunnerRuns.bench(args);
             assertThat(output.exitCode()).as(output.stderr()).isZero();
-            List<String> progressLines = output.stderr().lines().filter(l -> l.startsWith("PROGRESS ")).toList();
-            assertThat(progressLines).containsExactly("PROGRESS 0/3 single", "PROGRESS 1/3 c2", "PROGRESS 2/3 c4", "PROGRESS 3/3");
+            List<String> progressLines = output.stderr()
+                    .lines()
+                    .filter(l -> l.startsWith("PROGRESS "))
+                    .toList();
+            assertThat(progressLines)
+                    .containsExactly("PROGRESS 0/3 single", "PROGRESS 1/3 c2", "PROGRESS 2/3 c4", "PROGRESS 3/3");
 
             Pod pod = fixtures.startJobPod(job);
-            server.expect().get()
-                    .withPath("/api/v1/namespaces/" + ns + "/pods/" + pod.getMetadata().getName()
-                            + "/log?pretty=false&container=bench&tailLines=" + JobObserver.LOG_LINES)
-                    .andReturn(200, output.stderr().substring(0, output.stderr().indexOf(progressLines.get(2)) + progressLines.get(2).length() + 1))
+            server.expect()
+                    .get()
+                    .withPath("/api/v1/namespaces/" + ns + "/pods/"
+                            + pod.getMetadata().getName() + "/log?pretty=false&container=bench&tailLines="
+                            + JobObserver.LOG_LINES)
+                    .andReturn(
+                            200,
+                            output.stderr()
+                                    .substring(
+                                            0,
+                                            output.stderr().indexOf(progressLines.get(2))
+                                                    + progressLines.get(2).length()
+                                                    + 1))
                     .always();
             BenchmarkRun running = fixtures.awaitRun(ns, "kimi-ar", r -> "2/3 c4".equals(r.getStatus().progress));
             assertThat(running.getStatus().phase).isEqualTo(BenchmarkRunPhase.Running);
@@ -142,38 +188,72 @@ class BenchmarkRunReconcilerTest {
 
             fixtures.finishJob(job, pod, 0, output.summary());
 
-            BenchmarkRun done = fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+            BenchmarkRun done =
+                    fixtures.awaitRun(ns, "kimi-ar", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
             assertThat(done.getStatus().stages).extracting(s -> s.name).containsExactly("single", "c2", "c4");
-            assertThat(done.getStatus().stages).allSatisfy(s -> assertThat(s.outputTokensPerSecond).isPositive());
+            assertThat(done.getStatus().stages)
+                    .allSatisfy(s -> assertThat(s.outputTokensPerSecond).isPositive());
             assertThat(done.getStatus().singleRequests).hasSize(3);
             assertThat(done.getStatus().summary.singleStreamTokensPerSecond).isPositive();
-            assertThat(done.getStatus().summary.peakTokensPerSecond).isEqualTo(done.getStatus().stages.stream()
-                    .filter(s -> s.concurrency > 1).mapToDouble(s -> s.outputTokensPerSecond).max().orElseThrow());
+            assertThat(done.getStatus().summary.peakTokensPerSecond)
+                    .isEqualTo(done.getStatus().stages.stream()
+                            .filter(s -> s.concurrency > 1)
+                            .mapToDouble(s -> s.outputTokensPerSecond)
+                            .max()
+                            .orElseThrow());
             assertThat(done.getStatus().summary.peakConcurrency).isIn(2, 4);
             assertThat(done.getStatus().summary.failedRequests).isZero();
             assertThat(done.getStatus().progress).isEqualTo("3/3");
             assertThat(done.getStatus().completionTime).isNotNull();
             assertThat(done.getStatus().provenance.model).isEqualTo("kimi-k2");
-            assertThat(condition(done, "Ready")).extracting(Condition::getStatus, Condition::getReason).containsExactly("True", "Succeeded");
+            assertThat(condition(done, "Ready"))
+                    .extracting(Condition::getStatus, Condition::getReason)
+                    .containsExactly("True", "Succeeded");
             assertThat(condition(done, "Succeeded").getStatus()).isEqualTo("True");
             assertThat(condition(done, "Reconciling").getStatus()).isEqualTo("False");
             assertThat(condition(done, "Stalled").getStatus()).isEqualTo("False");
-            // no simulated first token comes within 1 ms, so the TTFT limit breaks at the lowest level: the single requests
-            assertThat(condition(done, "SLOMet")).extracting(Condition::getStatus, Condition::getReason).containsExactly("False", "SLOBroken");
+            // no simulated first token comes within 1 ms, so the TTFT limit breaks at the lowest level: the single
+            // requests
+            assertThat(condition(done, "SLOMet"))
+                    .extracting(Condition::getStatus, Condition::getReason)
+                    .containsExactly("False", "SLOBroken");
             assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(1);
-            assertThat(events(ns, "kimi-ar")).extracting(Event::getReason).contains("WaitingForServer", "JobRunning", "Succeeded");
+            assertThat(events(ns, "kimi-ar"))
+                    .extracting(Event::getReason)
+                    .contains("WaitingForServer", "JobRunning", "Succeeded");
 
             double c4 = done.getStatus().stages.get(2).outputTokensPerSecond;
-            assertThat(registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT).tags("run", "kimi-ar", "namespace", ns, "stage", "c4").gauge())
-                    .isNotNull().satisfies(g -> assertThat(g.value()).isEqualTo(c4));
+            assertThat(registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT)
+                            .tags("run", "kimi-ar", "namespace", ns, "stage", "c4")
+                            .gauge())
+                    .isNotNull()
+                    .satisfies(g -> assertThat(g.value()).isEqualTo(c4));
             double ttftP99Seconds = done.getStatus().stages.get(2).ttftMillis.p99 / 1000.0;
-            assertThat(registry.find(BenchmarkMetrics.TTFT).tags("run", "kimi-ar", "stage", "c4", "concurrency", "4", "stat", "p99",
-                    "model", "kimi-k2").gauge().value()).isEqualTo(ttftP99Seconds);
+            assertThat(registry.find(BenchmarkMetrics.TTFT)
+                            .tags(
+                                    "run",
+                                    "kimi-ar",
+                                    "stage",
+                                    "c4",
+                                    "concurrency",
+                                    "4",
+                                    "stat",
+                                    "p99",
+                                    "model",
+                                    "kimi-k2")
+                            .gauge()
+                            .value())
+                    .isEqualTo(ttftP99Seconds);
 
-            assertThat(done.getMetadata().getFinalizers()).as("no finalizer: the gauges go when the deletion is seen").isEmpty();
+            assertThat(done.getMetadata().getFinalizers())
+                    .as("no finalizer: the gauges go when the deletion is seen")
+                    .isEmpty();
             client.resource(done).delete();
             await().atMost(BenchmarkFixtures.TIMEOUT)
-                    .until(() -> registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT).tag("run", "kimi-ar").gauges().isEmpty());
+                    .until(() -> registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT)
+                            .tag("run", "kimi-ar")
+                            .gauges()
+                            .isEmpty());
         }
     }
 
@@ -197,9 +277,15 @@ class BenchmarkRunReconcilerTest {
 
         Condition ready = condition(failed, "Ready");
         assertThat(ready.getReason()).isEqualTo("ServerNotReady");
-        assertThat(ready.getMessage()).contains("waitTimeoutSeconds (2 s)", "CudaHeadersMissing", "curand.h: No such file or directory",
-                "Hint: Use the full (non-runtime) CUDA 13 image.");
-        assertThat(condition(failed, "Stalled")).extracting(Condition::getStatus, Condition::getReason).containsExactly("True", "ServerNotReady");
+        assertThat(ready.getMessage())
+                .contains(
+                        "waitTimeoutSeconds (2 s)",
+                        "CudaHeadersMissing",
+                        "curand.h: No such file or directory",
+                        "Hint: Use the full (non-runtime) CUDA 13 image.");
+        assertThat(condition(failed, "Stalled"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("True", "ServerNotReady");
         assertThat(condition(failed, "Succeeded").getStatus()).isEqualTo("False");
         assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
         assertThat(events(ns, "impatient")).anySatisfy(e -> {
@@ -220,8 +306,10 @@ class BenchmarkRunReconcilerTest {
 
         BenchmarkRun failed = fixtures.awaitRun(ns, "garbled", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
         assertThat(condition(failed, "Ready").getReason()).isEqualTo("ResultsInvalid");
-        assertThat(condition(failed, "Ready").getMessage()).contains("garbled-bench finished but its results cannot be used",
-                "cut off after " + summary.length() / 2 + " bytes");
+        assertThat(condition(failed, "Ready").getMessage())
+                .contains(
+                        "garbled-bench finished but its results cannot be used",
+                        "cut off after " + summary.length() / 2 + " bytes");
         assertThat(failed.getStatus().stages).isEmpty();
     }
 
@@ -238,7 +326,10 @@ class BenchmarkRunReconcilerTest {
         fixtures.startJobPod(job);
         fixtures.awaitRun(ns, "orphaned", r -> r.getStatus().phase == BenchmarkRunPhase.Running);
 
-        client.resources(dev.llmops.serving.api.v1alpha1.ModelServer.class).inNamespace(ns).withName("doomed").delete();
+        client.resources(dev.llmops.serving.api.v1alpha1.ModelServer.class)
+                .inNamespace(ns)
+                .withName("doomed")
+                .delete();
 
         BenchmarkRun failed = fixtures.awaitRun(ns, "orphaned", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
         assertThat(condition(failed, "Ready").getReason()).isEqualTo("TargetDeleted");
@@ -254,10 +345,11 @@ class BenchmarkRunReconcilerTest {
 
         fixtures.finishJob(job, pod, 2, "bench: --concurrency: level 0 is not between 1 and 4096");
 
-        BenchmarkRun failed = fixtures.awaitRun(ns, "misconfigured", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        BenchmarkRun failed =
+                fixtures.awaitRun(ns, "misconfigured", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
         assertThat(condition(failed, "Ready").getReason()).isEqualTo("BadConfiguration");
-        assertThat(condition(failed, "Ready").getMessage()).contains("rejected its configuration (exit code 2)",
-                "level 0 is not between 1 and 4096");
+        assertThat(condition(failed, "Ready").getMessage())
+                .contains("rejected its configuration (exit code 2)", "level 0 is not between 1 and 4096");
     }
 
     @Test
@@ -271,15 +363,22 @@ class BenchmarkRunReconcilerTest {
         String summary = RunnerRuns.standardSummary();
         fixtures.finishJob(eagleJob, fixtures.startJobPod(eagleJob), 0, summary);
 
-        BenchmarkRun noBaseline = fixtures.awaitRun(ns, "eagle3",
-                r -> Conditions.find(r.getStatus().conditions, ConditionTypes.BASELINE_COMPARED).isPresent());
+        BenchmarkRun noBaseline = fixtures.awaitRun(
+                ns,
+                "eagle3",
+                r -> Conditions.find(r.getStatus().conditions, ConditionTypes.BASELINE_COMPARED)
+                        .isPresent());
         assertThat(noBaseline.getStatus().phase).isEqualTo(BenchmarkRunPhase.Succeeded);
         assertThat(condition(noBaseline, "BaselineCompared").getReason()).isEqualTo("BaselineNotFound");
         assertThat(noBaseline.getStatus().comparison).isNull();
-        assertThat(events(ns, "eagle3")).anySatisfy(e -> assertThat(e.getReason()).isEqualTo("BaselineNotFound"));
+        assertThat(events(ns, "eagle3"))
+                .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("BaselineNotFound"));
 
         fixtures.createRun(ns, "autoregressive", url("http://autoregressive.example:30000"));
-        fixtures.awaitRun(ns, "eagle3", r -> "BaselinePending".equals(condition(r, "BaselineCompared").getReason()));
+        fixtures.awaitRun(
+                ns,
+                "eagle3",
+                r -> "BaselinePending".equals(condition(r, "BaselineCompared").getReason()));
         Job baselineJob = fixtures.awaitJob(ns, "autoregressive");
         fixtures.finishJob(baselineJob, fixtures.startJobPod(baselineJob), 0, halveHeadline(summary));
 
@@ -287,9 +386,13 @@ class BenchmarkRunReconcilerTest {
         assertThat(compared.getStatus().comparison.baseline).isEqualTo("autoregressive");
         assertThat(compared.getStatus().comparison.singleStreamSpeedup).isEqualTo(2.0);
         assertThat(compared.getStatus().comparison.peakThroughputSpeedup).isEqualTo(2.0);
-        assertThat(compared.getStatus().comparison.stages).extracting(s -> s.name).containsExactly("single", "c2", "c4");
-        assertThat(compared.getStatus().comparison.stages).allSatisfy(s -> assertThat(s.throughputSpeedup).isEqualTo(1.0));
-        assertThat(condition(compared, "BaselineCompared")).extracting(Condition::getStatus, Condition::getReason)
+        assertThat(compared.getStatus().comparison.stages)
+                .extracting(s -> s.name)
+                .containsExactly("single", "c2", "c4");
+        assertThat(compared.getStatus().comparison.stages)
+                .allSatisfy(s -> assertThat(s.throughputSpeedup).isEqualTo(1.0));
+        assertThat(condition(compared, "BaselineCompared"))
+                .extracting(Condition::getStatus, Condition::getReason)
                 .containsExactly("True", "Compared");
     }
 
@@ -308,21 +411,32 @@ class BenchmarkRunReconcilerTest {
         assertThat(job.getSpec().getTtlSecondsAfterFinished()).isEqualTo(7 * 24 * 3600);
         // 600 + 30 × (1 warm-up + 3 prompts) + 30 × (⌈8/2⌉ + ⌈8/4⌉ rounds)
         assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600L + 30 * 4 + 30 * (4 + 2));
-        assertThat(job.getSpec().getPodFailurePolicy().getRules()).satisfiesExactly(
-                failJob -> assertThat(failJob.getOnExitCodes().getValues()).containsExactly(2),
-                ignore -> assertThat(ignore.getOnPodConditions().get(0).getType()).isEqualTo("DisruptionTarget"));
+        assertThat(job.getSpec().getPodFailurePolicy().getRules())
+                .satisfiesExactly(
+                        failJob ->
+                                assertThat(failJob.getOnExitCodes().getValues()).containsExactly(2),
+                        ignore -> assertThat(ignore.getOnPodConditions().get(0).getType())
+                                .isEqualTo("DisruptionTarget"));
         PodSpec pod = job.getSpec().getTemplate().getSpec();
         assertThat(pod.getRestartPolicy()).isEqualTo("Never");
         assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
         assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
-        assertThat(pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms().get(0)
-                .getMatchExpressions().get(0)).satisfies(e -> {
+        assertThat(pod.getAffinity()
+                        .getNodeAffinity()
+                        .getRequiredDuringSchedulingIgnoredDuringExecution()
+                        .getNodeSelectorTerms()
+                        .get(0)
+                        .getMatchExpressions()
+                        .get(0))
+                .satisfies(e -> {
                     assertThat(e.getKey()).isEqualTo("nvidia.com/gpu.present");
                     assertThat(e.getOperator()).isEqualTo("DoesNotExist");
                 });
         var container = pod.getContainers().get(0);
         assertThat(container.getImage()).isEqualTo("ghcr.io/llmops-dev/llm-serving-operator:0.1.0");
-        assertThat(container.getArgs()).startsWith("bench").containsSubsequence("--summary-file", "/dev/termination-log");
+        assertThat(container.getArgs())
+                .startsWith("bench")
+                .containsSubsequence("--summary-file", "/dev/termination-log");
         assertThat(container.getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");
         assertThat(container.getResources().getRequests()).containsOnlyKeys("cpu", "memory");
         assertThat(container.getResources().getLimits()).containsOnlyKeys("memory");
@@ -332,15 +446,22 @@ class BenchmarkRunReconcilerTest {
 
     private List<Event> events(String namespace, String name) {
         return client.v1().events().inNamespace(namespace).list().getItems().stream()
-                .filter(e -> name.equals(e.getInvolvedObject().getName())).toList();
+                .filter(e -> name.equals(e.getInvolvedObject().getName()))
+                .toList();
     }
 
     private static Condition condition(BenchmarkRun run, String type) {
-        return Conditions.find(run.getStatus().conditions, type).orElseThrow(() -> new AssertionError("no condition " + type));
+        return Conditions.find(run.getStatus().conditions, type)
+                .orElseThrow(() -> new AssertionError("no condition " + type));
     }
 
     private static Condition condition(String type, String status, String reason) {
-        return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage("")
-                .withLastTransitionTime("2025-01-01T00:00:00Z").build();
+        return new ConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withReason(reason)
+                .withMessage("")
+                .withLastTransitionTime("2025-01-01T00:00:00Z")
+                .build();
     }
 }

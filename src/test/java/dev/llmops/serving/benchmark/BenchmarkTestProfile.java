@@ -21,7 +21,9 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
         return Map.of(
-                "quarkus.operator-sdk.controllers.benchmarkrun.namespaces", String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE),
-                "quarkus.operator-sdk.controllers.modelserver.namespaces", "no-modelserver-controller-here");
+                "quarkus.operator-sdk.controllers.benchmarkrun.namespaces",
+                String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE),
+                "quarkus.operator-sdk.controllers.modelserver.namespaces",
+                "no-modelserver-controller-here");
     }
 }

@@ -79,11 +79,14 @@ class JobPlanTest {
 
         List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2");
 
-        assertThat(String.join(" ", args)).isEqualTo("bench --url http://kimi.llm.svc:30000 --model kimi-k2"
-                + " --prompts Explain quantum entanglement --prompts Write a haiku"
-                + " --dataset random --input-len 1024 --output-len 512 --ignore-eos --concurrency 8,16 --requests-per-level 64"
-                + " --warmup 3 --warmup-max-tokens 256 --max-tokens 4096 --temperature 0.6 --top-p 0.95 --timeout 900"
-                + " --api-key-env BENCH_API_KEY --summary-file /dev/termination-log");
+        assertThat(String.join(" ", args))
+                .isEqualTo("bench --url http://kimi.llm.svc:30000 --model kimi-k2"
+                        + " --prompts Explain quantum entanglement --prompts Write a haiku"
+                        + " --dataset random --input-len 1024 --output-len 512 --ignore-eos --concurrency 8,16 "
+                        + "--requests-per-level 64"
+                        + " --warmup 3 --warmup-max-tokens 256 --max-tokens 4096 --temperature 0.6 --top-p 0.95 "
+                        + "--timeout 900"
+                        + " --api-key-env BENCH_API_KEY --summary-file /dev/termination-log");
         assertThat(args).containsSubsequence("--prompts", "Explain quantum entanglement");
     }
 
@@ -100,20 +103,33 @@ class JobPlanTest {
 
     @Test
     void progressIsTheLastProgressLineOfTheLogWithTheRunningStage() {
-        assertThat(JobObserver.progressOf("warming up\nPROGRESS 0/5 single\nPROGRESS 1/5 c8\nc8: 32 requests\nPROGRESS 2/5 c16\n"
-                + "c16: 10/64 requests finished after 5 s\n")).isEqualTo("2/5 c16");
-        assertThat(JobObserver.progressOf("PROGRESS 4/5 c64\r\nPROGRESS 5/5\r\n")).isEqualTo("5/5");
+        assertThat(JobObserver.progressOf(
+                        "warming up\nPROGRESS 0/5 single\nPROGRESS 1/5 c8\nc8: 32 requests\nPROGRESS 2/5 c16\n"
+                                + "c16: 10/64 requests finished after 5 s\n"))
+                .isEqualTo("2/5 c16");
+        assertThat(JobObserver.progressOf("PROGRESS 4/5 c64\r\nPROGRESS 5/5\r\n"))
+                .isEqualTo("5/5");
         assertThat(JobObserver.progressOf("no progress yet")).isNull();
     }
 
     @Test
     void progressSkipsLinesNoRunnerWrites() {
         String earlier = "PROGRESS 1/5 c8\n";
-        assertThat(JobObserver.progressOf(earlier + "PROGRESS 2/5 " + "x".repeat(33) + "\n")).as("stage too long").isEqualTo("1/5 c8");
-        assertThat(JobObserver.progressOf(earlier + "PROGRESS 2/5 c\u001b[2J\n")).as("control characters").isEqualTo("1/5 c8");
-        assertThat(JobObserver.progressOf(earlier + "PROGRESS 6/5 c16\n")).as("more done than total").isEqualTo("1/5 c8");
-        assertThat(JobObserver.progressOf(earlier + "PROGRESS 9999999/99999999\n")).as("huge counts").isEqualTo("1/5 c8");
-        assertThat(JobObserver.progressOf(earlier + "PROGRESS 2/5 c16 and more\n")).as("trailing text").isEqualTo("1/5 c8");
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 2/5 " + "x".repeat(33) + "\n"))
+                .as("stage too long")
+                .isEqualTo("1/5 c8");
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 2/5 c\u001b[2J\n"))
+                .as("control characters")
+                .isEqualTo("1/5 c8");
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 6/5 c16\n"))
+                .as("more done than total")
+                .isEqualTo("1/5 c8");
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 9999999/99999999\n"))
+                .as("huge counts")
+                .isEqualTo("1/5 c8");
+        assertThat(JobObserver.progressOf(earlier + "PROGRESS 2/5 c16 and more\n"))
+                .as("trailing text")
+                .isEqualTo("1/5 c8");
     }
 
     private static BenchmarkRunSpec spec() {

@@ -42,11 +42,14 @@ class RunStatusReportTest {
         assertThat(status.phase).isEqualTo(BenchmarkRunPhase.WaitingForServer);
         assertThat(status.target).isEqualTo("kimi");
         assertThat(status.observedGeneration).isEqualTo(3L);
-        assertThat(conditions(status)).containsEntry("Ready", "False/WaitingForServer")
-                .containsEntry("Succeeded", "Unknown/WaitingForServer").containsEntry("Reconciling", "True/WaitingForServer")
+        assertThat(conditions(status))
+                .containsEntry("Ready", "False/WaitingForServer")
+                .containsEntry("Succeeded", "Unknown/WaitingForServer")
+                .containsEntry("Reconciling", "True/WaitingForServer")
                 .containsEntry("Stalled", "False/WaitingForServer");
         assertThat(condition(status, "Ready").getMessage())
-                .isEqualTo("ModelServer kimi does not exist. Waiting until 2026-12-01T10:01:40Z (spec.waitTimeoutSeconds).");
+                .isEqualTo("ModelServer kimi does not exist. Waiting until 2026-12-01T10:01:40Z "
+                        + "(spec.waitTimeoutSeconds).");
         assertThat(condition(status, "Ready").getObservedGeneration()).isEqualTo(3L);
         assertThat(report.recheckAfter()).contains(Duration.ofSeconds(91));
     }
@@ -57,8 +60,10 @@ class RunStatusReportTest {
 
         BenchmarkRunStatus status = report.status();
         assertThat(status.phase).isEqualTo(BenchmarkRunPhase.Failed);
-        assertThat(conditions(status)).containsEntry("Ready", "False/ServerNotReady")
-                .containsEntry("Succeeded", "False/ServerNotReady").containsEntry("Reconciling", "False/ServerNotReady")
+        assertThat(conditions(status))
+                .containsEntry("Ready", "False/ServerNotReady")
+                .containsEntry("Succeeded", "False/ServerNotReady")
+                .containsEntry("Reconciling", "False/ServerNotReady")
                 .containsEntry("Stalled", "True/ServerNotReady");
         assertThat(condition(status, "Stalled").getMessage())
                 .isEqualTo("Gave up after waitTimeoutSeconds (100 s): ModelServer kimi does not exist");
@@ -71,7 +76,8 @@ class RunStatusReportTest {
         RunStatusReport.Report report = at(CREATED.plusSeconds(5)).build(run("kimi", null), ready(Optional.empty()));
 
         assertThat(report.status().phase).isEqualTo(BenchmarkRunPhase.Running);
-        assertThat(conditions(report.status())).containsEntry("Ready", "False/CreatingJob")
+        assertThat(conditions(report.status()))
+                .containsEntry("Ready", "False/CreatingJob")
                 .containsEntry("Reconciling", "True/CreatingJob");
         assertThat(condition(report.status(), "Ready").getMessage()).isEqualTo("Creating Job kimi-run-bench.");
         assertThat(report.recheckAfter()).contains(POLL);
@@ -81,14 +87,18 @@ class RunStatusReportTest {
     void aRunningJobShowsItsProgressAndTheProvenanceIsReadOnce() {
         AtomicInteger provenanceReads = new AtomicInteger();
         BenchmarkRun run = run("kimi", null);
-        var observation = new RunStatusReport.Observation(readyTarget(), Optional.of(job(new JobOutcome.Running("2/5 c16"))),
+        var observation = new RunStatusReport.Observation(
+                readyTarget(),
+                Optional.of(job(new JobOutcome.Running("2/5 c16"))),
                 () -> {
                     provenanceReads.incrementAndGet();
                     return provenance();
-                }, Optional.empty());
+                },
+                Optional.empty());
 
         run.setStatus(at(CREATED.plusSeconds(5)).build(run, observation).status());
-        BenchmarkRunStatus status = at(CREATED.plusSeconds(40)).build(run, observation).status();
+        BenchmarkRunStatus status =
+                at(CREATED.plusSeconds(40)).build(run, observation).status();
 
         assertThat(status.phase).isEqualTo(BenchmarkRunPhase.Running);
         assertThat(status.jobName).isEqualTo("kimi-run-bench");
@@ -96,8 +106,10 @@ class RunStatusReportTest {
         assertThat(status.startTime).isEqualTo("2026-12-01T10:00:05Z");
         assertThat(status.provenance.gpuProduct).isEqualTo("NVIDIA-RTX-PRO-6000");
         assertThat(provenanceReads).hasValue(1);
-        assertThat(condition(status, "Ready").getMessage()).isEqualTo("Job kimi-run-bench is running (progress 2/5 c16).");
-        assertThat(condition(status, "Ready").getLastTransitionTime()).as("unchanged status keeps its transition time")
+        assertThat(condition(status, "Ready").getMessage())
+                .isEqualTo("Job kimi-run-bench is running (progress 2/5 c16).");
+        assertThat(condition(status, "Ready").getLastTransitionTime())
+                .as("unchanged status keeps its transition time")
                 .isEqualTo("2026-12-01T10:00:05Z");
     }
 
@@ -107,8 +119,8 @@ class RunStatusReportTest {
         run.getSpec().slo = new SloSpec();
         run.getSpec().slo.ttftP99Millis = 155;
 
-        RunStatusReport.Report report = at(CREATED.plusSeconds(60)).build(run,
-                ready(Optional.of(job(new JobOutcome.Completed(SUMMARY, null)))));
+        RunStatusReport.Report report = at(CREATED.plusSeconds(60))
+                .build(run, ready(Optional.of(job(new JobOutcome.Completed(SUMMARY, null)))));
 
         BenchmarkRunStatus status = report.status();
         assertThat(status.phase).isEqualTo(BenchmarkRunPhase.Succeeded);
@@ -118,42 +130,58 @@ class RunStatusReportTest {
         assertThat(status.summary.peakConcurrency).isEqualTo(16);
         assertThat(status.provenance.model).isEqualTo("kimi-k2");
         assertThat(status.sloBrokenAtConcurrency).isEqualTo(16);
-        assertThat(conditions(status)).containsEntry("Ready", "True/Succeeded").containsEntry("Succeeded", "True/Succeeded")
-                .containsEntry("Reconciling", "False/Succeeded").containsEntry("Stalled", "False/Succeeded")
+        assertThat(conditions(status))
+                .containsEntry("Ready", "True/Succeeded")
+                .containsEntry("Succeeded", "True/Succeeded")
+                .containsEntry("Reconciling", "False/Succeeded")
+                .containsEntry("Stalled", "False/Succeeded")
                 .containsKey("SLOMet");
         assertThat(condition(status, "SLOMet").getStatus()).isEqualTo("False");
-        assertThat(condition(status, "Ready").getMessage()).isEqualTo(
-                "Benchmark finished: peak 750.5 output tok/s at concurrency 16, single stream 48.0 tok/s, 0 failed requests.");
+        assertThat(condition(status, "Ready").getMessage())
+                .isEqualTo("Benchmark finished: peak 750.5 output tok/s at concurrency 16, single stream 48.0 tok/s, 0 "
+                        + "failed requests.");
         assertThat(status.completionTime).isEqualTo("2026-12-01T10:01:00Z");
         assertThat(report.recheckAfter()).isEmpty();
     }
 
     @Test
     void aCompletedJobWithoutASummaryFailsWithResultsInvalid() {
-        BenchmarkRunStatus status = at(CREATED.plusSeconds(60)).build(run("kimi", null),
-                ready(Optional.of(job(new JobOutcome.Completed(null, "the pod left no termination message"))))).status();
+        BenchmarkRunStatus status = at(CREATED.plusSeconds(60))
+                .build(
+                        run("kimi", null),
+                        ready(Optional.of(job(new JobOutcome.Completed(null, "the pod left no termination message")))))
+                .status();
 
         assertThat(status.phase).isEqualTo(BenchmarkRunPhase.Failed);
         assertThat(conditions(status)).containsEntry("Stalled", "True/ResultsInvalid");
-        assertThat(condition(status, "Ready").getMessage()).isEqualTo(
-                "Job kimi-run-bench finished but its results cannot be used: the pod left no termination message");
+        assertThat(condition(status, "Ready").getMessage())
+                .isEqualTo("Job kimi-run-bench finished but its results cannot be used: the pod left no termination "
+                        + "message");
     }
 
     @Test
     void aFailedJobSaysWhatTheRunnersExitCodeMeans() {
-        BenchmarkRunStatus status = at(CREATED.plusSeconds(60)).build(run("kimi", null),
-                ready(Optional.of(job(new JobOutcome.Failed(3, "BackoffLimitExceeded", null, "no tokens"))))).status();
+        BenchmarkRunStatus status = at(CREATED.plusSeconds(60))
+                .build(
+                        run("kimi", null),
+                        ready(Optional.of(job(new JobOutcome.Failed(3, "BackoffLimitExceeded", null, "no tokens")))))
+                .status();
 
         assertThat(status.phase).isEqualTo(BenchmarkRunPhase.Failed);
         assertThat(conditions(status)).containsEntry("Ready", "False/TargetNotInferenceReady");
-        assertThat(condition(status, "Ready").getMessage()).isEqualTo("Job kimi-run-bench failed: the target was unreachable"
-                + " or did not generate (exit code 3) [BackoffLimitExceeded]. Runner output: no tokens");
+        assertThat(condition(status, "Ready").getMessage())
+                .isEqualTo("Job kimi-run-bench failed: the target was unreachable"
+                        + " or did not generate (exit code 3) [BackoffLimitExceeded]. Runner output: no tokens");
     }
 
     @Test
     void aJobThatFailedWithoutAnyPodTerminatingQuotesTheJob() {
-        BenchmarkRunStatus status = at(CREATED.plusSeconds(60)).build(run("kimi", null), ready(Optional.of(
-                job(new JobOutcome.Failed(null, "DeadlineExceeded", "Job was active longer than specified", null))))).status();
+        BenchmarkRunStatus status = at(CREATED.plusSeconds(60))
+                .build(
+                        run("kimi", null),
+                        ready(Optional.of(job(new JobOutcome.Failed(
+                                null, "DeadlineExceeded", "Job was active longer than specified", null)))))
+                .status();
 
         assertThat(conditions(status)).containsEntry("Stalled", "True/DeadlineExceeded");
         assertThat(condition(status, "Ready").getMessage())
@@ -162,23 +190,31 @@ class RunStatusReportTest {
 
     @Test
     void aTargetDeletedWhileTheJobRunsFailsTheRun() {
-        var observation = new RunStatusReport.Observation(TargetState.of(run("kimi", null), Optional.empty()),
-                Optional.of(job(new JobOutcome.Running(null))), RunStatusReportTest::provenance, Optional.empty());
+        var observation = new RunStatusReport.Observation(
+                TargetState.of(run("kimi", null), Optional.empty()),
+                Optional.of(job(new JobOutcome.Running(null))),
+                RunStatusReportTest::provenance,
+                Optional.empty());
 
-        BenchmarkRunStatus status = at(CREATED.plusSeconds(60)).build(run("kimi", null), observation).status();
+        BenchmarkRunStatus status = at(CREATED.plusSeconds(60))
+                .build(run("kimi", null), observation)
+                .status();
 
         assertThat(conditions(status)).containsEntry("Stalled", "True/TargetDeleted");
-        assertThat(condition(status, "Ready").getMessage()).isEqualTo("ModelServer kimi was deleted while Job kimi-run-bench"
-                + " was running; its results would not describe one server.");
+        assertThat(condition(status, "Ready").getMessage())
+                .isEqualTo("ModelServer kimi was deleted while Job kimi-run-bench"
+                        + " was running; its results would not describe one server.");
     }
 
     @Test
     void aFinishedRunIsComparedWithItsBaselineOnceTheBaselineHasSucceeded() {
         BenchmarkRun run = succeeded(run("eagle3", "autoregressive"), 1500.0);
 
-        BenchmarkRunStatus pending = compare(run, Optional.of(withPhase(run("autoregressive", null), BenchmarkRunPhase.Running)));
+        BenchmarkRunStatus pending =
+                compare(run, Optional.of(withPhase(run("autoregressive", null), BenchmarkRunPhase.Running)));
         BenchmarkRunStatus missing = compare(run, Optional.empty());
-        BenchmarkRunStatus failed = compare(run, Optional.of(withPhase(run("autoregressive", null), BenchmarkRunPhase.Failed)));
+        BenchmarkRunStatus failed =
+                compare(run, Optional.of(withPhase(run("autoregressive", null), BenchmarkRunPhase.Failed)));
         BenchmarkRunStatus compared = compare(run, Optional.of(succeeded(run("autoregressive", null), 750.0)));
 
         assertThat(conditions(pending)).containsEntry("BaselineCompared", "False/BaselinePending");
@@ -200,21 +236,28 @@ class RunStatusReportTest {
         BenchmarkRunStatus exhausted = report.reconcileFailed(run, new IllegalStateException("API down"), true);
 
         assertThat(retrying.phase).isEqualTo(BenchmarkRunPhase.Pending);
-        assertThat(conditions(retrying)).containsEntry("Reconciling", "True/ReconcileError")
-                .containsEntry("Stalled", "False/Pending").containsEntry("Ready", "False/Pending");
-        assertThat(condition(retrying, "Reconciling").getMessage()).isEqualTo("Reconciliation failed, retrying: API down");
+        assertThat(conditions(retrying))
+                .containsEntry("Reconciling", "True/ReconcileError")
+                .containsEntry("Stalled", "False/Pending")
+                .containsEntry("Ready", "False/Pending");
+        assertThat(condition(retrying, "Reconciling").getMessage())
+                .isEqualTo("Reconciliation failed, retrying: API down");
         assertThat(conditions(exhausted)).containsEntry("Stalled", "True/ReconcileError");
     }
 
     private static BenchmarkRunStatus compare(BenchmarkRun run, Optional<BenchmarkRun> baseline) {
-        return at(CREATED.plusSeconds(300)).build(run,
-                new RunStatusReport.Observation(readyTarget(), Optional.empty(), RunStatusReportTest::provenance, baseline))
+        return at(CREATED.plusSeconds(300))
+                .build(
+                        run,
+                        new RunStatusReport.Observation(
+                                readyTarget(), Optional.empty(), RunStatusReportTest::provenance, baseline))
                 .status();
     }
 
     private static BenchmarkRun succeeded(BenchmarkRun run, double peak) {
         String summary = SUMMARY.replace("750.5", Double.toString(peak));
-        run.setStatus(at(CREATED.plusSeconds(60)).build(run, ready(Optional.of(job(new JobOutcome.Completed(summary, null)))))
+        run.setStatus(at(CREATED.plusSeconds(60))
+                .build(run, ready(Optional.of(job(new JobOutcome.Completed(summary, null)))))
                 .status());
         return run;
     }
@@ -231,8 +274,12 @@ class RunStatusReportTest {
 
     private static BenchmarkRun run(String server, String baseline) {
         BenchmarkRun run = new BenchmarkRun();
-        run.setMetadata(new ObjectMetaBuilder().withName(server + "-run").withNamespace("llm").withGeneration(3L)
-                .withCreationTimestamp(CREATED.toString()).build());
+        run.setMetadata(new ObjectMetaBuilder()
+                .withName(server + "-run")
+                .withNamespace("llm")
+                .withGeneration(3L)
+                .withCreationTimestamp(CREATED.toString())
+                .build());
         BenchmarkRunSpec spec = new BenchmarkRunSpec();
         spec.target = new BenchmarkTarget();
         spec.target.modelServer = server;
@@ -243,8 +290,11 @@ class RunStatusReportTest {
     }
 
     private static RunStatusReport.Observation notReady() {
-        return new RunStatusReport.Observation(TargetState.of(run("kimi", null), Optional.empty()), Optional.empty(),
-                RunStatusReportTest::provenance, Optional.empty());
+        return new RunStatusReport.Observation(
+                TargetState.of(run("kimi", null), Optional.empty()),
+                Optional.empty(),
+                RunStatusReportTest::provenance,
+                Optional.empty());
     }
 
     private static RunStatusReport.Observation ready(Optional<RunStatusReport.ObservedJob> job) {
@@ -252,7 +302,8 @@ class RunStatusReportTest {
     }
 
     private static TargetState readyTarget() {
-        return new TargetState("kimi", true, "http://kimi.llm.svc:30000", "kimi-k2", Optional.of(new ModelServer()), null);
+        return new TargetState(
+                "kimi", true, "http://kimi.llm.svc:30000", "kimi-k2", Optional.of(new ModelServer()), null);
     }
 
     private static RunStatusReport.ObservedJob job(JobOutcome outcome) {
@@ -267,10 +318,14 @@ class RunStatusReportTest {
     }
 
     private static Map<String, String> conditions(BenchmarkRunStatus status) {
-        return status.conditions.stream().collect(Collectors.toMap(Condition::getType, c -> c.getStatus() + "/" + c.getReason()));
+        return status.conditions.stream()
+                .collect(Collectors.toMap(Condition::getType, c -> c.getStatus() + "/" + c.getReason()));
     }
 
     private static Condition condition(BenchmarkRunStatus status, String type) {
-        return status.conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElseThrow();
+        return status.conditions.stream()
+                .filter(c -> type.equals(c.getType()))
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -20,18 +20,23 @@ import java.util.List;
  */
 final class RunnerRuns {
 
-    /** What the benchmark pod would leave: exit code, log (stdout, the table; stderr, the PROGRESS lines) and termination message. */
-    record Output(int exitCode, String stdout, String stderr, String summary) {
-    }
+    /**
+     * What the benchmark pod would leave: exit code, log (stdout, the table; stderr, the PROGRESS lines) and
+     * termination message.
+     */
+    record Output(int exitCode, String stdout, String stderr, String summary) {}
 
     private static String standardSummary;
 
-    private RunnerRuns() {
-    }
+    private RunnerRuns() {}
 
     /** A fast simulator serving kimi-k2: 5 ms to the first token, 1 ms per further token. */
     static SglangSimulator simulator() {
-        return SglangSimulator.builder().model("kimi-k2").ttft(Duration.ofMillis(5)).tokenDelay(Duration.ofMillis(1)).start();
+        return SglangSimulator.builder()
+                .model("kimi-k2")
+                .ttft(Duration.ofMillis(5))
+                .tokenDelay(Duration.ofMillis(1))
+                .start();
     }
 
     /** A plan small enough to run in a second: one warm-up request, the three default prompts, levels 2 and 4. */
@@ -81,7 +86,8 @@ final class RunnerRuns {
                 BenchmarkRunSpec spec = new BenchmarkRunSpec();
                 spec.target = new BenchmarkTarget();
                 smallPlan(spec);
-                Output output = bench(RunnerArguments.of(spec, simulator.baseUrl().toString(), simulator.model()));
+                Output output =
+                        bench(RunnerArguments.of(spec, simulator.baseUrl().toString(), simulator.model()));
                 if (output.exitCode() != 0) {
                     throw new IllegalStateException("bench exited " + output.exitCode() + ": " + output.stderr());
                 }

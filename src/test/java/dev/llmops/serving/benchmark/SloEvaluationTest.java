@@ -21,7 +21,8 @@ class SloEvaluationTest {
 
     @Test
     void brokenAtTheLowestLevelThatExceedsALimitWhateverTheStageOrder() {
-        SloEvaluation result = SloEvaluation.evaluate(slo(5000, 100),
+        SloEvaluation result = SloEvaluation.evaluate(
+                slo(5000, 100),
                 List.of(stage(64, 9000, 150), stage(8, 900, 40), stage(48, 4000, 120), stage(32, 6000, 90)));
 
         assertThat(result.verdict()).isEqualTo(SloEvaluation.Verdict.BROKEN);
@@ -31,7 +32,8 @@ class SloEvaluationTest {
 
     @Test
     void onlyTheLimitsThatAreSetAreJudged() {
-        SloEvaluation result = SloEvaluation.evaluate(slo(null, 100), List.of(stage(8, 90000, 40), stage(16, 90000, 101)));
+        SloEvaluation result =
+                SloEvaluation.evaluate(slo(null, 100), List.of(stage(8, 90000, 40), stage(16, 90000, 101)));
 
         assertThat(result.brokenAtConcurrency()).isEqualTo(16);
         assertThat(result.message()).contains("TPOT");
@@ -55,7 +57,8 @@ class SloEvaluationTest {
         StageResult noPercentiles = stage(16, 0, 0);
         noPercentiles.ttftMillis = null;
 
-        SloEvaluation result = SloEvaluation.evaluate(slo(5000, 100), List.of(stage(8, 900, 40), noPercentiles, stage(32, 9000, 40)));
+        SloEvaluation result =
+                SloEvaluation.evaluate(slo(5000, 100), List.of(stage(8, 900, 40), noPercentiles, stage(32, 9000, 40)));
 
         assertThat(result.verdict()).isEqualTo(SloEvaluation.Verdict.UNKNOWN);
         assertThat(result.message()).contains("c16");

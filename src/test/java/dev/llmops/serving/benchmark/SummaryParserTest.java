@@ -24,18 +24,30 @@ class SummaryParserTest {
             CompactSummary.Stage stage = summary.stages().get(i);
             StageResult result = status.stages.get(i);
             assertThat(result.completed).isEqualTo(stage.completed()).isPositive();
-            assertThat(result.outputTokensPerSecond).isEqualTo(stage.outputTokensPerSecond()).isPositive();
+            assertThat(result.outputTokensPerSecond)
+                    .isEqualTo(stage.outputTokensPerSecond())
+                    .isPositive();
             assertThat(result.ttftMillis.mean).isEqualTo(stage.ttftMillis()[0]);
             assertThat(result.ttftMillis.p50).isEqualTo(stage.ttftMillis()[1]);
             assertThat(result.ttftMillis.p90).isEqualTo(stage.ttftMillis()[2]);
-            assertThat(result.ttftMillis.p99).isEqualTo(stage.ttftMillis()[3]).isGreaterThanOrEqualTo(result.ttftMillis.p50);
+            assertThat(result.ttftMillis.p99)
+                    .isEqualTo(stage.ttftMillis()[3])
+                    .isGreaterThanOrEqualTo(result.ttftMillis.p50);
             assertThat(result.ttftMillis.max).isEqualTo(stage.ttftMillis()[4]);
             assertThat(result.tpotMillis.p99).isEqualTo(stage.tpotMillis()[3]);
         }
-        assertThat(status.singleRequests).hasSize(3).allSatisfy(r -> assertThat(r.outputTokens).isPositive());
-        assertThat(status.summary.singleStreamTokensPerSecond).isEqualTo(summary.headline().singleStreamTokensPerSecond()).isPositive();
-        assertThat(status.summary.peakTokensPerSecond).isEqualTo(
-                status.stages.stream().filter(s -> s.concurrency > 1).mapToDouble(s -> s.outputTokensPerSecond).max().orElseThrow());
+        assertThat(status.singleRequests)
+                .hasSize(3)
+                .allSatisfy(r -> assertThat(r.outputTokens).isPositive());
+        assertThat(status.summary.singleStreamTokensPerSecond)
+                .isEqualTo(summary.headline().singleStreamTokensPerSecond())
+                .isPositive();
+        assertThat(status.summary.peakTokensPerSecond)
+                .isEqualTo(status.stages.stream()
+                        .filter(s -> s.concurrency > 1)
+                        .mapToDouble(s -> s.outputTokensPerSecond)
+                        .max()
+                        .orElseThrow());
         assertThat(status.summary.peakConcurrency).isIn(2, 4);
         assertThat(status.summary.failedRequests).isZero();
     }
@@ -43,7 +55,8 @@ class SummaryParserTest {
     @Test
     void failuresByClassAndTheRunnersWarningsBecomeStatusWarnings() throws InvalidSummaryException {
         CompactSummary summary = SummaryParser.parse("""
-                {"v":1,"stages":[{"n":"c8","c":8,"ok":30,"fail":2}],"fails":{"timeout":2},"warn":["client lag p99 12 ms"]}""");
+                {"v":1,"stages":[{"n":"c8","c":8,"ok":30,"fail":2}],\
+                "fails":{"timeout":2},"warn":["client lag p99 12 ms"]}""");
         BenchmarkRunStatus status = new BenchmarkRunStatus();
 
         BenchmarkResults.apply(summary, status);
@@ -54,7 +67,8 @@ class SummaryParserTest {
     @Test
     void aTruncatedSummaryWithoutHeadlineStillCountsFailuresAndSaysItWasShortened() throws InvalidSummaryException {
         CompactSummary summary = SummaryParser.parse("""
-                {"v":1,"stages":[{"n":"c8","c":8,"ok":30,"fail":2},{"n":"c16","c":16,"ok":60,"fail":3}],"trunc":true}""");
+                {"v":1,"stages":[{"n":"c8","c":8,"ok":30,"fail":2},\
+                {"n":"c16","c":16,"ok":60,"fail":3}],"trunc":true}""");
         BenchmarkRunStatus status = new BenchmarkRunStatus();
 
         BenchmarkResults.apply(summary, status);
@@ -66,7 +80,8 @@ class SummaryParserTest {
 
     @Test
     void rejectsAMissingSummary() {
-        assertThatThrownBy(() -> SummaryParser.parse("  ")).isInstanceOf(InvalidSummaryException.class)
+        assertThatThrownBy(() -> SummaryParser.parse("  "))
+                .isInstanceOf(InvalidSummaryException.class)
                 .hasMessageContaining("no summary");
     }
 
@@ -74,7 +89,8 @@ class SummaryParserTest {
     void rejectsASummaryCutOffMidway() {
         String full = RunnerRuns.standardSummary();
         for (int length : new int[] {full.length() / 3, full.length() / 2, full.length() - 1}) {
-            assertThatThrownBy(() -> SummaryParser.parse(full.substring(0, length))).isInstanceOf(InvalidSummaryException.class)
+            assertThatThrownBy(() -> SummaryParser.parse(full.substring(0, length)))
+                    .isInstanceOf(InvalidSummaryException.class)
                     .hasMessageContaining("cut off after " + length + " bytes");
         }
     }
@@ -83,19 +99,22 @@ class SummaryParserTest {
     void readsTheSummaryTheRunnerLeavesWhenItGivesUp() {
         assertThat(SummaryParser.readFailure("{\"v\":1,\"stages\":[],\"warn\":[\"connection refused\"]}"))
                 .hasValueSatisfying(s -> assertThat(s.warnings()).containsExactly("connection refused"));
-        assertThat(SummaryParser.readFailure("bench: --concurrency: invalid value")).isEmpty();
+        assertThat(SummaryParser.readFailure("bench: --concurrency: invalid value"))
+                .isEmpty();
     }
 
     @Test
     void rejectsTextThatIsNotJson() {
         assertThatThrownBy(() -> SummaryParser.parse("Exception in thread main java.lang.OutOfMemoryError"))
                 .isInstanceOf(InvalidSummaryException.class)
-                .hasMessageContaining("not valid JSON").hasMessageContaining("OutOfMemoryError");
+                .hasMessageContaining("not valid JSON")
+                .hasMessageContaining("OutOfMemoryError");
     }
 
     @Test
     void rejectsAnUnknownFormatVersion() {
-        assertThatThrownBy(() -> SummaryParser.parse("{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0}]}"))
+        assertThatThrownBy(
+                        () -> SummaryParser.parse("{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0}]}"))
                 .hasMessageContaining("format version 2");
     }
 
@@ -106,13 +125,15 @@ class SummaryParserTest {
 
     @Test
     void rejectsNegativeFigures() {
-        assertThatThrownBy(() -> SummaryParser.parse("{\"v\":1,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"otps\":-3.5}]}"))
+        assertThatThrownBy(() -> SummaryParser.parse(
+                        "{\"v\":1,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"otps\":-3.5}]}"))
                 .hasMessageContaining("stages[0].otps is -3.5");
     }
 
     @Test
     void rejectsLatencyArraysOfTheWrongLength() {
-        assertThatThrownBy(() -> SummaryParser.parse("{\"v\":1,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"ttft\":[1,2,3]}]}"))
+        assertThatThrownBy(() -> SummaryParser.parse(
+                        "{\"v\":1,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"ttft\":[1,2,3]}]}"))
                 .hasMessageContaining("stages[0].ttft has 3 figures");
     }
 
@@ -124,7 +145,8 @@ class SummaryParserTest {
 
     @Test
     void rejectsNegativeCountsInTheHeadline() {
-        assertThatThrownBy(() -> SummaryParser.parse("{\"v\":1,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0}],\"sum\":{\"fail\":-1}}"))
+        assertThatThrownBy(() -> SummaryParser.parse(
+                        "{\"v\":1,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0}],\"sum\":{\"fail\":-1}}"))
                 .hasMessageContaining("sum.fail is -1");
     }
 }

@@ -16,8 +16,7 @@ public final class Cli {
         }
     }
 
-    private Cli() {
-    }
+    private Cli() {}
 
     public static Run run(String... args) {
         StringWriter out = new StringWriter();

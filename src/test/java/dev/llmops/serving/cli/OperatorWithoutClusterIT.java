@@ -25,12 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OperatorWithoutClusterIT {
 
-    private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath();
+    private static final Path JAR =
+            Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath();
     /**
      * The SDK alone retried for 20 s before giving up, start-up not counted. The operator now gives up after 3 s; the
      * rest of the bound is start-up on a 2-core machine shared with other builds (about 5 s at load average 10).
      */
     private static final Duration BOUND = Duration.ofSeconds(18);
+
     private static final Duration KILL_AFTER = Duration.ofSeconds(90);
 
     @TempDir
@@ -47,9 +49,13 @@ class OperatorWithoutClusterIT {
         assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
         assertThat(run.elapsed).as(run.describe()).isLessThan(BOUND);
         assertOneLineWithoutStackTraces(run);
-        assertThat(run.stderrLines().get(0)).as(run.describe())
-                .contains(url).contains("connection refused").contains(kubeconfig.toString())
-                .contains("KUBECONFIG").contains("demo");
+        assertThat(run.stderrLines().get(0))
+                .as(run.describe())
+                .contains(url)
+                .contains("connection refused")
+                .contains(kubeconfig.toString())
+                .contains("KUBECONFIG")
+                .contains("demo");
     }
 
     @Test
@@ -59,9 +65,12 @@ class OperatorWithoutClusterIT {
         assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
         assertThat(run.elapsed).as(run.describe()).isLessThan(BOUND);
         assertOneLineWithoutStackTraces(run);
-        assertThat(run.stderrLines().get(0)).as(run.describe())
-                .contains("https://kubernetes.default.svc").containsIgnoringCase("no kubeconfig found")
-                .contains("KUBECONFIG").contains("demo");
+        assertThat(run.stderrLines().get(0))
+                .as(run.describe())
+                .contains("https://kubernetes.default.svc")
+                .containsIgnoringCase("no kubeconfig found")
+                .contains("KUBECONFIG")
+                .contains("demo");
     }
 
     @Test
@@ -72,14 +81,19 @@ class OperatorWithoutClusterIT {
         Run run = run(Map.of("KUBECONFIG", kubeconfig.toString()), "operator", "--verbose");
 
         assertThat(run.exitCode).as(run.describe()).isEqualTo(1);
-        assertThat(run.stderr).as(run.describe()).contains("https://127.0.0.1:" + port).contains("ConnectException")
+        assertThat(run.stderr)
+                .as(run.describe())
+                .contains("https://127.0.0.1:" + port)
+                .contains("ConnectException")
                 .containsPattern("(?m)^\\s+at ");
     }
 
     private static void assertOneLineWithoutStackTraces(Run run) {
         assertThat(run.stderrLines()).as(run.describe()).hasSize(1);
         assertThat(run.stdout.lines()).as(run.describe()).isEmpty();
-        assertThat(run.stderr + run.stdout).as(run.describe()).doesNotContain("Exception")
+        assertThat(run.stderr + run.stdout)
+                .as(run.describe())
+                .doesNotContain("Exception")
                 .doesNotContainPattern("(?m)^\\s+at ");
     }
 
@@ -110,14 +124,18 @@ class OperatorWithoutClusterIT {
      * directory (no ~/.kube/config), no KUBERNETES_SERVICE_HOST, nothing of the test JVM's environment but PATH.
      */
     private Run run(Map<String, String> environment, String... arguments) throws Exception {
-        assertThat(JAR).as("the packaged executable (mvn package runs before failsafe)").exists();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", JAR.toString()));
+        assertThat(JAR)
+                .as("the packaged executable (mvn package runs before failsafe)")
+                .exists();
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
         command.addAll(List.of(arguments));
         Path out = Files.createTempFile(home, "stdout", ".txt");
         Path err = Files.createTempFile(home, "stderr", ".txt");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(home.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
         builder.environment().clear();
         builder.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         builder.environment().put("HOME", home.toString());
@@ -129,7 +147,11 @@ class OperatorWithoutClusterIT {
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         int exitCode = process.isAlive() ? -1 : process.exitValue();
-        return new Run(command, exitCode, elapsed, Files.readString(out, StandardCharsets.UTF_8),
+        return new Run(
+                command,
+                exitCode,
+                elapsed,
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
@@ -148,9 +170,15 @@ class OperatorWithoutClusterIT {
         }
 
         String describe() {
-            return "%s exited %d after %d ms%n--- stderr (%d lines)%n%s%n--- stdout (%d lines)%n%s".formatted(
-                    command, exitCode, elapsed.toMillis(), stderr.lines().count(), head(stderr),
-                    stdout.lines().count(), head(stdout));
+            return "%s exited %d after %d ms%n--- stderr (%d lines)%n%s%n--- stdout (%d lines)%n%s"
+                    .formatted(
+                            command,
+                            exitCode,
+                            elapsed.toMillis(),
+                            stderr.lines().count(),
+                            head(stderr),
+                            stdout.lines().count(),
+                            head(stdout));
         }
 
         private static String head(String text) {

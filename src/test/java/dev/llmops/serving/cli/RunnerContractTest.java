@@ -28,7 +28,8 @@ import picocli.CommandLine;
 
 /**
  * The runner contract from both ends: the command line the operator writes into a benchmark Job parses, in the bench
- * command, back into the configuration the BenchmarkRun's spec asks for. A flag the operator drops or misspells fails here.
+ * command, back into the configuration the BenchmarkRun's spec asks for. A flag the operator drops or misspells fails
+ * here.
  */
 class RunnerContractTest {
 
@@ -42,43 +43,66 @@ class RunnerContractTest {
 
     static Stream<Arguments> specs() {
         return Stream.of(
-                arguments(spec("defaults", s -> { }), expected().build()),
-                arguments(spec("every sampling, warm-up and timeout setting", s -> {
-                    s.singleRequest.prompts = List.of("Write a haiku", "Explain TCP slow start");
-                    s.sweep.concurrency = List.of(2, 4);
-                    s.warmup.requests = 0;
-                    s.warmup.maxTokens = 16;
-                    s.sampling.temperature = 0.2;
-                    s.sampling.topP = 0.5;
-                    s.sampling.maxTokens = 128;
-                    s.requestTimeoutSeconds = 60;
-                }), expected().prompts(List.of("Write a haiku", "Explain TCP slow start")).concurrency(List.of(2, 4))
-                        .warmupRequests(0).warmupMaxTokens(16).temperature(0.2).topP(0.5).maxTokens(128)
-                        .timeout(Duration.ofSeconds(60)).build()),
-                arguments(spec("random dataset with ignoreEos", s -> {
-                    s.dataset.type = DatasetType.Random;
-                    s.dataset.inputLength = 1024;
-                    s.dataset.outputLength = 512;
-                    s.dataset.ignoreEos = true;
-                }), expected().dataset(Dataset.RANDOM).inputLength(1024).outputLength(512).ignoreEos(true).build()),
-                arguments(spec("no prompts", s -> s.singleRequest.prompts = List.of()),
+                arguments(spec("defaults", s -> {}), expected().build()),
+                arguments(
+                        spec("every sampling, warm-up and timeout setting", s -> {
+                            s.singleRequest.prompts = List.of("Write a haiku", "Explain TCP slow start");
+                            s.sweep.concurrency = List.of(2, 4);
+                            s.warmup.requests = 0;
+                            s.warmup.maxTokens = 16;
+                            s.sampling.temperature = 0.2;
+                            s.sampling.topP = 0.5;
+                            s.sampling.maxTokens = 128;
+                            s.requestTimeoutSeconds = 60;
+                        }),
+                        expected()
+                                .prompts(List.of("Write a haiku", "Explain TCP slow start"))
+                                .concurrency(List.of(2, 4))
+                                .warmupRequests(0)
+                                .warmupMaxTokens(16)
+                                .temperature(0.2)
+                                .topP(0.5)
+                                .maxTokens(128)
+                                .timeout(Duration.ofSeconds(60))
+                                .build()),
+                arguments(
+                        spec("random dataset with ignoreEos", s -> {
+                            s.dataset.type = DatasetType.Random;
+                            s.dataset.inputLength = 1024;
+                            s.dataset.outputLength = 512;
+                            s.dataset.ignoreEos = true;
+                        }),
+                        expected()
+                                .dataset(Dataset.RANDOM)
+                                .inputLength(1024)
+                                .outputLength(512)
+                                .ignoreEos(true)
+                                .build()),
+                arguments(
+                        spec("no prompts", s -> s.singleRequest.prompts = List.of()),
                         expected().singleRequests(false).build()),
-                arguments(spec("no sweep", s -> s.sweep.concurrency = List.of()),
+                arguments(
+                        spec("no sweep", s -> s.sweep.concurrency = List.of()),
                         expected().concurrency(List.of()).build()),
-                arguments(spec("requestsPerLevel", s -> s.sweep.requestsPerLevel = 64),
+                arguments(
+                        spec("requestsPerLevel", s -> s.sweep.requestsPerLevel = 64),
                         expected().requestsPerLevel(64).build()),
-                arguments(spec("durationSecondsPerLevel", s -> s.sweep.durationSecondsPerLevel = 30),
+                arguments(
+                        spec("durationSecondsPerLevel", s -> s.sweep.durationSecondsPerLevel = 30),
                         expected().durationPerLevel(Duration.ofSeconds(30)).build()),
-                arguments(spec("API key secret", s -> {
-                    s.target.apiKeySecret = new SecretKeyReference();
-                    s.target.apiKeySecret.name = "sglang-api-key";
-                    s.target.apiKeySecret.key = "token";
-                }), expected().apiKey(API_KEY).build()));
+                arguments(
+                        spec("API key secret", s -> {
+                            s.target.apiKeySecret = new SecretKeyReference();
+                            s.target.apiKeySecret.name = "sglang-api-key";
+                            s.target.apiKeySecret.key = "token";
+                        }),
+                        expected().apiKey(API_KEY).build()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("specs")
-    void theJobsCommandLineParsesBackIntoTheConfigurationTheSpecAsksFor(BenchmarkRunSpec spec, BenchmarkConfig expected) {
+    void theJobsCommandLineParsesBackIntoTheConfigurationTheSpecAsksFor(
+            BenchmarkRunSpec spec, BenchmarkConfig expected) {
         List<String> jobArgs = RunnerArguments.of(spec, URL, MODEL);
 
         assertThat(jobArgs.get(0)).as("the command").isEqualTo(new CommandLine(new BenchCommand()).getCommandName());
@@ -89,7 +113,8 @@ class RunnerContractTest {
 
     @Test
     void withoutItsOptionalFlagsTheCommandRunsTheConfigurationsDefaults() {
-        assertThat(configOf(parse(List.of(RunnerFlags.URL, URL, RunnerFlags.MODEL, MODEL)))).isEqualTo(expected().build());
+        assertThat(configOf(parse(List.of(RunnerFlags.URL, URL, RunnerFlags.MODEL, MODEL))))
+                .isEqualTo(expected().build());
     }
 
     /**

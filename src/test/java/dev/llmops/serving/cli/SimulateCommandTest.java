@@ -15,15 +15,20 @@ class SimulateCommandTest {
     private static final String TRY_HELP = "Try 'llm-serving-operator simulate --help' for more information.";
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "--port 99999|Invalid value for option '--port': 99999 is not a port number (0 to 65535; 0 picks a free one)",
-        "--port -1|Invalid value for option '--port': -1 is not a port number (0 to 65535; 0 picks a free one)",
-        "--ttft-ms -5|Invalid value for option '--ttft-ms': -5 is negative; use 0 or more",
-        "--token-delay-ms -0.5|Invalid value for option '--token-delay-ms': -0.5 is negative; use 0 or more",
-        "--tokens-per-chunk 0|Invalid value for option '--tokens-per-chunk': 0 is below 1",
-        "--error-rate 1.5|Invalid value for option '--error-rate': 1.5 is not a fraction between 0 and 1",
-        "--duration-seconds 0|Invalid value for option '--duration-seconds': 0 is not a positive number of seconds",
-        "--port abc|Invalid value for option '--port': 'abc' is not an int"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--port 99999|Invalid value for option '--port': 99999 is not a port number (0 to 65535; 0 picks a "
+                        + "free one)",
+                "--port -1|Invalid value for option '--port': -1 is not a port number (0 to 65535; 0 picks a free one)",
+                "--ttft-ms -5|Invalid value for option '--ttft-ms': -5 is negative; use 0 or more",
+                "--token-delay-ms -0.5|Invalid value for option '--token-delay-ms': -0.5 is negative; use 0 or more",
+                "--tokens-per-chunk 0|Invalid value for option '--tokens-per-chunk': 0 is below 1",
+                "--error-rate 1.5|Invalid value for option '--error-rate': 1.5 is not a fraction between 0 and 1",
+                "--duration-seconds 0|Invalid value for option '--duration-seconds': 0 is not a positive number of "
+                        + "seconds",
+                "--port abc|Invalid value for option '--port': 'abc' is not an int"
+            })
     void aBadValueIsOneLineNamingTheOption(String options, String message) {
         Cli.Run run = Cli.run(("simulate " + options).split(" "));
 
@@ -37,8 +42,11 @@ class SimulateCommandTest {
             Cli.Run run = Cli.run("simulate", "--host", "127.0.0.1", "--port", String.valueOf(taken.getLocalPort()));
 
             assertThat(run.exitCode()).isEqualTo(2);
-            assertThat(run.errLines()).containsExactly("llm-serving-operator simulate: cannot listen on 127.0.0.1:"
-                    + taken.getLocalPort() + ": Address already in use; choose another --port or --host", TRY_HELP);
+            assertThat(run.errLines())
+                    .containsExactly(
+                            "llm-serving-operator simulate: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                                    + ": Address already in use; choose another --port or --host",
+                            TRY_HELP);
         }
     }
 }

@@ -29,19 +29,24 @@ class ControllerMetricsTest {
 
     @Test
     void eventsOfManyServersShareOneCounter() {
-        Map<String, Object> metadata = Map.of(Constants.RESOURCE_GVK_KEY, GroupVersionKind.gvkFor(ModelServer.class),
-                Constants.CONTROLLER_NAME, "modelserver");
+        Map<String, Object> metadata = Map.of(
+                Constants.RESOURCE_GVK_KEY,
+                GroupVersionKind.gvkFor(ModelServer.class),
+                Constants.CONTROLLER_NAME,
+                "modelserver");
         double before = received();
         for (int i = 0; i < 3; i++) {
             metrics.receivedEvent(new Event(new ResourceID("metrics-" + i, "metrics")), metadata);
         }
 
         assertThat(received() - before).isEqualTo(3);
-        assertThat(registry.getMeters()).noneMatch(meter -> "metrics".equals(meter.getId().getTag("namespace")));
+        assertThat(registry.getMeters())
+                .noneMatch(meter -> "metrics".equals(meter.getId().getTag("namespace")));
     }
 
     private double received() {
         return registry.find("operator.sdk.events.received").tag("kind", "ModelServer").counters().stream()
-                .mapToDouble(Counter::count).sum();
+                .mapToDouble(Counter::count)
+                .sum();
     }
 }

@@ -48,9 +48,12 @@ final class CelRules {
 
     private final Map<JSONSchemaProps, List<Compiled>> rulesBySchema = new IdentityHashMap<>();
     private final Map<String, StructType> structs = new LinkedHashMap<>();
-    private final CelRuntime runtime = CelRuntimeFactory.standardCelRuntimeBuilder().build();
+    private final CelRuntime runtime =
+            CelRuntimeFactory.standardCelRuntimeBuilder().build();
 
-    /** Compiles every rule below {@code root}; throws if one does not compile, as the API server would reject the CRD. */
+    /**
+     * Compiles every rule below {@code root}; throws if one does not compile, as the API server would reject the CRD.
+     */
     CelRules(JSONSchemaProps root) {
         compileAll(root, "self");
     }
@@ -59,18 +62,22 @@ final class CelRules {
         return rulesBySchema.getOrDefault(schema, List.of());
     }
 
-    /** Converts a JSON value to what CEL sees for the given schema: integers as int, numbers as double, objects as maps. */
+    /**
+     * Converts a JSON value to what CEL sees for the given schema: integers as int, numbers as double, objects as maps.
+     */
     static Object celValue(Object value, JSONSchemaProps schema) {
         if (value == null || schema == null) {
             return value;
         }
         if (value instanceof Map<?, ?> map) {
             Map<String, Object> converted = new LinkedHashMap<>();
-            map.forEach((key, child) -> converted.put((String) key, celValue(child, childSchema(schema, (String) key))));
+            map.forEach((key, child) ->
+                    converted.put((String) key, celValue(child, childSchema(schema, (String) key))));
             return converted;
         }
         if (value instanceof List<?> list) {
-            JSONSchemaProps items = schema.getItems() == null ? null : schema.getItems().getSchema();
+            JSONSchemaProps items =
+                    schema.getItems() == null ? null : schema.getItems().getSchema();
             return list.stream().map(item -> celValue(item, items)).toList();
         }
         if ("number".equals(schema.getType()) && value instanceof Number number) {
@@ -83,7 +90,9 @@ final class CelRules {
         if (object.getProperties() != null && object.getProperties().containsKey(key)) {
             return object.getProperties().get(key);
         }
-        return object.getAdditionalProperties() == null ? null : object.getAdditionalProperties().getSchema();
+        return object.getAdditionalProperties() == null
+                ? null
+                : object.getAdditionalProperties().getSchema();
     }
 
     private void compileAll(JSONSchemaProps schema, String path) {
@@ -109,7 +118,8 @@ final class CelRules {
         if (schema.getItems() != null && schema.getItems().getSchema() != null) {
             compileAll(schema.getItems().getSchema(), path + ".@items");
         }
-        if (schema.getAdditionalProperties() != null && schema.getAdditionalProperties().getSchema() != null) {
+        if (schema.getAdditionalProperties() != null
+                && schema.getAdditionalProperties().getSchema() != null) {
             compileAll(schema.getAdditionalProperties().getSchema(), path + ".@values");
         }
     }
@@ -120,10 +130,12 @@ final class CelRules {
         }
         try {
             CelAbstractSyntaxTree ast = compiler.compile(rule.getRule()).getAst();
-            boolean transition = ast.getReferenceMap().values().stream().anyMatch(reference -> "oldSelf".equals(reference.name()));
+            boolean transition =
+                    ast.getReferenceMap().values().stream().anyMatch(reference -> "oldSelf".equals(reference.name()));
             return new Compiled(rule, runtime.createProgram(ast), transition);
         } catch (CelValidationException | CelEvaluationException e) {
-            throw new IllegalStateException("rule at " + path + " does not compile: " + rule.getRule() + "\n" + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "rule at " + path + " does not compile: " + rule.getRule() + "\n" + e.getMessage(), e);
         }
     }
 
@@ -131,10 +143,13 @@ final class CelRules {
     private static void requireFieldPath(JSONSchemaProps schema, String fieldPath, String path) {
         JSONSchemaProps current = fieldPath.startsWith(".") ? schema : null;
         for (String name : fieldPath.substring(1).split("\\.")) {
-            current = current == null || current.getProperties() == null ? null : current.getProperties().get(name);
+            current = current == null || current.getProperties() == null
+                    ? null
+                    : current.getProperties().get(name);
         }
         if (current == null) {
-            throw new IllegalStateException("fieldPath " + fieldPath + " of a rule at " + path + " is not a field of the schema");
+            throw new IllegalStateException(
+                    "fieldPath " + fieldPath + " of a rule at " + path + " is not a field of the schema");
         }
     }
 
@@ -155,8 +170,10 @@ final class CelRules {
     }
 
     private CelType objectType(JSONSchemaProps schema, String path) {
-        if (schema.getAdditionalProperties() != null && schema.getAdditionalProperties().getSchema() != null) {
-            return MapType.create(SimpleType.STRING, celType(schema.getAdditionalProperties().getSchema(), path + ".@values"));
+        if (schema.getAdditionalProperties() != null
+                && schema.getAdditionalProperties().getSchema() != null) {
+            return MapType.create(
+                    SimpleType.STRING, celType(schema.getAdditionalProperties().getSchema(), path + ".@values"));
         }
         if (Boolean.TRUE.equals(schema.getXKubernetesPreserveUnknownFields())) {
             return MapType.create(SimpleType.STRING, SimpleType.DYN);
@@ -165,7 +182,8 @@ final class CelRules {
         if (schema.getProperties() != null) {
             schema.getProperties().forEach((name, child) -> fields.put(name, celType(child, path + "." + name)));
         }
-        StructType struct = StructType.create(path, ImmutableSet.copyOf(fields.keySet()), name -> Optional.ofNullable(fields.get(name)));
+        StructType struct = StructType.create(
+                path, ImmutableSet.copyOf(fields.keySet()), name -> Optional.ofNullable(fields.get(name)));
         structs.put(path, struct);
         return struct;
     }

@@ -34,22 +34,32 @@ class CelRulesTest {
     @Test
     void onlyARuleThatReadsOldSelfIsATransitionRule() throws Exception {
         JSONSchemaProps schema = parallelismWithRule("self.tp % self.ep == 0", ".ep");
-        schema.getXKubernetesValidations().add(new ValidationRuleBuilder().withRule("self.tp >= oldSelf.tp").build());
+        schema.getXKubernetesValidations()
+                .add(new ValidationRuleBuilder()
+                        .withRule("self.tp >= oldSelf.tp")
+                        .build());
         CelRules rules = new CelRules(schema);
 
         assertThat(rules.at(schema)).extracting(CelRules.Compiled::transition).containsExactly(false, true);
-        assertThat(rules.at(schema).get(0).holds(Map.of("tp", 8L, "ep", 4L), null)).isTrue();
-        assertThat(rules.at(schema).get(0).holds(Map.of("tp", 8L, "ep", 3L), null)).isFalse();
-        assertThat(rules.at(schema).get(1).holds(Map.of("tp", 4L, "ep", 1L), Map.of("tp", 8L, "ep", 1L))).isFalse();
+        assertThat(rules.at(schema).get(0).holds(Map.of("tp", 8L, "ep", 4L), null))
+                .isTrue();
+        assertThat(rules.at(schema).get(0).holds(Map.of("tp", 8L, "ep", 3L), null))
+                .isFalse();
+        assertThat(rules.at(schema).get(1).holds(Map.of("tp", 4L, "ep", 1L), Map.of("tp", 8L, "ep", 1L)))
+                .isFalse();
     }
 
     private static JSONSchemaProps parallelismWithRule(String rule, String fieldPath) {
-        JSONSchemaProps integer = new JSONSchemaPropsBuilder().withType("integer").build();
+        JSONSchemaProps integer =
+                new JSONSchemaPropsBuilder().withType("integer").build();
         return new JSONSchemaPropsBuilder()
                 .withType("object")
                 .addToProperties("tp", integer)
                 .addToProperties("ep", integer)
-                .addNewXKubernetesValidation().withRule(rule).withFieldPath(fieldPath).endXKubernetesValidation()
+                .addNewXKubernetesValidation()
+                .withRule(rule)
+                .withFieldPath(fieldPath)
+                .endXKubernetesValidation()
                 .build();
     }
 }

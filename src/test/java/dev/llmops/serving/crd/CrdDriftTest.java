@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CrdDriftTest {
 
     static final Path COMMITTED = Path.of("deploy/crds");
-    static final String REGENERATE = "mvn -q -B package -DskipTests && cp target/kubernetes/*." + ApiGroup.GROUP + "-v1.yml deploy/crds/";
+    static final String REGENERATE =
+            "mvn -q -B package -DskipTests && cp target/kubernetes/*." + ApiGroup.GROUP + "-v1.yml deploy/crds/";
 
     @Test
     void committedCrdsAreWhatTheApiClassesGenerate(@TempDir Path generated) throws IOException {
@@ -31,21 +32,32 @@ class CrdDriftTest {
                 .customResourceClasses(resourceClasses())
                 .generate();
 
-        assertThat(fileNames(COMMITTED)).as("deploy/crds holds exactly the generated CRDs: run " + REGENERATE)
+        assertThat(fileNames(COMMITTED))
+                .as("deploy/crds holds exactly the generated CRDs: run " + REGENERATE)
                 .isEqualTo(fileNames(generated));
         for (String name : fileNames(generated)) {
             String expected = Files.readString(generated.resolve(name));
             String committed = Files.readString(COMMITTED.resolve(name));
-            assertThat(committed).as("deploy/crds is out of date (%s): run %s", name, REGENERATE).isEqualTo(expected);
+            assertThat(committed)
+                    .as("deploy/crds is out of date (%s): run %s", name, REGENERATE)
+                    .isEqualTo(expected);
         }
     }
 
-    /** Every custom resource class of the API package, as the build's generator finds them, so a new kind cannot be missed. */
+    /**
+     * Every custom resource class of the API package, as the build's generator finds them, so a new kind cannot be
+     * missed.
+     */
     private static List<Class<? extends HasMetadata>> resourceClasses() throws IOException {
         List<Class<? extends HasMetadata>> resources = new ArrayList<>();
-        try (Stream<Path> files = Files.list(Path.of("target/classes", ApiGroup.class.getPackageName().split("\\.")))) {
-            for (String file : files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".class")).sorted().toList()) {
-                Class<?> type = Class.forName(ApiGroup.class.getPackageName() + "." + file.substring(0, file.length() - ".class".length()));
+        try (Stream<Path> files = Files.list(
+                Path.of("target/classes", ApiGroup.class.getPackageName().split("\\.")))) {
+            for (String file : files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".class"))
+                    .sorted()
+                    .toList()) {
+                Class<?> type = Class.forName(
+                        ApiGroup.class.getPackageName() + "." + file.substring(0, file.length() - ".class".length()));
                 if (CustomResource.class.isAssignableFrom(type) && !Modifier.isAbstract(type.getModifiers())) {
                     resources.add(type.asSubclass(HasMetadata.class));
                 }
@@ -59,7 +71,10 @@ class CrdDriftTest {
 
     private static List<String> fileNames(Path directory) throws IOException {
         try (Stream<Path> files = Files.list(directory)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yml") || n.endsWith(".yaml")).sorted().toList();
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".yml") || n.endsWith(".yaml"))
+                    .sorted()
+                    .toList();
         }
     }
 }

@@ -31,6 +31,7 @@ class CrdSchemaTest {
 
     /** Reads JSON values as the validator does, whole numbers as {@code Long}, so defaults compare by value. */
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_LONG_FOR_INTS);
+
     static final CrdValidator MODEL_SERVER = CrdValidator.forKind("ModelServer");
     static final CrdValidator BENCHMARK_RUN = CrdValidator.forKind("BenchmarkRun");
 
@@ -45,41 +46,68 @@ class CrdSchemaTest {
         assertThat(defaultAt(MODEL_SERVER, "spec.parallelism.tp")).isEqualTo(1L);
     }
 
-    /** The committed CRD's defaults are the runner's, so a field left out runs as the bench command runs without its flag. */
+    /**
+     * The committed CRD's defaults are the runner's, so a field left out runs as the bench command runs without its
+     * flag.
+     */
     @Test
     void benchmarkRunDefaults() {
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.temperature")).isEqualTo(0.6).isEqualTo(BenchmarkDefaults.TEMPERATURE);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.topP")).isEqualTo(0.95).isEqualTo(BenchmarkDefaults.TOP_P);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.maxTokens")).isEqualTo(4096L).isEqualTo((long) BenchmarkDefaults.MAX_TOKENS);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.warmup.requests")).isEqualTo(3L).isEqualTo((long) BenchmarkDefaults.WARMUP_REQUESTS);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.warmup.maxTokens")).isEqualTo(256L)
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.temperature"))
+                .isEqualTo(0.6)
+                .isEqualTo(BenchmarkDefaults.TEMPERATURE);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.topP"))
+                .isEqualTo(0.95)
+                .isEqualTo(BenchmarkDefaults.TOP_P);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.maxTokens"))
+                .isEqualTo(4096L)
+                .isEqualTo((long) BenchmarkDefaults.MAX_TOKENS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.warmup.requests"))
+                .isEqualTo(3L)
+                .isEqualTo((long) BenchmarkDefaults.WARMUP_REQUESTS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.warmup.maxTokens"))
+                .isEqualTo(256L)
                 .isEqualTo((long) BenchmarkDefaults.WARMUP_MAX_TOKENS);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.requestTimeoutSeconds")).isEqualTo(900L)
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.requestTimeoutSeconds"))
+                .isEqualTo(900L)
                 .isEqualTo((long) BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS);
         assertThat(defaultAt(BENCHMARK_RUN, "spec.waitTimeoutSeconds")).isEqualTo(3600L);
         assertThat(defaultAt(BENCHMARK_RUN, "spec.sweep.concurrency"))
-                .isEqualTo(List.of(8L, 16L, 32L, 48L, 64L)).isEqualTo(JSON.convertValue(BenchmarkDefaults.CONCURRENCY, List.class));
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.singleRequest.prompts")).isEqualTo(List.of(
-                "Write a Python quicksort implementation",
-                "Explain quantum entanglement",
-                "Write a comprehensive guide to Redis data structures")).isEqualTo(BenchmarkDefaults.PROMPTS);
+                .isEqualTo(List.of(8L, 16L, 32L, 48L, 64L))
+                .isEqualTo(JSON.convertValue(BenchmarkDefaults.CONCURRENCY, List.class));
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.singleRequest.prompts"))
+                .isEqualTo(List.of(
+                        "Write a Python quicksort implementation",
+                        "Explain quantum entanglement",
+                        "Write a comprehensive guide to Redis data structures"))
+                .isEqualTo(BenchmarkDefaults.PROMPTS);
         assertThat(defaultAt(BENCHMARK_RUN, "spec.dataset.type")).isEqualTo("Prompts");
     }
 
     @Test
     void theApiServerAppliesTheDefaultsOfObjectsThatArePresent() {
-        Map<String, Object> run = Map.of("apiVersion", ApiGroup.API_VERSION, "kind", "BenchmarkRun", "metadata", Map.of("name", "r"),
-                "spec", Map.of("target", Map.of("modelServer", "m"), "sweep", Map.of(), "sampling", Map.of()));
+        Map<String, Object> run = Map.of(
+                "apiVersion",
+                ApiGroup.API_VERSION,
+                "kind",
+                "BenchmarkRun",
+                "metadata",
+                Map.of("name", "r"),
+                "spec",
+                Map.of("target", Map.of("modelServer", "m"), "sweep", Map.of(), "sampling", Map.of()));
 
         @SuppressWarnings("unchecked")
-        Map<String, Object> spec = (Map<String, Object>) BENCHMARK_RUN.withDefaults(run).get("spec");
+        Map<String, Object> spec =
+                (Map<String, Object>) BENCHMARK_RUN.withDefaults(run).get("spec");
 
         assertThat(spec.get("sweep")).isEqualTo(Map.of("concurrency", List.of(8L, 16L, 32L, 48L, 64L)));
         assertThat(spec.get("sampling")).isEqualTo(Map.of("temperature", 0.6, "topP", 0.95, "maxTokens", 4096L));
         assertThat(spec).containsEntry("requestTimeoutSeconds", 900L).doesNotContainKey("singleRequest");
     }
 
-    /** A default only in Java is invisible to kubectl and to every other client; one only in the schema is lost on a missing parent. */
+    /**
+     * A default only in Java is invisible to kubectl and to every other client; one only in the schema is lost on a
+     * missing parent.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
     void javaFieldDefaultsAndSchemaDefaultsAgree(String kind) {
@@ -92,9 +120,13 @@ class CrdSchemaTest {
 
     @Test
     void enums() {
-        assertThat(enumAt(BENCHMARK_RUN, "status.phase")).containsExactlyInAnyOrderElementsOf(names(BenchmarkRunPhase.values()));
-        assertThat(enumAt(MODEL_SERVER, "status.phase")).containsExactlyInAnyOrderElementsOf(names(ModelServerPhase.values()));
-        assertThat(enumAt(BENCHMARK_RUN, "spec.dataset.type")).containsExactly("Prompts", "Random").containsExactlyElementsOf(names(DatasetType.values()));
+        assertThat(enumAt(BENCHMARK_RUN, "status.phase"))
+                .containsExactlyInAnyOrderElementsOf(names(BenchmarkRunPhase.values()));
+        assertThat(enumAt(MODEL_SERVER, "status.phase"))
+                .containsExactlyInAnyOrderElementsOf(names(ModelServerPhase.values()));
+        assertThat(enumAt(BENCHMARK_RUN, "spec.dataset.type"))
+                .containsExactly("Prompts", "Random")
+                .containsExactlyElementsOf(names(DatasetType.values()));
     }
 
     @Test
@@ -110,16 +142,21 @@ class CrdSchemaTest {
             assertThat(version.getName()).isEqualTo(ApiGroup.VERSION);
             assertThat(version.getServed()).isTrue();
             assertThat(version.getStorage()).isTrue();
-            assertThat(version.getSubresources().getStatus()).as("status subresource").isNotNull();
+            assertThat(version.getSubresources().getStatus())
+                    .as("status subresource")
+                    .isNotNull();
         }
     }
 
     @Test
     void printerColumnsInDeclaredOrder() {
-        assertThat(onlyVersion(MODEL_SERVER).getAdditionalPrinterColumns()).extracting(CustomResourceColumnDefinition::getName)
+        assertThat(onlyVersion(MODEL_SERVER).getAdditionalPrinterColumns())
+                .extracting(CustomResourceColumnDefinition::getName)
                 .containsExactly("Model", "GPUs", "Phase", "Ready", "Reason", "Endpoint", "Age");
-        assertThat(onlyVersion(BENCHMARK_RUN).getAdditionalPrinterColumns()).extracting(CustomResourceColumnDefinition::getName)
-                .containsExactly("Target", "Phase", "Progress", "Single tok/s", "Peak tok/s", "At Conc", "Speedup", "Age");
+        assertThat(onlyVersion(BENCHMARK_RUN).getAdditionalPrinterColumns())
+                .extracting(CustomResourceColumnDefinition::getName)
+                .containsExactly(
+                        "Target", "Phase", "Progress", "Single tok/s", "Peak tok/s", "At Conc", "Speedup", "Age");
     }
 
     /** kubectl prints {@code <none>} for a column whose path is misspelled; nothing else would notice. */
@@ -132,7 +169,9 @@ class CrdSchemaTest {
                 continue;
             }
             JSONSchemaProps field = property(validator, column.getJsonPath().substring(1));
-            assertThat(field).as(column.getName() + " -> " + column.getJsonPath()).isNotNull();
+            assertThat(field)
+                    .as(column.getName() + " -> " + column.getJsonPath())
+                    .isNotNull();
             assertThat(field.getType()).as(column.getName()).isEqualTo(column.getType());
         }
     }
@@ -165,7 +204,10 @@ class CrdSchemaTest {
     void everyRuleHasAMessageNamingItsField(String kind) {
         forEachSchema(onlyVersion(CrdValidator.forKind(kind)).getSchema().getOpenAPIV3Schema(), "", (path, schema) -> {
             for (ValidationRule rule : rules(schema)) {
-                assertThat(rule.getMessage()).as("message of " + rule.getRule() + " at " + path).isNotBlank().contains(path);
+                assertThat(rule.getMessage())
+                        .as("message of " + rule.getRule() + " at " + path)
+                        .isNotBlank()
+                        .contains(path);
             }
         });
     }
@@ -185,8 +227,11 @@ class CrdSchemaTest {
             if ("array".equals(schema.getType())) {
                 assertThat(schema.getMaxItems()).as("maxItems of " + path).isNotNull();
             }
-            if (schema.getAdditionalProperties() != null && schema.getAdditionalProperties().getSchema() != null) {
-                assertThat(schema.getMaxProperties()).as("maxProperties of " + path).isNotNull();
+            if (schema.getAdditionalProperties() != null
+                    && schema.getAdditionalProperties().getSchema() != null) {
+                assertThat(schema.getMaxProperties())
+                        .as("maxProperties of " + path)
+                        .isNotNull();
             }
             if ("string".equals(schema.getType())) {
                 assertThat(schema.getMaxLength()).as("maxLength of " + path).isNotNull();
@@ -194,29 +239,37 @@ class CrdSchemaTest {
         });
     }
 
-    private static void compareDefaults(JSONSchemaProps schema, Object javaValue, String path, List<String> disagreements) {
+    private static void compareDefaults(
+            JSONSchemaProps schema, Object javaValue, String path, List<String> disagreements) {
         if (schema.getDefault() != null) {
             Object schemaDefault = JSON.convertValue(schema.getDefault(), Object.class);
             if (!schemaDefault.equals(javaValue)) {
                 disagreements.add(path + ": schema default " + schemaDefault + ", Java default " + javaValue);
             }
-        } else if (javaValue != null && !(javaValue instanceof Map) && !(javaValue instanceof List<?> list && list.isEmpty())) {
+        } else if (javaValue != null
+                && !(javaValue instanceof Map)
+                && !(javaValue instanceof List<?> list && list.isEmpty())) {
             disagreements.add(path + ": Java default " + javaValue + " has no schema default");
         }
         if (javaValue instanceof Map<?, ?> javaObject && schema.getProperties() != null) {
-            schema.getProperties().forEach((name, child) -> compareDefaults(child, javaObject.get(name), path + "." + name, disagreements));
+            schema.getProperties()
+                    .forEach((name, child) ->
+                            compareDefaults(child, javaObject.get(name), path + "." + name, disagreements));
         }
     }
 
-    private static void forEachSchema(JSONSchemaProps schema, String path, BiConsumer<String, JSONSchemaProps> visitor) {
+    private static void forEachSchema(
+            JSONSchemaProps schema, String path, BiConsumer<String, JSONSchemaProps> visitor) {
         visitor.accept(path, schema);
         if (schema.getProperties() != null) {
-            schema.getProperties().forEach((name, child) -> forEachSchema(child, path.isEmpty() ? name : path + "." + name, visitor));
+            schema.getProperties()
+                    .forEach((name, child) -> forEachSchema(child, path.isEmpty() ? name : path + "." + name, visitor));
         }
         if (schema.getItems() != null && schema.getItems().getSchema() != null) {
             forEachSchema(schema.getItems().getSchema(), path + "[*]", visitor);
         }
-        if (schema.getAdditionalProperties() != null && schema.getAdditionalProperties().getSchema() != null) {
+        if (schema.getAdditionalProperties() != null
+                && schema.getAdditionalProperties().getSchema() != null) {
             forEachSchema(schema.getAdditionalProperties().getSchema(), path + "[*]", visitor);
         }
     }
@@ -226,7 +279,9 @@ class CrdSchemaTest {
     }
 
     private static List<String> rulesAt(CrdValidator validator, String path) {
-        return rules(property(validator, path)).stream().map(ValidationRule::getRule).toList();
+        return rules(property(validator, path)).stream()
+                .map(ValidationRule::getRule)
+                .toList();
     }
 
     private static Object defaultAt(CrdValidator validator, String path) {
@@ -236,14 +291,17 @@ class CrdSchemaTest {
     }
 
     private static List<String> enumAt(CrdValidator validator, String path) {
-        return property(validator, path).getEnum().stream().map(node -> node.asText()).toList();
+        return property(validator, path).getEnum().stream()
+                .map(node -> node.asText())
+                .toList();
     }
 
     private static JSONSchemaProps property(CrdValidator validator, String path) {
         JSONSchemaProps schema = onlyVersion(validator).getSchema().getOpenAPIV3Schema();
         for (String name : path.split("\\.")) {
             if (schema.getProperties() == null || !schema.getProperties().containsKey(name)) {
-                fail("no field " + path + " in the " + validator.crd().getSpec().getNames().getKind() + " schema");
+                fail("no field " + path + " in the "
+                        + validator.crd().getSpec().getNames().getKind() + " schema");
             }
             schema = schema.getProperties().get(name);
         }

@@ -37,10 +37,12 @@ public final class CrdValidator {
     /** Where the committed CRDs live, relative to the project directory tests run in. */
     private static final Path CRD_DIRECTORY = Path.of("deploy/crds");
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.USE_LONG_FOR_INTS);
+    private static final ObjectMapper YAML =
+            new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.USE_LONG_FOR_INTS);
     private static final Set<String> RESOURCE_ROOT_FIELDS = Set.of("apiVersion", "kind", "metadata");
     private static final String RULES_NOT_CHECKED =
-            "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+            "some validation rules were not checked because the object was invalid; correct the existing errors to "
+                    + "complete validation";
 
     private static final Map<String, CrdValidator> BY_KIND = new ConcurrentHashMap<>();
 
@@ -66,7 +68,8 @@ public final class CrdValidator {
                     .filter(crd -> kind.equals(crd.getSpec().getNames().getKind()))
                     .findFirst()
                     .map(CrdValidator::new)
-                    .orElseThrow(() -> new IllegalArgumentException("no CRD for kind " + kind + " in " + CRD_DIRECTORY));
+                    .orElseThrow(
+                            () -> new IllegalArgumentException("no CRD for kind " + kind + " in " + CRD_DIRECTORY));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -78,7 +81,8 @@ public final class CrdValidator {
 
     /** Reads the documents of a YAML file into plain maps and lists, with integers as {@code Long}. */
     public static List<Map<String, Object>> readDocuments(Path file) {
-        try (MappingIterator<Map<String, Object>> documents = YAML.readerFor(Map.class).readValues(file.toFile())) {
+        try (MappingIterator<Map<String, Object>> documents =
+                YAML.readerFor(Map.class).readValues(file.toFile())) {
             return documents.readAll();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
@@ -97,7 +101,10 @@ public final class CrdValidator {
         return validate(withDefaults(manifest), null);
     }
 
-    /** What the API server would say to replacing {@code oldManifest} with {@code newManifest}; transition rules included. */
+    /**
+     * What the API server would say to replacing {@code oldManifest} with {@code newManifest}; transition rules
+     * included.
+     */
     public List<FieldError> validateUpdate(Map<String, Object> oldManifest, Map<String, Object> newManifest) {
         return validate(withDefaults(newManifest), withDefaults(oldManifest));
     }
@@ -140,7 +147,8 @@ public final class CrdValidator {
         if (node.getItems() != null && node.getItems().getSchema() != null) {
             checkDefaults(node.getItems().getSchema(), path + "[*]", errors);
         }
-        if (node.getAdditionalProperties() != null && node.getAdditionalProperties().getSchema() != null) {
+        if (node.getAdditionalProperties() != null
+                && node.getAdditionalProperties().getSchema() != null) {
             checkDefaults(node.getAdditionalProperties().getSchema(), path + "[*]", errors);
         }
     }
@@ -178,15 +186,24 @@ public final class CrdValidator {
 
         void checkSchema(Object value, JSONSchemaProps node, String path, boolean resourceRoot) {
             if (!hasSchemaType(value, node)) {
-                block(new FieldError(path, FieldError.INVALID, jsonType(value),
+                block(new FieldError(
+                        path,
+                        FieldError.INVALID,
+                        jsonType(value),
                         path + " in body must be of type " + node.getType() + ": \"" + jsonType(value) + "\""));
                 return;
             }
             if (node.getEnum() != null && !node.getEnum().isEmpty()) {
-                List<Object> allowed = node.getEnum().stream().map(v -> YAML.convertValue(v, Object.class)).toList();
+                List<Object> allowed = node.getEnum().stream()
+                        .map(v -> YAML.convertValue(v, Object.class))
+                        .toList();
                 if (!allowed.contains(value)) {
-                    block(new FieldError(path, FieldError.UNSUPPORTED, value, "supported values: "
-                            + allowed.stream().map(v -> "\"" + v + "\"").collect(Collectors.joining(", "))));
+                    block(new FieldError(
+                            path,
+                            FieldError.UNSUPPORTED,
+                            value,
+                            "supported values: "
+                                    + allowed.stream().map(v -> "\"" + v + "\"").collect(Collectors.joining(", "))));
                 }
             }
             if (value instanceof Number number) {
@@ -203,39 +220,63 @@ public final class CrdValidator {
         private void checkBounds(double number, Object value, JSONSchemaProps node, String path) {
             Double max = node.getMaximum();
             if (max != null && (Boolean.TRUE.equals(node.getExclusiveMaximum()) ? number >= max : number > max)) {
-                errors.add(new FieldError(path, FieldError.INVALID, value, path + " in body should be less than "
-                        + (Boolean.TRUE.equals(node.getExclusiveMaximum()) ? "" : "or equal to ") + plain(max)));
+                errors.add(new FieldError(
+                        path,
+                        FieldError.INVALID,
+                        value,
+                        path + " in body should be less than "
+                                + (Boolean.TRUE.equals(node.getExclusiveMaximum()) ? "" : "or equal to ")
+                                + plain(max)));
             }
             Double min = node.getMinimum();
             if (min != null && (Boolean.TRUE.equals(node.getExclusiveMinimum()) ? number <= min : number < min)) {
-                errors.add(new FieldError(path, FieldError.INVALID, value, path + " in body should be greater than "
-                        + (Boolean.TRUE.equals(node.getExclusiveMinimum()) ? "" : "or equal to ") + plain(min)));
+                errors.add(new FieldError(
+                        path,
+                        FieldError.INVALID,
+                        value,
+                        path + " in body should be greater than "
+                                + (Boolean.TRUE.equals(node.getExclusiveMinimum()) ? "" : "or equal to ")
+                                + plain(min)));
             }
         }
 
         private void checkString(String string, JSONSchemaProps node, String path) {
             int length = string.codePointCount(0, string.length());
             if (node.getMaxLength() != null && length > node.getMaxLength()) {
-                block(new FieldError(path, FieldError.TOO_LONG, null, "may not be more than " + node.getMaxLength() + " bytes"));
+                block(new FieldError(
+                        path, FieldError.TOO_LONG, null, "may not be more than " + node.getMaxLength() + " bytes"));
             }
             if (node.getMinLength() != null && length < node.getMinLength()) {
-                errors.add(new FieldError(path, FieldError.INVALID, string,
+                errors.add(new FieldError(
+                        path,
+                        FieldError.INVALID,
+                        string,
                         path + " in body should be at least " + node.getMinLength() + " chars long"));
             }
-            if (node.getPattern() != null && !Pattern.compile(node.getPattern()).matcher(string).find()) {
-                errors.add(new FieldError(path, FieldError.INVALID, string, path + " in body should match '" + node.getPattern() + "'"));
+            if (node.getPattern() != null
+                    && !Pattern.compile(node.getPattern()).matcher(string).find()) {
+                errors.add(new FieldError(
+                        path, FieldError.INVALID, string, path + " in body should match '" + node.getPattern() + "'"));
             }
         }
 
         private void checkList(List<?> list, JSONSchemaProps node, String path) {
             if (node.getMaxItems() != null && list.size() > node.getMaxItems()) {
-                block(new FieldError(path, FieldError.TOO_MANY, (long) list.size(), "must have at most " + node.getMaxItems() + " items"));
+                block(new FieldError(
+                        path,
+                        FieldError.TOO_MANY,
+                        (long) list.size(),
+                        "must have at most " + node.getMaxItems() + " items"));
             }
             if (node.getMinItems() != null && list.size() < node.getMinItems()) {
-                errors.add(new FieldError(path, FieldError.INVALID, (long) list.size(),
+                errors.add(new FieldError(
+                        path,
+                        FieldError.INVALID,
+                        (long) list.size(),
                         path + " in body should have at least " + node.getMinItems() + " items"));
             }
-            JSONSchemaProps items = node.getItems() == null ? null : node.getItems().getSchema();
+            JSONSchemaProps items =
+                    node.getItems() == null ? null : node.getItems().getSchema();
             for (int i = 0; i < list.size() && items != null; i++) {
                 checkSchema(list.get(i), items, path + "[" + i + "]", false);
             }
@@ -243,7 +284,8 @@ public final class CrdValidator {
 
         private void checkObject(Map<?, ?> object, JSONSchemaProps node, String path, boolean resourceRoot) {
             if (node.getRequired() != null) {
-                node.getRequired().stream().filter(name -> !object.containsKey(name))
+                node.getRequired().stream()
+                        .filter(name -> !object.containsKey(name))
                         .forEach(name -> block(new FieldError(join(path, name), FieldError.REQUIRED, null, "")));
             }
             boolean preserveUnknown = Boolean.TRUE.equals(node.getXKubernetesPreserveUnknownFields());
@@ -271,8 +313,11 @@ public final class CrdValidator {
             }
             if (value instanceof Map<?, ?> object) {
                 Map<?, ?> oldObject = old instanceof Map<?, ?> m ? m : Map.of();
-                object.forEach((key, child) ->
-                        checkRules(child, oldObject.get(key), CelRules.childSchema(node, (String) key), childPath(node, path, (String) key)));
+                object.forEach((key, child) -> checkRules(
+                        child,
+                        oldObject.get(key),
+                        CelRules.childSchema(node, (String) key),
+                        childPath(node, path, (String) key)));
             } else if (value instanceof List<?> list && node.getItems() != null) {
                 for (int i = 0; i < list.size(); i++) {
                     checkRules(list.get(i), null, node.getItems().getSchema(), path + "[" + i + "]");
@@ -281,7 +326,8 @@ public final class CrdValidator {
         }
 
         private void evaluate(CelRules.Compiled compiled, Object value, Object old, JSONSchemaProps node, String path) {
-            String message = compiled.rule().getMessage() == null || compiled.rule().getMessage().isBlank()
+            String message = compiled.rule().getMessage() == null
+                            || compiled.rule().getMessage().isBlank()
                     ? "failed rule: " + compiled.rule().getRule().strip()
                     : compiled.rule().getMessage().strip();
             Object shownValue = value instanceof Map || value instanceof List ? null : value;
@@ -290,17 +336,23 @@ public final class CrdValidator {
                     return;
                 }
             } catch (CelEvaluationException e) {
-                errors.add(new FieldError(path, FieldError.INVALID, node.getType(), e.getMessage() + " evaluating rule: " + message));
+                errors.add(new FieldError(
+                        path, FieldError.INVALID, node.getType(), e.getMessage() + " evaluating rule: " + message));
                 return;
             }
-            String field = compiled.rule().getFieldPath() == null ? path : path + compiled.rule().getFieldPath();
-            String reason = compiled.rule().getReason() == null ? "FieldValueInvalid" : compiled.rule().getReason();
-            errors.add(switch (reason) {
-                case "FieldValueForbidden" -> new FieldError(field, FieldError.FORBIDDEN, null, message);
-                case "FieldValueRequired" -> new FieldError(field, FieldError.REQUIRED, null, message);
-                case "FieldValueDuplicate" -> new FieldError(field, FieldError.DUPLICATE, shownValue, "");
-                default -> new FieldError(field, FieldError.INVALID, shownValue, message);
-            });
+            String field = compiled.rule().getFieldPath() == null
+                    ? path
+                    : path + compiled.rule().getFieldPath();
+            String reason = compiled.rule().getReason() == null
+                    ? "FieldValueInvalid"
+                    : compiled.rule().getReason();
+            errors.add(
+                    switch (reason) {
+                        case "FieldValueForbidden" -> new FieldError(field, FieldError.FORBIDDEN, null, message);
+                        case "FieldValueRequired" -> new FieldError(field, FieldError.REQUIRED, null, message);
+                        case "FieldValueDuplicate" -> new FieldError(field, FieldError.DUPLICATE, shownValue, "");
+                        default -> new FieldError(field, FieldError.INVALID, shownValue, message);
+                    });
         }
     }
 
@@ -344,7 +396,8 @@ public final class CrdValidator {
 
     /** {@code spec.model} for a property, {@code spec.runner.nodeSelector[zone]} for a key of a map. */
     private static String childPath(JSONSchemaProps object, String path, String key) {
-        boolean property = object.getProperties() != null && object.getProperties().containsKey(key);
+        boolean property =
+                object.getProperties() != null && object.getProperties().containsKey(key);
         return property || object.getAdditionalProperties() == null ? join(path, key) : path + "[" + key + "]";
     }
 

@@ -28,7 +28,9 @@ class ManifestValidationTest {
     @MethodSource("acceptedManifests")
     void isAccepted(Path manifest) {
         Map<String, Object> document = single(manifest);
-        assertThat(validatorFor(document).validateCreate(document)).as(manifest.toString()).isEmpty();
+        assertThat(validatorFor(document).validateCreate(document))
+                .as(manifest.toString())
+                .isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -41,18 +43,22 @@ class ManifestValidationTest {
 
         List<FieldError> errors;
         if (documents.size() == 2) {
-            assertThat(validator.validateCreate(documents.get(0))).as("the stored object of " + manifest + " is valid").isEmpty();
+            assertThat(validator.validateCreate(documents.get(0)))
+                    .as("the stored object of " + manifest + " is valid")
+                    .isEmpty();
             errors = validator.validateUpdate(documents.get(0), documents.get(1));
         } else {
             errors = validator.validateCreate(documents.get(0));
         }
 
-        assertThat(errors).as(manifest.toString())
+        assertThat(errors)
+                .as(manifest.toString())
                 .anySatisfy(error -> {
                     assertThat(error.field()).isEqualTo(field);
                     assertThat(error.toString()).startsWith(field + ": ").contains(message);
                 })
-                .allSatisfy(error -> assertThat(error.field()).as("an error elsewhere than " + field + ": " + error)
+                .allSatisfy(error -> assertThat(error.field())
+                        .as("an error elsewhere than " + field + ": " + error)
                         .isIn(field, FieldError.NO_FIELD));
     }
 
@@ -70,7 +76,8 @@ class ManifestValidationTest {
 
         assertThat(validator.validateUpdate(stored, relabelled)).isEmpty();
         assertThat(validator.validateUpdate(stored, validator.withDefaults(stored)))
-                .as("spelling out the defaults leaves the spec as stored").isEmpty();
+                .as("spelling out the defaults leaves the spec as stored")
+                .isEmpty();
     }
 
     @Test
@@ -81,7 +88,8 @@ class ManifestValidationTest {
         Map<String, Object> spec = (Map<String, Object>) changed.get("spec");
         spec.put("replicas", 2L);
 
-        assertThat(CrdValidator.forKind("ModelServer").validateUpdate(stored, changed)).isEmpty();
+        assertThat(CrdValidator.forKind("ModelServer").validateUpdate(stored, changed))
+                .isEmpty();
     }
 
     @Test
@@ -89,8 +97,11 @@ class ManifestValidationTest {
         List<FieldError> errors = CrdValidator.forKind("ModelServer")
                 .validateCreate(single(FIXTURES.resolve("invalid/ms-compute-major-9.yaml")));
 
-        assertThat(errors).extracting(FieldError::toString).containsExactly("spec.accelerator.computeMajor: Invalid value: 9:"
-                + " spec.accelerator.computeMajor must be 10 (B200, B300, GB200: SM100/SM103) or 12 (RTX PRO 6000, RTX 50xx: SM120)");
+        assertThat(errors)
+                .extracting(FieldError::toString)
+                .containsExactly("spec.accelerator.computeMajor: Invalid value: 9:"
+                        + " spec.accelerator.computeMajor must be 10 (B200, B300, GB200: SM100/SM103) or 12 "
+                        + "(RTX PRO 6000, RTX 50xx: SM120)");
     }
 
     @Test
@@ -98,14 +109,17 @@ class ManifestValidationTest {
         List<FieldError> errors = CrdValidator.forKind("BenchmarkRun")
                 .validateCreate(single(FIXTURES.resolve("invalid/br-too-many-levels.yaml")));
 
-        assertThat(errors).extracting(FieldError::toString).containsExactly(
-                "spec.sweep.concurrency: Too many: 33: must have at most 32 items",
-                "<nil>: Invalid value: some validation rules were not checked because the object was invalid;"
-                        + " correct the existing errors to complete validation");
+        assertThat(errors)
+                .extracting(FieldError::toString)
+                .containsExactly(
+                        "spec.sweep.concurrency: Too many: 33: must have at most 32 items",
+                        "<nil>: Invalid value: some validation rules were not checked because the object was invalid;"
+                                + " correct the existing errors to complete validation");
     }
 
     static Stream<Path> acceptedManifests() {
-        return Stream.concat(yamlFiles(Path.of("deploy/examples")).stream(), yamlFiles(FIXTURES.resolve("valid")).stream());
+        return Stream.concat(
+                yamlFiles(Path.of("deploy/examples")).stream(), yamlFiles(FIXTURES.resolve("valid")).stream());
     }
 
     static List<Path> invalidManifests() {
@@ -132,7 +146,9 @@ class ManifestValidationTest {
 
     private static String header(Path manifest, String name) throws IOException {
         String prefix = "# " + name + ": ";
-        return Files.readAllLines(manifest).stream().filter(line -> line.startsWith(prefix)).findFirst()
+        return Files.readAllLines(manifest).stream()
+                .filter(line -> line.startsWith(prefix))
+                .findFirst()
                 .map(line -> line.substring(prefix.length()))
                 .orElseThrow(() -> new IllegalStateException(manifest + " has no '" + prefix + "' line"));
     }

@@ -46,18 +46,26 @@ class DemoEndToEndTest {
         assertThat(baseline.getStatus().phase).isEqualTo(BenchmarkRunPhase.Succeeded);
         assertThat(speculative.getStatus().phase).isEqualTo(BenchmarkRunPhase.Succeeded);
         double perStream = SimulatedServerProfile.autoregressive().tokensPerSecondPerStream();
-        assertThat(baseline.getStatus().summary.singleStreamTokensPerSecond).isCloseTo(perStream, within(perStream * 0.15));
-        assertThat(baseline.getStatus().stages).extracting(s -> s.name).containsExactly("single", "c8", "c16", "c32", "c48", "c64");
+        assertThat(baseline.getStatus().summary.singleStreamTokensPerSecond)
+                .isCloseTo(perStream, within(perStream * 0.15));
+        assertThat(baseline.getStatus().stages)
+                .extracting(s -> s.name)
+                .containsExactly("single", "c8", "c16", "c32", "c48", "c64");
         assertThat(speculative.getStatus().comparison.baseline).isEqualTo("autoregressive");
         assertThat(speculative.getStatus().comparison.singleStreamSpeedup).isGreaterThan(1.5);
         assertThat(speculative.getStatus().comparison.peakThroughputSpeedup).isGreaterThan(1.5);
-        List<String> progress = result.getOutput().lines().filter(l -> l.startsWith("[")).toList();
-        assertThat(progress).as("progress lines, oldest first").anySatisfy(l -> assertThat(l).containsPattern(RUNNING_STAGE))
-                .last().satisfies(l -> assertThat(l).contains("br/autoregressive Succeeded", "br/eagle3 Succeeded"));
+        List<String> progress =
+                result.getOutput().lines().filter(l -> l.startsWith("[")).toList();
+        assertThat(progress)
+                .as("progress lines, oldest first")
+                .anySatisfy(l -> assertThat(l).containsPattern(RUNNING_STAGE))
+                .last()
+                .satisfies(l -> assertThat(l).contains("br/autoregressive Succeeded", "br/eagle3 Succeeded"));
     }
 
     @Test
-    void halfReadyServerNeverBecomesReadyAndTheRunGivesUp(QuarkusMainLauncher launcher, @TempDir Path saved) throws IOException {
+    void halfReadyServerNeverBecomesReadyAndTheRunGivesUp(QuarkusMainLauncher launcher, @TempDir Path saved)
+            throws IOException {
         LaunchResult result = launcher.launch("demo", "--scenario", "half-ready", "--save", saved.toString());
 
         assertThat(result.exitCode()).as(result.getOutput()).isZero();
@@ -66,7 +74,10 @@ class DemoEndToEndTest {
         assertThat(server.getStatus().diagnosis).isNotNull();
         BenchmarkRun run = read(saved.resolve("benchmarkrun-half-ready.yaml"), BenchmarkRun.class);
         assertThat(run.getStatus().phase).isEqualTo(BenchmarkRunPhase.Failed);
-        Condition ready = run.getStatus().conditions.stream().filter(c -> c.getType().equals("Ready")).findFirst().orElseThrow();
+        Condition ready = run.getStatus().conditions.stream()
+                .filter(c -> c.getType().equals("Ready"))
+                .findFirst()
+                .orElseThrow();
         assertThat(ready.getReason()).isEqualTo("ServerNotReady");
         assertThat(ready.getMessage()).contains(server.getStatus().diagnosis.reason);
     }

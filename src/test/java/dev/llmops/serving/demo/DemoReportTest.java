@@ -30,10 +30,12 @@ class DemoReportTest {
         report.progress(List.of(server), List.of(run("eagle3", BenchmarkRunPhase.Running, "3/5 c32")));
         report.progress(List.of(server), List.of(run("eagle3", BenchmarkRunPhase.Succeeded, "5/5")));
 
-        assertThat(lines()).satisfiesExactly(
-                l -> assertThat(l).matches("\\[ +\\d+\\.\\ds] ms/llm-eagle3 Ready  \\|  br/eagle3 Running 2/5 c16"),
-                l -> assertThat(l).endsWith("] ms/llm-eagle3 Ready  |  br/eagle3 Running 3/5 c32"),
-                l -> assertThat(l).endsWith("] ms/llm-eagle3 Ready  |  br/eagle3 Succeeded 5/5"));
+        assertThat(lines())
+                .satisfiesExactly(
+                        l -> assertThat(l)
+                                .matches("\\[ +\\d+\\.\\ds] ms/llm-eagle3 Ready  \\|  br/eagle3 Running 2/5 c16"),
+                        l -> assertThat(l).endsWith("] ms/llm-eagle3 Ready  |  br/eagle3 Running 3/5 c32"),
+                        l -> assertThat(l).endsWith("] ms/llm-eagle3 Ready  |  br/eagle3 Succeeded 5/5"));
     }
 
     @Test
@@ -49,7 +51,10 @@ class DemoReportTest {
 
     private static ModelServer server(String name, ModelServerPhase phase) {
         ModelServer server = new ModelServer();
-        server.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(DemoScenario.NAMESPACE).build());
+        server.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(DemoScenario.NAMESPACE)
+                .build());
         if (phase != null) {
             server.setStatus(new ModelServerStatus());
             server.getStatus().phase = phase;
@@ -59,7 +64,10 @@ class DemoReportTest {
 
     private static BenchmarkRun run(String name, BenchmarkRunPhase phase, String progress) {
         BenchmarkRun run = new BenchmarkRun();
-        run.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(DemoScenario.NAMESPACE).build());
+        run.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(DemoScenario.NAMESPACE)
+                .build());
         if (phase != null) {
             run.setStatus(new BenchmarkRunStatus());
             run.getStatus().phase = phase;

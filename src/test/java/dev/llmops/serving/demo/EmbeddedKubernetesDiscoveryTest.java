@@ -45,8 +45,11 @@ class EmbeddedKubernetesDiscoveryTest {
 
         assertThat(apis.statusCode()).isEqualTo(200);
         assertThat(apis.headers().firstValue("Content-Type")).hasValue("application/json");
-        assertThat(api.json("/api", KUBECTL_DISCOVERY_ACCEPT).path("kind").asText()).isEqualTo("APIVersions");
-        assertThat(api.json("/api").path("versions")).extracting(JsonNode::asText).containsExactly("v1");
+        assertThat(api.json("/api", KUBECTL_DISCOVERY_ACCEPT).path("kind").asText())
+                .isEqualTo("APIVersions");
+        assertThat(api.json("/api").path("versions"))
+                .extracting(JsonNode::asText)
+                .containsExactly("v1");
     }
 
     @Test
@@ -54,18 +57,37 @@ class EmbeddedKubernetesDiscoveryTest {
         JsonNode core = api.json("/api/v1");
 
         assertThat(core.path("kind").asText()).isEqualTo("APIResourceList");
-        assertThat(names(core.path("resources"))).contains("namespaces", "pods", "pods/log", "pods/status",
-                "services", "configmaps", "secrets", "events", "persistentvolumeclaims");
-        assertThat(resource(core, "pods/log").path("verbs")).extracting(JsonNode::asText).containsExactly("get");
-        assertThat(resource(core, "pods").path("shortNames")).extracting(JsonNode::asText).containsExactly("po");
+        assertThat(names(core.path("resources")))
+                .contains(
+                        "namespaces",
+                        "pods",
+                        "pods/log",
+                        "pods/status",
+                        "services",
+                        "configmaps",
+                        "secrets",
+                        "events",
+                        "persistentvolumeclaims");
+        assertThat(resource(core, "pods/log").path("verbs"))
+                .extracting(JsonNode::asText)
+                .containsExactly("get");
+        assertThat(resource(core, "pods").path("shortNames"))
+                .extracting(JsonNode::asText)
+                .containsExactly("po");
     }
 
     @Test
     void groupListHasTheBuiltInGroupsAndTheCrdGroup() {
         JsonNode groups = api.json("/apis").path("groups");
 
-        assertThat(names(groups)).contains("apps", "batch", "coordination.k8s.io", "apiextensions.k8s.io",
-                "authorization.k8s.io", "serving.llmops.dev");
+        assertThat(names(groups))
+                .contains(
+                        "apps",
+                        "batch",
+                        "coordination.k8s.io",
+                        "apiextensions.k8s.io",
+                        "authorization.k8s.io",
+                        "serving.llmops.dev");
         JsonNode serving = api.json("/apis/serving.llmops.dev");
         assertThat(serving.path("preferredVersion").path("groupVersion").asText())
                 .isEqualTo("serving.llmops.dev/v1alpha1");
@@ -75,8 +97,9 @@ class EmbeddedKubernetesDiscoveryTest {
     void crdResourcesComeFromTheInstalledCrds() {
         JsonNode list = api.json("/apis/serving.llmops.dev/v1alpha1");
 
-        assertThat(names(list.path("resources"))).containsExactlyInAnyOrder("modelservers", "modelservers/status",
-                "benchmarkruns", "benchmarkruns/status");
+        assertThat(names(list.path("resources")))
+                .containsExactlyInAnyOrder(
+                        "modelservers", "modelservers/status", "benchmarkruns", "benchmarkruns/status");
         JsonNode modelServers = resource(list, "modelservers");
         assertThat(modelServers.path("kind").asText()).isEqualTo("ModelServer");
         assertThat(modelServers.path("singularName").asText()).isEqualTo("modelserver");
@@ -84,14 +107,17 @@ class EmbeddedKubernetesDiscoveryTest {
         assertThat(modelServers.path("shortNames")).extracting(JsonNode::asText).containsExactly("ms");
         assertThat(modelServers.path("categories")).extracting(JsonNode::asText).containsExactly("llmops");
         assertThat(modelServers.path("verbs")).extracting(JsonNode::asText).contains("get", "list", "watch", "patch");
-        assertThat(resource(list, "benchmarkruns").path("shortNames")).extracting(JsonNode::asText)
+        assertThat(resource(list, "benchmarkruns").path("shortNames"))
+                .extracting(JsonNode::asText)
                 .containsExactly("br");
     }
 
     @Test
     void theOperatorsClientFindsTheCrdsAndMissesWhatIsNotInstalled() {
-        assertThat(kubernetes.client().supports("serving.llmops.dev/v1alpha1", "ModelServer")).isTrue();
-        assertThat(kubernetes.client().supports(LeaderWorkerSet.API_VERSION, LeaderWorkerSet.KIND)).isFalse();
+        assertThat(kubernetes.client().supports("serving.llmops.dev/v1alpha1", "ModelServer"))
+                .isTrue();
+        assertThat(kubernetes.client().supports(LeaderWorkerSet.API_VERSION, LeaderWorkerSet.KIND))
+                .isFalse();
     }
 
     @Test

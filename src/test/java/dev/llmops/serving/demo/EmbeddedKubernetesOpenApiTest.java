@@ -30,7 +30,9 @@ class EmbeddedKubernetesOpenApiTest {
     void indexPointsToEachGroupVersionDocument() {
         JsonNode paths = api.json("/openapi/v3").path("paths");
 
-        assertThat(paths.path("apis/serving.llmops.dev/v1alpha1").path("serverRelativeURL").asText())
+        assertThat(paths.path("apis/serving.llmops.dev/v1alpha1")
+                        .path("serverRelativeURL")
+                        .asText())
                 .startsWith("/openapi/v3/apis/serving.llmops.dev/v1alpha1?hash=");
         assertThat(paths.has("api/v1")).isTrue();
         assertThat(paths.has("apis/apps/v1")).isTrue();
@@ -38,24 +40,40 @@ class EmbeddedKubernetesOpenApiTest {
 
     @Test
     void schemaIsTheCrdsWithTheGroupVersionKindAndItsDescriptions() {
-        String url = api.json("/openapi/v3").path("paths").path("apis/serving.llmops.dev/v1alpha1")
-                .path("serverRelativeURL").asText();
+        String url = api.json("/openapi/v3")
+                .path("paths")
+                .path("apis/serving.llmops.dev/v1alpha1")
+                .path("serverRelativeURL")
+                .asText();
         JsonNode schema = api.json(url).path("components").path("schemas").path(MODEL_SERVER_SCHEMA);
 
-        assertThat(schema.path("x-kubernetes-group-version-kind").get(0).path("kind").asText())
+        assertThat(schema.path("x-kubernetes-group-version-kind")
+                        .get(0)
+                        .path("kind")
+                        .asText())
                 .isEqualTo("ModelServer");
-        assertThat(schema.path("properties").fieldNames()).toIterable()
+        assertThat(schema.path("properties").fieldNames())
+                .toIterable()
                 .contains("apiVersion", "kind", "metadata", "spec", "status");
-        assertThat(schema.path("properties").path("spec").path("properties").path("accelerator")
-                .path("description").asText()).startsWith("Which GPUs each replica needs");
+        assertThat(schema.path("properties")
+                        .path("spec")
+                        .path("properties")
+                        .path("accelerator")
+                        .path("description")
+                        .asText())
+                .startsWith("Which GPUs each replica needs");
     }
 
     @Test
     void resourcePathsNameTheKindAndAcceptFieldValidation() {
-        JsonNode paths = api.json("/openapi/v3/apis/serving.llmops.dev/v1alpha1").path("paths");
+        JsonNode paths =
+                api.json("/openapi/v3/apis/serving.llmops.dev/v1alpha1").path("paths");
 
         JsonNode list = paths.path("/apis/serving.llmops.dev/v1alpha1/namespaces/{namespace}/benchmarkruns");
-        assertThat(list.path("get").path("x-kubernetes-group-version-kind").path("kind").asText())
+        assertThat(list.path("get")
+                        .path("x-kubernetes-group-version-kind")
+                        .path("kind")
+                        .asText())
                 .isEqualTo("BenchmarkRun");
         JsonNode patch = paths.path("/apis/serving.llmops.dev/v1alpha1/namespaces/{namespace}/benchmarkruns/{name}")
                 .path("patch");
@@ -67,7 +85,10 @@ class EmbeddedKubernetesOpenApiTest {
     @Test
     void openApiV2AndUnknownGroupVersionsAreNotFound() {
         assertThat(api.get("/openapi/v2", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf")
-                .statusCode()).isEqualTo(404);
-        assertThat(api.get("/openapi/v3/apis/example.dev/v1", "application/json").statusCode()).isEqualTo(404);
+                        .statusCode())
+                .isEqualTo(404);
+        assertThat(api.get("/openapi/v3/apis/example.dev/v1", "application/json")
+                        .statusCode())
+                .isEqualTo(404);
     }
 }

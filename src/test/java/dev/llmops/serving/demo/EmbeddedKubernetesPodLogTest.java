@@ -1,7 +1,6 @@
 package dev.llmops.serving.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmops.serving.status.PodLogs;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -38,8 +37,8 @@ class EmbeddedKubernetesPodLogTest {
     @BeforeEach
     void recordLogs() {
         Map<String, String> logs = Map.of("server/sglang", LOG, "two-containers/sidecar", "sidecar up\n");
-        kubernetes.servePodLogs((namespace, pod, container) -> NAMESPACE.equals(namespace)
-                ? Optional.ofNullable(logs.get(pod + "/" + container)) : Optional.empty());
+        kubernetes.servePodLogs((namespace, pod, container) ->
+                NAMESPACE.equals(namespace) ? Optional.ofNullable(logs.get(pod + "/" + container)) : Optional.empty());
     }
 
     @AfterAll
@@ -49,7 +48,8 @@ class EmbeddedKubernetesPodLogTest {
 
     @Test
     void wholeLogOfThePodsOnlyContainer() {
-        assertThat(client.pods().inNamespace(NAMESPACE).withName("server").getLog()).isEqualTo(LOG);
+        assertThat(client.pods().inNamespace(NAMESPACE).withName("server").getLog())
+                .isEqualTo(LOG);
     }
 
     @Test
@@ -71,7 +71,11 @@ class EmbeddedKubernetesPodLogTest {
 
     @Test
     void containerParameterSelectsTheContainer() {
-        assertThat(client.pods().inNamespace(NAMESPACE).withName("two-containers").inContainer("sidecar").getLog())
+        assertThat(client.pods()
+                        .inNamespace(NAMESPACE)
+                        .withName("two-containers")
+                        .inContainer("sidecar")
+                        .getLog())
                 .isEqualTo("sidecar up\n");
     }
 
@@ -85,19 +89,35 @@ class EmbeddedKubernetesPodLogTest {
         assertThat(log.body()).isEqualTo("server ready\n");
         assertThat(missing.statusCode()).isEqualTo(404);
         assertThat(missing.body()).contains("\"kind\":\"Status\"", "\"reason\":\"NotFound\"");
-        assertThat(api.get("/api/v1/namespaces/default/pods/server/log?tailLines=-1", "*/*").statusCode())
+        assertThat(api.get("/api/v1/namespaces/default/pods/server/log?tailLines=-1", "*/*")
+                        .statusCode())
                 .isEqualTo(400);
     }
 
     @Test
     void failuresAreThoseOfKubeApiserver() {
-        assertThat(status(() -> client.pods().inNamespace(NAMESPACE).withName("absent").getLog())).isEqualTo(404);
-        assertThat(status(() -> client.pods().inNamespace(NAMESPACE).withName("silent").getLog())).isEqualTo(404);
-        assertThat(status(() -> client.pods().inNamespace(NAMESPACE).withName("two-containers").getLog()))
+        assertThat(status(() ->
+                        client.pods().inNamespace(NAMESPACE).withName("absent").getLog()))
+                .isEqualTo(404);
+        assertThat(status(() ->
+                        client.pods().inNamespace(NAMESPACE).withName("silent").getLog()))
+                .isEqualTo(404);
+        assertThat(status(() -> client.pods()
+                        .inNamespace(NAMESPACE)
+                        .withName("two-containers")
+                        .getLog()))
                 .isEqualTo(400);
-        assertThat(status(() -> client.pods().inNamespace(NAMESPACE).withName("server").inContainer("other")
-                .getLog())).isEqualTo(400);
-        assertThat(status(() -> client.pods().inNamespace(NAMESPACE).withName("server").terminated().getLog()))
+        assertThat(status(() -> client.pods()
+                        .inNamespace(NAMESPACE)
+                        .withName("server")
+                        .inContainer("other")
+                        .getLog()))
+                .isEqualTo(400);
+        assertThat(status(() -> client.pods()
+                        .inNamespace(NAMESPACE)
+                        .withName("server")
+                        .terminated()
+                        .getLog()))
                 .isEqualTo(400);
     }
 
@@ -106,7 +126,12 @@ class EmbeddedKubernetesPodLogTest {
         try (EmbeddedKubernetes withoutSource = EmbeddedKubernetes.start(0)) {
             withoutSource.client().resource(pod("server", "sglang")).create();
 
-            assertThat(status(() -> withoutSource.client().pods().inNamespace(NAMESPACE).withName("server").getLog()))
+            assertThat(status(() -> withoutSource
+                            .client()
+                            .pods()
+                            .inNamespace(NAMESPACE)
+                            .withName("server")
+                            .getLog()))
                     .isEqualTo(404);
         }
     }
@@ -121,10 +146,17 @@ class EmbeddedKubernetesPodLogTest {
     }
 
     private static Pod pod(String name, String... containers) {
-        PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(NAMESPACE).endMetadata();
+        PodBuilder pod = new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NAMESPACE)
+                .endMetadata();
         var spec = pod.withNewSpec();
         for (String container : containers) {
-            spec.addNewContainer().withName(container).withImage("example/" + container).endContainer();
+            spec.addNewContainer()
+                    .withName(container)
+                    .withImage("example/" + container)
+                    .endContainer();
         }
         return spec.endSpec().build();
     }

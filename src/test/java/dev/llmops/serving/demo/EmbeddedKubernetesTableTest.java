@@ -16,6 +16,7 @@ class EmbeddedKubernetesTableTest {
     /** The Accept header of kubectl get. */
     private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,"
             + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+
     private static final String NAMESPACE = "tables";
     private static final String RUNS = "/apis/serving.llmops.dev/v1alpha1/namespaces/" + NAMESPACE + "/benchmarkruns";
 
@@ -40,11 +41,21 @@ class EmbeddedKubernetesTableTest {
 
         assertThat(table.path("kind").asText()).isEqualTo("Table");
         assertThat(table.path("apiVersion").asText()).isEqualTo("meta.k8s.io/v1");
-        assertThat(texts(table.path("columnDefinitions"), "name")).containsExactly("Name", "Target", "Phase",
-                "Progress", "Single tok/s", "Peak tok/s", "At Conc", "Speedup", "Age");
+        assertThat(texts(table.path("columnDefinitions"), "name"))
+                .containsExactly(
+                        "Name",
+                        "Target",
+                        "Phase",
+                        "Progress",
+                        "Single tok/s",
+                        "Peak tok/s",
+                        "At Conc",
+                        "Speedup",
+                        "Age");
         assertThat(texts(table.path("columnDefinitions"), "priority"))
                 .containsExactly("0", "0", "0", "0", "0", "0", "0", "1", "0");
-        assertThat(table.path("columnDefinitions").get(0).path("format").asText()).isEqualTo("name");
+        assertThat(table.path("columnDefinitions").get(0).path("format").asText())
+                .isEqualTo("name");
     }
 
     @Test
@@ -65,7 +76,8 @@ class EmbeddedKubernetesTableTest {
 
     @Test
     void aColumnWithoutValueIsNull() {
-        BenchmarkRun unstarted = kubernetes.client().getKubernetesSerialization().unmarshal("""
+        BenchmarkRun unstarted =
+                kubernetes.client().getKubernetesSerialization().unmarshal("""
                 apiVersion: serving.llmops.dev/v1alpha1
                 kind: BenchmarkRun
                 metadata:
@@ -76,7 +88,8 @@ class EmbeddedKubernetesTableTest {
                 """, BenchmarkRun.class);
         kubernetes.client().resource(unstarted).inNamespace(NAMESPACE).create();
 
-        JsonNode cells = api.json(RUNS + "/unstarted", TABLE).path("rows").get(0).path("cells");
+        JsonNode cells =
+                api.json(RUNS + "/unstarted", TABLE).path("rows").get(0).path("cells");
 
         assertThat(cells.get(0).asText()).isEqualTo("unstarted");
         assertThat(cells.get(2).isNull()).isTrue();
@@ -86,8 +99,12 @@ class EmbeddedKubernetesTableTest {
     @Test
     void rowsCarryPartialObjectMetadataUnlessTheRequestAsksOtherwise() {
         JsonNode partial = api.json(RUNS, TABLE).path("rows").get(0).path("object");
-        JsonNode full = api.json(RUNS + "?includeObject=Object", TABLE).path("rows").get(0).path("object");
-        JsonNode none = api.json(RUNS + "?includeObject=None", TABLE).path("rows").get(0);
+        JsonNode full = api.json(RUNS + "?includeObject=Object", TABLE)
+                .path("rows")
+                .get(0)
+                .path("object");
+        JsonNode none =
+                api.json(RUNS + "?includeObject=None", TABLE).path("rows").get(0);
 
         assertThat(partial.path("kind").asText()).isEqualTo("PartialObjectMetadata");
         assertThat(partial.path("metadata").path("name").asText()).isEqualTo(ExampleResourcesWithStatus.RUN);
@@ -98,13 +115,22 @@ class EmbeddedKubernetesTableTest {
 
     @Test
     void modelServerTableHasTheWideColumnsToo() {
-        JsonNode table = api.json("/apis/serving.llmops.dev/v1alpha1/namespaces/" + NAMESPACE + "/modelservers/"
-                + ExampleResourcesWithStatus.SERVER, TABLE);
+        JsonNode table = api.json(
+                "/apis/serving.llmops.dev/v1alpha1/namespaces/" + NAMESPACE + "/modelservers/"
+                        + ExampleResourcesWithStatus.SERVER,
+                TABLE);
 
-        assertThat(texts(table.path("columnDefinitions"), "name")).containsExactly("Name", "Model", "GPUs", "Phase",
-                "Ready", "Reason", "Endpoint", "Age");
-        assertThat(texts(table.path("rows").get(0).path("cells"), null)).startsWith("qwen3-8b", "Qwen/Qwen3-8B", "1",
-                "Degraded", "1/2", "InsufficientGPUs", "http://qwen3-8b." + NAMESPACE + ".svc:30000");
+        assertThat(texts(table.path("columnDefinitions"), "name"))
+                .containsExactly("Name", "Model", "GPUs", "Phase", "Ready", "Reason", "Endpoint", "Age");
+        assertThat(texts(table.path("rows").get(0).path("cells"), null))
+                .startsWith(
+                        "qwen3-8b",
+                        "Qwen/Qwen3-8B",
+                        "1",
+                        "Degraded",
+                        "1/2",
+                        "InsufficientGPUs",
+                        "http://qwen3-8b." + NAMESPACE + ".svc:30000");
     }
 
     @Test
@@ -127,7 +153,8 @@ class EmbeddedKubernetesTableTest {
     /** The field of each element of an array, or with a null field each element itself, as text. */
     private static List<String> texts(JsonNode array, String field) {
         List<String> texts = new ArrayList<>();
-        array.forEach(element -> texts.add(field == null ? element.asText() : element.path(field).asText()));
+        array.forEach(element ->
+                texts.add(field == null ? element.asText() : element.path(field).asText()));
         return texts;
     }
 }

@@ -28,12 +28,16 @@ public final class ExampleResourcesWithStatus {
 
     private static final Path EXAMPLES = Path.of(System.getProperty("e2e.projectDir", "."), "deploy", "examples");
 
-    private ExampleResourcesWithStatus() {
-    }
+    private ExampleResourcesWithStatus() {}
 
     public static void create(KubernetesClient client, String namespace) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata()
-                .build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .endMetadata()
+                        .build())
+                .create();
         ModelServer server = create(client, namespace, "small-model-b200.yaml", ModelServer.class);
         ModelServerStatus serverStatus = new ModelServerStatus();
         serverStatus.observedGeneration = server.getMetadata().getGeneration();
@@ -63,8 +67,8 @@ public final class ExampleResourcesWithStatus {
         client.resource(run).updateStatus();
     }
 
-    private static <T extends HasMetadata> T create(KubernetesClient client, String namespace, String example,
-            Class<T> type) {
+    private static <T extends HasMetadata> T create(
+            KubernetesClient client, String namespace, String example, Class<T> type) {
         try {
             String manifest = Files.readString(EXAMPLES.resolve(example));
             T resource = client.getKubernetesSerialization().unmarshal(manifest, type);

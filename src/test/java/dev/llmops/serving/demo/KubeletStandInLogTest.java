@@ -13,7 +13,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The kubelet stand-in keeps what a benchmark pod's runner writes, readable while it runs and after, as kubectl logs would show. */
+/**
+ * The kubelet stand-in keeps what a benchmark pod's runner writes, readable while it runs and after, as kubectl logs
+ * would show.
+ */
 class KubeletStandInLogTest {
 
     private static final String NS = "default";
@@ -26,20 +29,24 @@ class KubeletStandInLogTest {
     @BeforeEach
     void start() {
         kubernetes = EmbeddedKubernetes.start(0);
-        kubelet = new KubeletStandIn(kubernetes.client(), pod -> true, pod -> SimulatedServerProfile.autoregressive(),
-                (args, log) -> {
-                    log.println("PROGRESS 1/5 single");
-                    log.println("PROGRESS 2/5 c8");
-                    try {
-                        finish.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return 1;
-                    }
-                    log.print("x".repeat(70 * 1024) + "\n");
-                    log.println("PROGRESS 5/5 c64");
-                    return 0;
-                }).start();
+        kubelet = new KubeletStandIn(
+                        kubernetes.client(),
+                        pod -> true,
+                        pod -> SimulatedServerProfile.autoregressive(),
+                        (args, log) -> {
+                            log.println("PROGRESS 1/5 single");
+                            log.println("PROGRESS 2/5 c8");
+                            try {
+                                finish.await(30, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                return 1;
+                            }
+                            log.print("x".repeat(70 * 1024) + "\n");
+                            log.println("PROGRESS 5/5 c64");
+                            return 0;
+                        })
+                .start();
     }
 
     @AfterEach
@@ -54,22 +61,47 @@ class KubeletStandInLogTest {
         KubernetesClient client = kubernetes.client();
         client.resource(benchmarkPod("bench-run-1")).create();
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(kubelet.logs().log(NS, "bench-run-1", CONTAINER))
-                .hasValueSatisfying(log -> assertThat(log).endsWith("PROGRESS 1/5 single\nPROGRESS 2/5 c8\n")));
-        assertThat(client.pods().inNamespace(NS).withName("bench-run-1").get().getStatus().getPhase()).isEqualTo("Running");
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(kubelet.logs().log(NS, "bench-run-1", CONTAINER))
+                        .hasValueSatisfying(log -> assertThat(log).endsWith("PROGRESS 1/5 single\nPROGRESS 2/5 c8\n")));
+        assertThat(client.pods()
+                        .inNamespace(NS)
+                        .withName("bench-run-1")
+                        .get()
+                        .getStatus()
+                        .getPhase())
+                .isEqualTo("Running");
         assertThat(kubelet.logs().log(NS, "bench-run-1", "other")).isEmpty();
 
         finish.countDown();
-        await().atMost(Duration.ofSeconds(20)).until(() -> "Succeeded".equals(client.pods().inNamespace(NS).withName("bench-run-1")
-                .get().getStatus().getPhase()));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> "Succeeded"
+                        .equals(client.pods()
+                                .inNamespace(NS)
+                                .withName("bench-run-1")
+                                .get()
+                                .getStatus()
+                                .getPhase()));
         String log = kubelet.logs().log(NS, "bench-run-1", CONTAINER).orElseThrow();
-        assertThat(log).hasSizeLessThanOrEqualTo(64 * 1024).endsWith("PROGRESS 5/5 c64\n").doesNotContain("PROGRESS 1/5");
+        assertThat(log)
+                .hasSizeLessThanOrEqualTo(64 * 1024)
+                .endsWith("PROGRESS 5/5 c64\n")
+                .doesNotContain("PROGRESS 1/5");
     }
 
     private static Pod benchmarkPod(String name) {
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
-                .withNewSpec().addNewContainer().withName(CONTAINER).withImage("runner")
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName(CONTAINER)
+                .withImage("runner")
                 .withArgs("bench", "--url", "http://127.0.0.1:1/v1", "--summary-file", "/dev/termination-log")
-                .endContainer().endSpec().build();
+                .endContainer()
+                .endSpec()
+                .build();
     }
 }

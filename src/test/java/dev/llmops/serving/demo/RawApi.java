@@ -22,7 +22,10 @@ final class RawApi {
     }
 
     HttpResponse<String> get(String path, String accept) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url + path)).header("Accept", accept).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url + path))
+                .header("Accept", accept)
+                .GET()
+                .build();
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

@@ -17,19 +17,20 @@ class SimpleJsonPathTest {
 
     @Test
     void fieldsAndIndexesLeadToTheValue() {
-        assertThat(SimpleJsonPath.evaluate(".status.phase", OBJECT)).hasValueSatisfying(
-                value -> assertThat(value.asText()).isEqualTo("Ready"));
-        assertThat(SimpleJsonPath.evaluate(".status.replicas", OBJECT)).hasValueSatisfying(
-                value -> assertThat(value.asInt()).isEqualTo(2));
-        assertThat(SimpleJsonPath.evaluate(".status.conditions[1].status", OBJECT)).hasValueSatisfying(
-                value -> assertThat(value.asText()).isEqualTo("True"));
+        assertThat(SimpleJsonPath.evaluate(".status.phase", OBJECT))
+                .hasValueSatisfying(value -> assertThat(value.asText()).isEqualTo("Ready"));
+        assertThat(SimpleJsonPath.evaluate(".status.replicas", OBJECT))
+                .hasValueSatisfying(value -> assertThat(value.asInt()).isEqualTo(2));
+        assertThat(SimpleJsonPath.evaluate(".status.conditions[1].status", OBJECT))
+                .hasValueSatisfying(value -> assertThat(value.asText()).isEqualTo("True"));
     }
 
     @Test
     void missingFieldsIndexesAndNullsHaveNoValue() {
         assertThat(SimpleJsonPath.evaluate(".status.endpoint", OBJECT)).isEmpty();
         assertThat(SimpleJsonPath.evaluate(".spec.model.path", OBJECT)).isEmpty();
-        assertThat(SimpleJsonPath.evaluate(".status.conditions[2].type", OBJECT)).isEmpty();
+        assertThat(SimpleJsonPath.evaluate(".status.conditions[2].type", OBJECT))
+                .isEmpty();
         assertThat(SimpleJsonPath.evaluate(".status.gone", OBJECT)).isEmpty();
     }
 

@@ -29,13 +29,19 @@ class BenchmarkRunOnRealClusterIT {
 
     @BeforeAll
     static void runBenchmark(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
+        assumeTrue(
+                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
         ProjectCrds.install(client);
         operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
         ServingResources.quickBenchmark(client, namespace, RUN, SERVER, 2, 4, 32);
-        finished = awaitRun(client, namespace, RUN, r -> r.getStatus() != null
-                && (r.getStatus().phase == BenchmarkRunPhase.Succeeded || r.getStatus().phase == BenchmarkRunPhase.Failed),
+        finished = awaitRun(
+                client,
+                namespace,
+                RUN,
+                r -> r.getStatus() != null
+                        && (r.getStatus().phase == BenchmarkRunPhase.Succeeded
+                                || r.getStatus().phase == BenchmarkRunPhase.Failed),
                 "finished");
     }
 
@@ -49,12 +55,16 @@ class BenchmarkRunOnRealClusterIT {
 
     @Test
     void theRunSucceedsThroughTheJobControllerWithResultsInStatus(KubernetesClient client, TestNamespace namespace) {
-        assertThat(finished.getStatus().phase).as("status %s", finished.getStatus()).isEqualTo(BenchmarkRunPhase.Succeeded);
-        List<Job> jobs = client.batch().v1().jobs().inNamespace(namespace.name()).list().getItems();
+        assertThat(finished.getStatus().phase)
+                .as("status %s", finished.getStatus())
+                .isEqualTo(BenchmarkRunPhase.Succeeded);
+        List<Job> jobs =
+                client.batch().v1().jobs().inNamespace(namespace.name()).list().getItems();
         assertThat(jobs).singleElement().satisfies(job -> {
             assertThat(job.getMetadata().getName()).isEqualTo(finished.getStatus().jobName);
             assertThat(job.getStatus().getSucceeded()).isEqualTo(1);
-            assertThat(job.getStatus().getConditions()).anyMatch(c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()));
+            assertThat(job.getStatus().getConditions())
+                    .anyMatch(c -> "Complete".equals(c.getType()) && "True".equals(c.getStatus()));
         });
         assertThat(finished.getStatus().summary.peakTokensPerSecond).isPositive();
         assertThat(finished.getStatus().summary.singleStreamTokensPerSecond).isPositive();
@@ -65,11 +75,13 @@ class BenchmarkRunOnRealClusterIT {
 
     @Test
     void kubectlPrintsTheResultColumns(E2eCluster cluster, TestNamespace namespace) {
-        Map<String, String> row = KubectlTable.parse(cluster.kubectl("get", "benchmarkruns", "--namespace",
-                namespace.name())).get(0);
+        Map<String, String> row = KubectlTable.parse(
+                        cluster.kubectl("get", "benchmarkruns", "--namespace", namespace.name()))
+                .get(0);
 
         // single and c2; no log of the pod was readable (no kubelet), so this is the finished run's own count
-        assertThat(row).containsEntry("NAME", RUN)
+        assertThat(row)
+                .containsEntry("NAME", RUN)
                 .containsEntry("TARGET", SERVER)
                 .containsEntry("PHASE", "Succeeded")
                 .containsEntry("PROGRESS", "2/2")

@@ -45,8 +45,8 @@ final class ComponentProcess implements AutoCloseable {
     /** Fails with the end of the component's log when it has exited. */
     void assertAlive() {
         if (!process.isAlive()) {
-            throw new IllegalStateException(name + " exited with code " + process.exitValue() + "; last lines of "
-                    + log + ":\n" + tail());
+            throw new IllegalStateException(
+                    name + " exited with code " + process.exitValue() + "; last lines of " + log + ":\n" + tail());
         }
     }
 

@@ -9,7 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the control-plane binaries that hack/controlplane/build.sh laid out for kube-api-test, at the Kubernetes version
+ * Finds the control-plane binaries that hack/controlplane/build.sh laid out for kube-api-test, at the Kubernetes
+ * version
  * pinned in the build's wrapper module, so the suite never runs binaries of another version by accident.
  */
 record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path directory) {
@@ -28,10 +29,12 @@ record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path directory)
                 ? Path.of(testDirSetting)
                 : Path.of(System.getProperty("user.home"), ".kubeapitest");
         Path directory = kubeApiTestDir.resolve("k8s").resolve(version + "-linux-" + architecture());
-        List<String> missing = NAMES.stream().filter(name -> !Files.isExecutable(directory.resolve(name))).toList();
+        List<String> missing = NAMES.stream()
+                .filter(name -> !Files.isExecutable(directory.resolve(name)))
+                .toList();
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("Control-plane binaries " + missing + " missing in " + directory
-                    + ": run " + BUILD_SCRIPT + " first (or set -De2e.useExistingCluster=true with KUBECONFIG)");
+            throw new IllegalStateException("Control-plane binaries " + missing + " missing in " + directory + ": run "
+                    + BUILD_SCRIPT + " first (or set -De2e.useExistingCluster=true with KUBECONFIG)");
         }
         return new ControlPlaneBinaries(version, kubeApiTestDir, directory);
     }

@@ -18,23 +18,38 @@ class CrdInstallIT {
     void projectCrdsInstallAndAreServed(KubernetesClient client, TestNamespace namespace) {
         List<CustomResourceDefinition> installed = ProjectCrds.install(client);
 
-        assertThat(installed).extracting(crd -> crd.getMetadata().getName())
+        assertThat(installed)
+                .extracting(crd -> crd.getMetadata().getName())
                 .containsExactlyInAnyOrder("benchmarkruns.serving.llmops.dev", "modelservers.serving.llmops.dev");
         for (CustomResourceDefinition crd : installed) {
-            Map<String, String> conditions = client.apiextensions().v1().customResourceDefinitions()
-                    .withName(crd.getMetadata().getName()).get().getStatus().getConditions().stream()
-                    .collect(Collectors.toMap(CustomResourceDefinitionCondition::getType,
-                            c -> c.getStatus() + " " + c.getMessage()));
-            assertThat(conditions).as(crd.getMetadata().getName())
+            Map<String, String> conditions = client
+                    .apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(crd.getMetadata().getName())
+                    .get()
+                    .getStatus()
+                    .getConditions()
+                    .stream()
+                    .collect(Collectors.toMap(
+                            CustomResourceDefinitionCondition::getType, c -> c.getStatus() + " " + c.getMessage()));
+            assertThat(conditions)
+                    .as(crd.getMetadata().getName())
                     .containsKeys("Established", "NamesAccepted")
                     .doesNotContainKey("NonStructuralSchema");
             assertThat(conditions.get("Established")).startsWith("True");
             assertThat(conditions.get("NamesAccepted")).startsWith("True");
         }
         assertThat(client.genericKubernetesResources("serving.llmops.dev/v1alpha1", "ModelServer")
-                .inNamespace(namespace.name()).list().getItems()).isEmpty();
+                        .inNamespace(namespace.name())
+                        .list()
+                        .getItems())
+                .isEmpty();
         assertThat(client.genericKubernetesResources("serving.llmops.dev/v1alpha1", "BenchmarkRun")
-                .inNamespace(namespace.name()).list().getItems()).isEmpty();
+                        .inNamespace(namespace.name())
+                        .list()
+                        .getItems())
+                .isEmpty();
     }
 
     @Test
@@ -45,6 +60,8 @@ class CrdInstallIT {
     }
 
     private static Map<String, Long> generations(List<CustomResourceDefinition> crds) {
-        return crds.stream().collect(Collectors.toMap(c -> c.getMetadata().getName(), c -> c.getMetadata().getGeneration()));
+        return crds.stream()
+                .collect(Collectors.toMap(
+                        c -> c.getMetadata().getName(), c -> c.getMetadata().getGeneration()));
     }
 }

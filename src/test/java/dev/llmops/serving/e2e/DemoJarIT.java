@@ -27,8 +27,10 @@ class DemoJarIT {
 
     private static final Path JAR = ProjectPaths.resolve("target/quarkus-app/quarkus-run.jar");
     private static final Duration DEMO_TIMEOUT = Duration.ofMinutes(4);
-    private static final Pattern LOG_LINE = Pattern.compile("(?m)^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} +(TRACE|DEBUG|INFO|WARN|ERROR) ");
-    private static final Pattern EAGLE3_ROW = Pattern.compile("(?m)^eagle3 +llm-eagle3 +Succeeded +\\S+ +\\S+ +\\S+ +\\d+ +(\\d+\\.\\d+)$");
+    private static final Pattern LOG_LINE =
+            Pattern.compile("(?m)^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} +(TRACE|DEBUG|INFO|WARN|ERROR) ");
+    private static final Pattern EAGLE3_ROW =
+            Pattern.compile("(?m)^eagle3 +llm-eagle3 +Succeeded +\\S+ +\\S+ +\\S+ +\\d+ +(\\d+\\.\\d+)$");
     private static final String ESC = "\u001b";
 
     @Test
@@ -37,8 +39,12 @@ class DemoJarIT {
             assertThat(demo.awaitExit()).as(demo.stdout()).isZero();
             String out = demo.stdout();
             assertThat(out).doesNotContain(ESC).doesNotContainPattern(LOG_LINE).doesNotContain("Exception");
-            assertThat(out).startsWith("Kubernetes API ").contains("br/autoregressive Succeeded", "br/eagle3 Succeeded",
-                    "Speedup of eagle3 over autoregressive");
+            assertThat(out)
+                    .startsWith("Kubernetes API ")
+                    .contains(
+                            "br/autoregressive Succeeded",
+                            "br/eagle3 Succeeded",
+                            "Speedup of eagle3 over autoregressive");
             Matcher row = EAGLE3_ROW.matcher(out);
             assertThat(row.find()).as("eagle3 row with a speedup in:\n" + out).isTrue();
             assertThat(Double.parseDouble(row.group(1))).isGreaterThan(1.5);
@@ -48,39 +54,59 @@ class DemoJarIT {
     @Test
     void halfReadyExplainsTheDiagnosisAndVerboseShowsTheLogWithoutColourInAFile(@TempDir Path dir) throws Exception {
         // Colour forced as a user's environment may force it (QUARKUS_CONSOLE_COLOR): a file still gets none.
-        try (Demo demo = Demo.start(dir, List.of("-Dquarkus.console.color=true"), "demo", "--scenario", "half-ready", "--verbose")) {
+        try (Demo demo = Demo.start(
+                dir, List.of("-Dquarkus.console.color=true"), "demo", "--scenario", "half-ready", "--verbose")) {
             assertThat(demo.awaitExit()).as(demo.stdout()).isZero();
             String out = demo.stdout();
             assertThat(out).doesNotContain(ESC).containsPattern(LOG_LINE).doesNotContain("Exception");
-            assertThat(out).contains("llm-half-ready is not ready: ", "br/half-ready Failed",
-                    "As expected: the server answers /v1/models but never generated, so it never became Ready and the benchmark"
-                            + " gave up with ServerNotReady.");
+            assertThat(out)
+                    .contains(
+                            "llm-half-ready is not ready: ",
+                            "br/half-ready Failed",
+                            "As expected: the server answers /v1/models but never generated, so it never became "
+                                    + "Ready and the benchmark"
+                                    + " gave up with ServerNotReady.");
         }
     }
 
     @Test
     void ctrlCDuringTheBenchmarkStopsCleanlyWith130AndRemovesTheKubeconfig(@TempDir Path dir) throws Exception {
-        Assumptions.assumeFalse(sigintIgnored(), "this JVM ignores SIGINT (started in the background), so would the demo");
+        Assumptions.assumeFalse(
+                sigintIgnored(), "this JVM ignores SIGINT (started in the background), so would the demo");
         try (Demo demo = Demo.start(dir, List.of(), "demo", "--keep")) {
-            await("a benchmark running").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+            await("a benchmark running")
+                    .atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> !demo.process.isAlive() || demo.stdout().contains(" Running"));
-            Matcher kubeconfigLine = Pattern.compile("kubectl --kubeconfig (\\S+) ").matcher(demo.stdout());
+            Matcher kubeconfigLine =
+                    Pattern.compile("kubectl --kubeconfig (\\S+) ").matcher(demo.stdout());
             assertThat(kubeconfigLine.find()).as(demo.stdout()).isTrue();
             Path kubeconfig = Path.of(kubeconfigLine.group(1));
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kubeconfig)))
+                    .isEqualTo("rw-------");
 
-            new ProcessBuilder("kill", "-INT", String.valueOf(demo.process.pid())).inheritIO().start().waitFor();
+            new ProcessBuilder("kill", "-INT", String.valueOf(demo.process.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
 
             assertThat(demo.awaitExit()).as(demo.stdout()).isEqualTo(130);
-            assertThat(demo.stdout()).contains("Interrupted: stopping").doesNotContain("Exception").doesNotContainPattern(LOG_LINE);
+            assertThat(demo.stdout())
+                    .contains("Interrupted: stopping")
+                    .doesNotContain("Exception")
+                    .doesNotContainPattern(LOG_LINE);
             assertThat(demo.stderr()).doesNotContain("Exception");
             assertThat(kubeconfig).doesNotExist();
         }
     }
 
-    /** Whether SIGINT is ignored in this process (signal 2 in the SigIgn mask), as in a job a shell started in the background. */
+    /**
+     * Whether SIGINT is ignored in this process (signal 2 in the SigIgn mask), as in a job a shell started in the
+     * background.
+     */
     private static boolean sigintIgnored() throws IOException {
-        return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("SigIgn:"))
+        return Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("SigIgn:"))
                 .anyMatch(l -> (Long.parseLong(l.substring("SigIgn:".length()).strip(), 16) & 2) != 0);
     }
 
@@ -88,17 +114,24 @@ class DemoJarIT {
     private record Demo(Process process, Path stdoutFile, Path stderrFile) implements AutoCloseable {
 
         static Demo start(Path dir, List<String> jvmOptions, String... args) throws IOException {
-            assertThat(JAR).as("the packaged jar (mvn package runs before this test)").exists();
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            assertThat(JAR)
+                    .as("the packaged jar (mvn package runs before this test)")
+                    .exists();
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString()));
             command.addAll(jvmOptions);
             command.add("-jar");
             command.add(JAR.toAbsolutePath().toString());
             command.addAll(List.of(args));
             Path stdout = dir.resolve("stdout.txt");
             Path stderr = dir.resolve("stderr.txt");
-            Process process = new ProcessBuilder(command).directory(dir.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectInput(
+                            ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                    .redirectOutput(stdout.toFile())
+                    .redirectError(stderr.toFile())
+                    .start();
             return new Demo(process, stdout, stderr);
         }
 

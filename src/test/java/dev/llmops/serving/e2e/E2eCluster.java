@@ -25,8 +25,8 @@ public final class E2eCluster implements AutoCloseable {
     private final String kubectl;
     private final Optional<LocalControlPlane> localControlPlane;
 
-    private E2eCluster(KubernetesClient client, Path kubeconfig, String kubectl,
-            Optional<LocalControlPlane> localControlPlane) {
+    private E2eCluster(
+            KubernetesClient client, Path kubeconfig, String kubectl, Optional<LocalControlPlane> localControlPlane) {
         this.client = client;
         this.kubeconfig = kubeconfig;
         this.kubectl = kubectl;
@@ -35,12 +35,15 @@ public final class E2eCluster implements AutoCloseable {
 
     static E2eCluster start(Path workDirectory) {
         if (Boolean.getBoolean(USE_EXISTING_CLUSTER)) {
-            return new E2eCluster(new KubernetesClientBuilder().build(), existingKubeconfig(), "kubectl",
-                    Optional.empty());
+            return new E2eCluster(
+                    new KubernetesClientBuilder().build(), existingKubeconfig(), "kubectl", Optional.empty());
         }
         ControlPlaneBinaries binaries = ControlPlaneBinaries.locate();
         LocalControlPlane controlPlane = LocalControlPlane.start(binaries, workDirectory);
-        return new E2eCluster(controlPlane.client(), controlPlane.kubeconfig(), binaries.path("kubectl").toString(),
+        return new E2eCluster(
+                controlPlane.client(),
+                controlPlane.kubeconfig(),
+                binaries.path("kubectl").toString(),
                 Optional.of(controlPlane));
     }
 
@@ -64,7 +67,8 @@ public final class E2eCluster implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig=" + kubeconfig, "--request-timeout=30s"));
         command.addAll(List.of(args));
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             String output;
             try (var out = process.getInputStream()) {
                 output = new String(out.readAllBytes(), StandardCharsets.UTF_8);

@@ -14,13 +14,14 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class E2eClusterExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
 
-    private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(E2eClusterExtension.class);
+    private static final ExtensionContext.Namespace STORE =
+            ExtensionContext.Namespace.create(E2eClusterExtension.class);
 
     @Override
     public void beforeAll(ExtensionContext context) {
         E2eCluster cluster = cluster(context);
-        context.getStore(STORE).put(TestNamespace.class,
-                TestNamespace.create(cluster.client(), context.getRequiredTestClass()));
+        context.getStore(STORE)
+                .put(TestNamespace.class, TestNamespace.create(cluster.client(), context.getRequiredTestClass()));
     }
 
     @Override
@@ -49,7 +50,8 @@ public final class E2eClusterExtension implements BeforeAllCallback, AfterAllCal
 
     private static E2eCluster cluster(ExtensionContext context) {
         Path workDirectory = ProjectPaths.resolve("target/e2e");
-        return context.getRoot().getStore(STORE)
+        return context.getRoot()
+                .getStore(STORE)
                 .getOrComputeIfAbsent(E2eCluster.class, key -> E2eCluster.start(workDirectory), E2eCluster.class);
     }
 }

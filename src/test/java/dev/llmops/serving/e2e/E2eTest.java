@@ -15,5 +15,4 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Retention(RetentionPolicy.RUNTIME)
 @Tag("e2e")
 @ExtendWith(E2eClusterExtension.class)
-public @interface E2eTest {
-}
+public @interface E2eTest {}

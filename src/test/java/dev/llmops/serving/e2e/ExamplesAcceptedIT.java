@@ -14,7 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every example in deploy/examples, and every valid manifest of the corpus the offline CRD validator checks, is accepted
+ * Every example in deploy/examples, and every valid manifest of the corpus the offline CRD validator checks, is
+ * accepted
  * by the real API server as written.
  */
 @E2eTest
@@ -40,8 +41,11 @@ class ExamplesAcceptedIT {
         GenericKubernetesResource resource = Manifests.read(client, manifest);
 
         // Strict field validation, kubectl's default: a field the schema does not know is an error, not pruned.
-        assertThatCode(() -> client.resource(resource).inNamespace(namespace.name())
-                .fieldValidation(Validation.STRICT).create())
-                .as(manifest.toString()).doesNotThrowAnyException();
+        assertThatCode(() -> client.resource(resource)
+                        .inNamespace(namespace.name())
+                        .fieldValidation(Validation.STRICT)
+                        .create())
+                .as(manifest.toString())
+                .doesNotThrowAnyException();
     }
 }

@@ -1,9 +1,9 @@
 package dev.llmops.serving.e2e;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
@@ -46,8 +46,7 @@ public final class FakeGpuNodes {
             gpuNode(HOPPER, "hopper", 9, "NVIDIA-H100-80GB-HBM3", 81559, "570.172.08", "12.8", "224", "2Ti"),
             new FakeNode(CPU_ONLY, baseLabels(CPU_ONLY), 0, "32", "128Gi"));
 
-    private FakeGpuNodes() {
-    }
+    private FakeGpuNodes() {}
 
     /** Whether the scheduler bound the pod to a node of the fleet, that is, the kubelet stand-in runs it. */
     public static boolean boundToFleet(Pod pod) {
@@ -58,28 +57,51 @@ public final class FakeGpuNodes {
     /** Creates every node of the fleet, Ready, with capacity, allocatable and the GPU taint where it has GPUs. */
     static void register(KubernetesClient client) {
         for (FakeNode fake : FLEET) {
-            client.nodes().resource(new NodeBuilder()
-                    .withNewMetadata().withName(fake.name()).withLabels(fake.labels()).endMetadata()
-                    .build()).create();
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(fake.name())
+                            .withLabels(fake.labels())
+                            .endMetadata()
+                            .build())
+                    .create();
             // Merge patches without a resourceVersion: the controller-manager annotates new nodes concurrently.
-            client.nodes().resource(new NodeBuilder()
-                    .withNewMetadata().withName(fake.name()).endMetadata()
-                    .withNewStatus()
-                    .withCapacity(resources(fake))
-                    .withAllocatable(resources(fake))
-                    .withConditions(readyConditions())
-                    .withNewNodeInfo().withArchitecture("amd64").withOperatingSystem("linux").endNodeInfo()
-                    .endStatus()
-                    .build()).patchStatus();
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(fake.name())
+                            .endMetadata()
+                            .withNewStatus()
+                            .withCapacity(resources(fake))
+                            .withAllocatable(resources(fake))
+                            .withConditions(readyConditions())
+                            .withNewNodeInfo()
+                            .withArchitecture("amd64")
+                            .withOperatingSystem("linux")
+                            .endNodeInfo()
+                            .endStatus()
+                            .build())
+                    .patchStatus();
             // The TaintNodesByCondition admission plugin taints every new node not-ready; the node lifecycle
             // controller that would lift it is off (no kubelet heartbeats), so the fleet sets its own taints.
-            client.nodes().withName(fake.name()).patch(PatchContext.of(PatchType.JSON_MERGE),
-                    client.getKubernetesSerialization().asJson(Map.of("spec", Map.of("taints", taints(fake)))));
+            client.nodes()
+                    .withName(fake.name())
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            client.getKubernetesSerialization().asJson(Map.of("spec", Map.of("taints", taints(fake)))));
         }
     }
 
-    private static FakeNode gpuNode(String name, String family, int computeMajor, String product,
-            int memoryMiB, String driver, String cudaRuntime, String cpu, String memory) {
+    private static FakeNode gpuNode(
+            String name,
+            String family,
+            int computeMajor,
+            String product,
+            int memoryMiB,
+            String driver,
+            String cudaRuntime,
+            String cpu,
+            String memory) {
         String[] driverParts = driver.split("\\.");
         String[] runtimeParts = cudaRuntime.split("\\.");
         Map<String, String> labels = baseLabels(name);
@@ -130,13 +152,22 @@ public final class FakeGpuNodes {
     }
 
     private static NodeCondition condition(String type, String status, String reason, String now) {
-        return new NodeConditionBuilder().withType(type).withStatus(status).withReason(reason)
-                .withLastHeartbeatTime(now).withLastTransitionTime(now).build();
+        return new NodeConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withReason(reason)
+                .withLastHeartbeatTime(now)
+                .withLastTransitionTime(now)
+                .build();
     }
 
     private static List<Taint> taints(FakeNode fake) {
         return fake.hasGpus()
-                ? List.of(new TaintBuilder().withKey(GPU_RESOURCE).withValue("present").withEffect("NoSchedule").build())
+                ? List.of(new TaintBuilder()
+                        .withKey(GPU_RESOURCE)
+                        .withValue("present")
+                        .withEffect("NoSchedule")
+                        .build())
                 : List.of();
     }
 }

@@ -35,19 +35,27 @@ class GpuSchedulingIT {
     @Test
     void eightGpuPodsRequiringSm120LandOnlyOnSm120Nodes(KubernetesClient client, TestNamespace namespace) {
         List<String> pods = List.of("sm120-first", "sm120-second", "sm120-third");
-        pods.forEach(name -> client.pods().inNamespace(namespace.name())
-                .resource(gpuPod(name, 8, Map.of("nvidia.com/gpu.compute.major", "12"))).create());
+        pods.forEach(name -> client.pods()
+                .inNamespace(namespace.name())
+                .resource(gpuPod(name, 8, Map.of("nvidia.com/gpu.compute.major", "12")))
+                .create());
 
-        await("every pod to be bound or to fail scheduling").atMost(SCHEDULING_TIMEOUT)
-                .until(() -> pods.stream().allMatch(pod -> nodeOf(client, namespace, pod) != null
-                        || failedScheduling(client, namespace, pod) != null));
+        await("every pod to be bound or to fail scheduling")
+                .atMost(SCHEDULING_TIMEOUT)
+                .until(() -> pods.stream()
+                        .allMatch(pod -> nodeOf(client, namespace, pod) != null
+                                || failedScheduling(client, namespace, pod) != null));
 
         Map<String, String> nodes = new TreeMap<>();
         pods.forEach(pod -> nodes.put(pod, String.valueOf(nodeOf(client, namespace, pod))));
-        assertThat(nodes.values()).as("nodes of " + pods)
+        assertThat(nodes.values())
+                .as("nodes of " + pods)
                 .containsExactlyInAnyOrder(FakeGpuNodes.SM120_A, FakeGpuNodes.SM120_B, "null");
         // The third fits only on a B200 or Hopper node by GPU count, which its node affinity forbids.
-        String unbound = pods.stream().filter(pod -> nodeOf(client, namespace, pod) == null).findFirst().orElseThrow();
+        String unbound = pods.stream()
+                .filter(pod -> nodeOf(client, namespace, pod) == null)
+                .findFirst()
+                .orElseThrow();
         assertThat(failedScheduling(client, namespace, unbound))
                 .contains("Insufficient nvidia.com/gpu")
                 .contains("didn't match Pod's node affinity/selector");
@@ -55,7 +63,10 @@ class GpuSchedulingIT {
 
     @Test
     void sixteenGpuPodFitsNowhere(KubernetesClient client, TestNamespace namespace) {
-        client.pods().inNamespace(namespace.name()).resource(gpuPod("sixteen-gpus", 16, Map.of())).create();
+        client.pods()
+                .inNamespace(namespace.name())
+                .resource(gpuPod("sixteen-gpus", 16, Map.of()))
+                .create();
 
         assertThat(awaitFailedScheduling(client, namespace, "sixteen-gpus"))
                 .contains("0/" + FakeGpuNodes.FLEET.size() + " nodes are available")
@@ -66,40 +77,73 @@ class GpuSchedulingIT {
     /** A plain pod as a GPU workload is written: GPU limit, required node labels, the GPU taint tolerated. */
     private static Pod gpuPod(String name, int gpus, Map<String, String> requiredLabels) {
         PodBuilder pod = new PodBuilder()
-                .withNewMetadata().withName(name).endMetadata()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
                 .withNewSpec()
-                .addNewContainer().withName("server").withImage("registry.invalid/sglang:none")
-                .withNewResources().addToLimits(FakeGpuNodes.GPU_RESOURCE, new Quantity(String.valueOf(gpus)))
-                .endResources().endContainer()
-                .addNewToleration().withKey(FakeGpuNodes.GPU_RESOURCE).withOperator("Exists")
-                .withEffect("NoSchedule").endToleration()
+                .addNewContainer()
+                .withName("server")
+                .withImage("registry.invalid/sglang:none")
+                .withNewResources()
+                .addToLimits(FakeGpuNodes.GPU_RESOURCE, new Quantity(String.valueOf(gpus)))
+                .endResources()
+                .endContainer()
+                .addNewToleration()
+                .withKey(FakeGpuNodes.GPU_RESOURCE)
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .endToleration()
                 .endSpec();
         if (!requiredLabels.isEmpty()) {
-            pod.editSpec().withNewAffinity().withNewNodeAffinity()
-                    .withNewRequiredDuringSchedulingIgnoredDuringExecution().addNewNodeSelectorTerm()
+            pod.editSpec()
+                    .withNewAffinity()
+                    .withNewNodeAffinity()
+                    .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                    .addNewNodeSelectorTerm()
                     .addAllToMatchExpressions(requiredLabels.entrySet().stream()
                             .map(label -> new NodeSelectorRequirementBuilder()
-                                    .withKey(label.getKey()).withOperator("In").withValues(label.getValue()).build())
+                                    .withKey(label.getKey())
+                                    .withOperator("In")
+                                    .withValues(label.getValue())
+                                    .build())
                             .toList())
-                    .endNodeSelectorTerm().endRequiredDuringSchedulingIgnoredDuringExecution()
-                    .endNodeAffinity().endAffinity().endSpec();
+                    .endNodeSelectorTerm()
+                    .endRequiredDuringSchedulingIgnoredDuringExecution()
+                    .endNodeAffinity()
+                    .endAffinity()
+                    .endSpec();
         }
         return pod.build();
     }
 
     private static String nodeOf(KubernetesClient client, TestNamespace namespace, String pod) {
-        return client.pods().inNamespace(namespace.name()).withName(pod).get().getSpec().getNodeName();
+        return client.pods()
+                .inNamespace(namespace.name())
+                .withName(pod)
+                .get()
+                .getSpec()
+                .getNodeName();
     }
 
     private static String awaitFailedScheduling(KubernetesClient client, TestNamespace namespace, String pod) {
-        return await("a FailedScheduling event for " + pod).atMost(SCHEDULING_TIMEOUT)
+        return await("a FailedScheduling event for " + pod)
+                .atMost(SCHEDULING_TIMEOUT)
                 .until(() -> failedScheduling(client, namespace, pod), Objects::nonNull);
     }
 
     /** The message of the pod's FailedScheduling event, or null while there is none. */
     private static String failedScheduling(KubernetesClient client, TestNamespace namespace, String pod) {
-        return client.v1().events().inNamespace(namespace.name()).withField("involvedObject.name", pod).list()
-                .getItems().stream().filter(e -> "FailedScheduling".equals(e.getReason()))
-                .map(Event::getMessage).findFirst().orElse(null);
+        return client
+                .v1()
+                .events()
+                .inNamespace(namespace.name())
+                .withField("involvedObject.name", pod)
+                .list()
+                .getItems()
+                .stream()
+                .filter(e -> "FailedScheduling".equals(e.getReason()))
+                .map(Event::getMessage)
+                .findFirst()
+                .orElse(null);
     }
 }

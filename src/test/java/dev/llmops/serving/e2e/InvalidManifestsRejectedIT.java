@@ -49,34 +49,47 @@ class InvalidManifestsRejectedIT {
 
         KubernetesClientException rejection = catchThrowableOfType(KubernetesClientException.class, () -> {
             if (documents.size() == 2) {
-                GenericKubernetesResource stored = client.resource(documents.get(0)).inNamespace(namespace.name())
+                GenericKubernetesResource stored = client.resource(documents.get(0))
+                        .inNamespace(namespace.name())
                         .create();
-                documents.get(1).getMetadata().setResourceVersion(stored.getMetadata().getResourceVersion());
-                client.resource(documents.get(1)).inNamespace(namespace.name()).fieldValidation(Validation.STRICT)
+                documents
+                        .get(1)
+                        .getMetadata()
+                        .setResourceVersion(stored.getMetadata().getResourceVersion());
+                client.resource(documents.get(1))
+                        .inNamespace(namespace.name())
+                        .fieldValidation(Validation.STRICT)
                         .update();
             } else {
-                client.resource(documents.get(0)).inNamespace(namespace.name()).fieldValidation(Validation.STRICT)
+                client.resource(documents.get(0))
+                        .inNamespace(namespace.name())
+                        .fieldValidation(Validation.STRICT)
                         .create();
             }
         });
 
         assertThat(rejection).as(file.getFileName() + " was accepted").isNotNull();
         // Case aside: the server words an unknown field "strict decoding error: unknown field" (HTTP 400).
-        assertThat(rejection.getStatus().getMessage()).as("HTTP " + rejection.getCode())
+        assertThat(rejection.getStatus().getMessage())
+                .as("HTTP " + rejection.getCode())
                 .contains(field)
                 .containsIgnoringCase(message);
     }
 
     private static List<GenericKubernetesResource> documents(KubernetesClient client, String content) {
         return Arrays.stream(content.split("(?m)^---\\s*$"))
-                .map(document -> client.getKubernetesSerialization().unmarshal(document, GenericKubernetesResource.class))
+                .map(document ->
+                        client.getKubernetesSerialization().unmarshal(document, GenericKubernetesResource.class))
                 .filter(Objects::nonNull)
                 .toList();
     }
 
     private static String header(Path file, String content, String name) {
         String prefix = "# " + name + ": ";
-        return content.lines().filter(line -> line.startsWith(prefix)).map(line -> line.substring(prefix.length()).trim())
-                .findFirst().orElseThrow(() -> new IllegalStateException(file + " has no '" + prefix + "...' line"));
+        return content.lines()
+                .filter(line -> line.startsWith(prefix))
+                .map(line -> line.substring(prefix.length()).trim())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(file + " has no '" + prefix + "...' line"));
     }
 }

@@ -44,20 +44,53 @@ class KubectlOnEmbeddedApiIT {
         kubectl = ControlPlaneBinaries.locate().path("kubectl");
         kubernetes = EmbeddedKubernetes.start(0);
         ExampleResourcesWithStatus.create(kubernetes.client(), NAMESPACE);
-        String serverUid = kubernetes.client().resources(ModelServer.class).inNamespace(NAMESPACE)
-                .withName(ExampleResourcesWithStatus.SERVER).get().getMetadata().getUid();
-        kubernetes.client().resource(new EventBuilder().withNewMetadata().withName("qwen3-8b.scheduling")
-                .withNamespace(NAMESPACE).endMetadata()
-                .withNewInvolvedObject().withApiVersion("serving.llmops.dev/v1alpha1").withKind("ModelServer")
-                .withName(ExampleResourcesWithStatus.SERVER).withNamespace(NAMESPACE).withUid(serverUid)
-                .endInvolvedObject()
-                .withType("Warning").withReason("InsufficientGPUs").withMessage("No node has 1 free NVIDIA-B200")
-                .withNewSource().withComponent("llm-serving-operator").endSource().build()).create();
-        kubernetes.client().resource(new PodBuilder().withNewMetadata().withName("qwen3-8b-0").withNamespace(NAMESPACE)
-                .endMetadata().withNewSpec().addNewContainer().withName("sglang").withImage("lmsysorg/sglang")
-                .endContainer().endSpec().build()).create();
-        kubernetes.servePodLogs((namespace, pod, container) ->
-                Optional.of("Load weight begin\nThe server is fired up\n"));
+        String serverUid = kubernetes
+                .client()
+                .resources(ModelServer.class)
+                .inNamespace(NAMESPACE)
+                .withName(ExampleResourcesWithStatus.SERVER)
+                .get()
+                .getMetadata()
+                .getUid();
+        kubernetes
+                .client()
+                .resource(new EventBuilder()
+                        .withNewMetadata()
+                        .withName("qwen3-8b.scheduling")
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .withNewInvolvedObject()
+                        .withApiVersion("serving.llmops.dev/v1alpha1")
+                        .withKind("ModelServer")
+                        .withName(ExampleResourcesWithStatus.SERVER)
+                        .withNamespace(NAMESPACE)
+                        .withUid(serverUid)
+                        .endInvolvedObject()
+                        .withType("Warning")
+                        .withReason("InsufficientGPUs")
+                        .withMessage("No node has 1 free NVIDIA-B200")
+                        .withNewSource()
+                        .withComponent("llm-serving-operator")
+                        .endSource()
+                        .build())
+                .create();
+        kubernetes
+                .client()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("qwen3-8b-0")
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("sglang")
+                        .withImage("lmsysorg/sglang")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
+        kubernetes.servePodLogs(
+                (namespace, pod, container) -> Optional.of("Load weight begin\nThe server is fired up\n"));
         kubeconfig = kubernetes.writeKubeconfig(workDirectory.resolve("kubeconfig"));
     }
 
@@ -73,14 +106,15 @@ class KubectlOnEmbeddedApiIT {
         List<Map<String, String>> rows = KubectlTable.parse(kubectl("get", "ms,br", "-n", NAMESPACE));
 
         assertThat(rows).hasSize(2);
-        assertThat(rows.get(0)).containsOnlyKeys("NAME", "MODEL", "GPUS", "PHASE", "READY", "AGE")
+        assertThat(rows.get(0))
+                .containsOnlyKeys("NAME", "MODEL", "GPUS", "PHASE", "READY", "AGE")
                 .containsEntry("NAME", "modelserver.serving.llmops.dev/qwen3-8b")
                 .containsEntry("MODEL", "Qwen/Qwen3-8B")
                 .containsEntry("GPUS", "1")
                 .containsEntry("PHASE", "Degraded")
                 .containsEntry("READY", "1/2");
-        assertThat(rows.get(1)).containsOnlyKeys("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S",
-                        "AT CONC", "AGE")
+        assertThat(rows.get(1))
+                .containsOnlyKeys("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "AGE")
                 .containsEntry("NAME", "benchmarkrun.serving.llmops.dev/kimi-k2-eagle3")
                 .containsEntry("PHASE", "Succeeded")
                 .containsEntry("SINGLE TOK/S", "182.4");
@@ -92,49 +126,78 @@ class KubectlOnEmbeddedApiIT {
         List<Map<String, String>> runs = KubectlTable.parse(kubectl("get", "br", "-n", NAMESPACE, "-o", "wide"));
         List<Map<String, String>> servers = KubectlTable.parse(kubectl("get", "ms", "-n", NAMESPACE, "-o", "wide"));
 
-        assertThat(runs).singleElement().satisfies(run -> assertThat(run)
-                .containsOnlyKeys("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC",
-                        "SPEEDUP", "AGE")
-                .containsEntry("NAME", ExampleResourcesWithStatus.RUN)
-                .containsEntry("TARGET", "kimi-k2-eagle3")
-                .containsEntry("PHASE", "Succeeded")
-                .containsEntry("PROGRESS", "7/7")
-                .containsEntry("PEAK TOK/S", "2140.5")
-                .containsEntry("AT CONC", "48")
-                .containsEntry("SPEEDUP", "1.62"));
-        assertThat(servers).singleElement().satisfies(server -> assertThat(server)
-                .containsEntry("REASON", "InsufficientGPUs")
-                .containsEntry("ENDPOINT", "http://qwen3-8b.demo.svc:30000"));
+        assertThat(runs)
+                .singleElement()
+                .satisfies(run -> assertThat(run)
+                        .containsOnlyKeys(
+                                "NAME",
+                                "TARGET",
+                                "PHASE",
+                                "PROGRESS",
+                                "SINGLE TOK/S",
+                                "PEAK TOK/S",
+                                "AT CONC",
+                                "SPEEDUP",
+                                "AGE")
+                        .containsEntry("NAME", ExampleResourcesWithStatus.RUN)
+                        .containsEntry("TARGET", "kimi-k2-eagle3")
+                        .containsEntry("PHASE", "Succeeded")
+                        .containsEntry("PROGRESS", "7/7")
+                        .containsEntry("PEAK TOK/S", "2140.5")
+                        .containsEntry("AT CONC", "48")
+                        .containsEntry("SPEEDUP", "1.62"));
+        assertThat(servers)
+                .singleElement()
+                .satisfies(server -> assertThat(server)
+                        .containsEntry("REASON", "InsufficientGPUs")
+                        .containsEntry("ENDPOINT", "http://qwen3-8b.demo.svc:30000"));
     }
 
     @Test
     void describeShowsTheSpecStatusAndEvents() {
         String description = kubectl("describe", "ms", ExampleResourcesWithStatus.SERVER, "-n", NAMESPACE);
 
-        assertThat(description).contains("Name:", ExampleResourcesWithStatus.SERVER, "Kind:", "ModelServer",
-                "Qwen/Qwen3-8B", "Degraded", "InsufficientGPUs");
-        assertThat(description.substring(description.indexOf("Events:"))).contains("Warning", "InsufficientGPUs",
-                "llm-serving-operator", "No node has 1 free NVIDIA-B200");
+        assertThat(description)
+                .contains(
+                        "Name:",
+                        ExampleResourcesWithStatus.SERVER,
+                        "Kind:",
+                        "ModelServer",
+                        "Qwen/Qwen3-8B",
+                        "Degraded",
+                        "InsufficientGPUs");
+        assertThat(description.substring(description.indexOf("Events:")))
+                .contains("Warning", "InsufficientGPUs", "llm-serving-operator", "No node has 1 free NVIDIA-B200");
     }
 
     @Test
     void explainPrintsTheFieldDescriptionsOfTheCrd() {
         String explanation = kubectl("explain", "modelserver.spec");
 
-        assertThat(explanation).contains("KIND:       ModelServer", "VERSION:    v1alpha1", "FIELD: spec <Object>",
-                "accelerator\t<Object>", "Which GPUs each replica needs and on which nodes they may be.");
+        assertThat(explanation)
+                .contains(
+                        "KIND:       ModelServer",
+                        "VERSION:    v1alpha1",
+                        "FIELD: spec <Object>",
+                        "accelerator\t<Object>",
+                        "Which GPUs each replica needs and on which nodes they may be.");
     }
 
     @Test
     void apiResourcesListTheKindsWithTheirShortNames() {
         List<Map<String, String>> resources = KubectlTable.parse(kubectl("api-resources"));
 
-        assertThat(resources).filteredOn(resource -> resource.get("NAME").equals("modelservers")).singleElement()
-                .satisfies(resource -> assertThat(resource).containsEntry("SHORTNAMES", "ms")
+        assertThat(resources)
+                .filteredOn(resource -> resource.get("NAME").equals("modelservers"))
+                .singleElement()
+                .satisfies(resource -> assertThat(resource)
+                        .containsEntry("SHORTNAMES", "ms")
                         .containsEntry("APIVERSION", "serving.llmops.dev/v1alpha1")
                         .containsEntry("NAMESPACED", "true")
                         .containsEntry("KIND", "ModelServer"));
-        assertThat(resources).filteredOn(resource -> resource.get("NAME").equals("benchmarkruns")).singleElement()
+        assertThat(resources)
+                .filteredOn(resource -> resource.get("NAME").equals("benchmarkruns"))
+                .singleElement()
                 .satisfies(resource -> assertThat(resource).containsEntry("SHORTNAMES", "br"));
     }
 
@@ -145,12 +208,17 @@ class KubectlOnEmbeddedApiIT {
 
     /** Runs kubectl with a cache of its own, within a time limit; returns its output, fails when it fails. */
     private static String kubectl(String... args) {
-        List<String> command = new ArrayList<>(List.of(kubectl.toString(), "--kubeconfig=" + kubeconfig,
-                "--cache-dir=" + workDirectory.resolve("kubectl-cache"), "--request-timeout=30s"));
+        List<String> command = new ArrayList<>(List.of(
+                kubectl.toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--cache-dir=" + workDirectory.resolve("kubectl-cache"),
+                "--request-timeout=30s"));
         command.addAll(List.of(args));
         Path output = workDirectory.resolve("kubectl-output.txt");
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
                     .start();
             if (!process.waitFor(KUBECTL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 Processes.stop(process, Duration.ofSeconds(5));

@@ -9,8 +9,7 @@ import java.util.Map;
 /** kubectl's table output (one table per kind) as rows of header to cell; columns are at least two spaces apart. */
 final class KubectlTable {
 
-    private KubectlTable() {
-    }
+    private KubectlTable() {}
 
     static List<Map<String, String>> parse(String output) {
         List<Map<String, String>> rows = new ArrayList<>();

@@ -36,8 +36,8 @@ public final class LocalControlPlane implements AutoCloseable {
     private static final Duration COMPONENT_START_TIMEOUT = Duration.ofMinutes(2);
 
     /** A quick SGLang server: loaded in a second, first token in 30 ms, then 100 tokens/s per stream. */
-    private static final SimulatedServerProfile SIMULATED_SERVER = new SimulatedServerProfile(Duration.ofMillis(30),
-            Duration.ofMillis(10), 1, 32, Duration.ofSeconds(1), Fault.NONE);
+    private static final SimulatedServerProfile SIMULATED_SERVER = new SimulatedServerProfile(
+            Duration.ofMillis(30), Duration.ofMillis(10), 1, 32, Duration.ofSeconds(1), Fault.NONE);
 
     private final KubeAPIServer apiServer;
     private final KubernetesClient client;
@@ -46,8 +46,8 @@ public final class LocalControlPlane implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile KubeletStandIn kubelet;
 
-    private LocalControlPlane(KubeAPIServer apiServer, KubernetesClient client, Path kubeconfig,
-            List<ComponentProcess> components) {
+    private LocalControlPlane(
+            KubeAPIServer apiServer, KubernetesClient client, Path kubeconfig, List<ComponentProcess> components) {
         this.apiServer = apiServer;
         this.client = client;
         this.kubeconfig = kubeconfig;
@@ -74,8 +74,10 @@ public final class LocalControlPlane implements AutoCloseable {
                 .build();
         Path logs = workDirectory.resolve("logs");
         List<ComponentProcess> components = List.of(
-                ComponentProcess.start(binaries.path("kube-controller-manager"),
-                        controllerManagerFlags(kubeconfig, binaries.kubeApiTestDir()), logs),
+                ComponentProcess.start(
+                        binaries.path("kube-controller-manager"),
+                        controllerManagerFlags(kubeconfig, binaries.kubeApiTestDir()),
+                        logs),
                 ComponentProcess.start(binaries.path("kube-scheduler"), componentFlags(kubeconfig), logs));
         LocalControlPlane controlPlane = new LocalControlPlane(apiServer, client, kubeconfig, components);
         // Stops the processes also when the test JVM is terminated before the run ends.
@@ -84,8 +86,9 @@ public final class LocalControlPlane implements AutoCloseable {
             controlPlane.awaitLeader("kube-controller-manager");
             controlPlane.awaitLeader("kube-scheduler");
             FakeGpuNodes.register(client);
-            controlPlane.kubelet = new KubeletStandIn(client, FakeGpuNodes::boundToFleet, pod -> SIMULATED_SERVER,
-                    new RunnerProcess()).start();
+            controlPlane.kubelet = new KubeletStandIn(
+                            client, FakeGpuNodes::boundToFleet, pod -> SIMULATED_SERVER, new RunnerProcess())
+                    .start();
         } catch (RuntimeException e) {
             controlPlane.close();
             throw e;
@@ -117,7 +120,9 @@ public final class LocalControlPlane implements AutoCloseable {
 
     private static List<String> controllerManagerFlags(Path kubeconfig, Path certificates) {
         List<String> flags = new ArrayList<>(componentFlags(kubeconfig));
-        flags.add("--controllers=*," + String.join(",", DISABLED_CONTROLLERS.stream().map(c -> "-" + c).toList()));
+        flags.add("--controllers=*,"
+                + String.join(
+                        ",", DISABLED_CONTROLLERS.stream().map(c -> "-" + c).toList()));
         // kube-api-test signs service account tokens with the API server's key, and its certificate is its own CA.
         flags.add("--service-account-private-key-file=" + certificates.resolve("apiserver.key"));
         flags.add("--root-ca-file=" + certificates.resolve("apiserver.crt"));
@@ -126,10 +131,15 @@ public final class LocalControlPlane implements AutoCloseable {
 
     /** Waits until the component holds its leader lease, that is, runs its controllers or scheduling loop. */
     private void awaitLeader(String component) {
-        await(component + " to take its leader lease").atMost(COMPONENT_START_TIMEOUT).pollInterval(Duration.ofMillis(500))
+        await(component + " to take its leader lease")
+                .atMost(COMPONENT_START_TIMEOUT)
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     components.forEach(ComponentProcess::assertAlive);
-                    Lease lease = client.leases().inNamespace("kube-system").withName(component).get();
+                    Lease lease = client.leases()
+                            .inNamespace("kube-system")
+                            .withName(component)
+                            .get();
                     return lease != null && lease.getSpec().getHolderIdentity() != null;
                 });
     }

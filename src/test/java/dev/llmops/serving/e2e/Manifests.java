@@ -15,8 +15,7 @@ import java.util.stream.Stream;
  */
 final class Manifests {
 
-    private Manifests() {
-    }
+    private Manifests() {}
 
     static List<Path> yamlFiles(Path directory) {
         try (Stream<Path> files = Files.list(directory)) {
@@ -28,7 +27,8 @@ final class Manifests {
 
     static GenericKubernetesResource read(KubernetesClient client, Path file) {
         try {
-            return client.getKubernetesSerialization().unmarshal(Files.readString(file), GenericKubernetesResource.class);
+            return client.getKubernetesSerialization()
+                    .unmarshal(Files.readString(file), GenericKubernetesResource.class);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file, e);
         }

@@ -25,12 +25,13 @@ class MissingRbacRuleIT {
     }
 
     @Test
-    void withoutTheJobsRuleTheOperatorIsForbiddenAndNeverReady(E2eCluster cluster, KubernetesClient client,
-            TestNamespace namespace) {
+    void withoutTheJobsRuleTheOperatorIsForbiddenAndNeverReady(
+            E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
         ProjectCrds.install(client);
         operator = OperatorProcess.in(cluster, namespace).withoutGrant("jobs").start();
 
-        await("the API server's refusal in the operator log").atMost(Duration.ofSeconds(90))
+        await("the API server's refusal in the operator log")
+                .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> operator.log().toLowerCase().contains("forbidden"));
         assertThat(operator.log()).containsIgnoringCase("jobs");

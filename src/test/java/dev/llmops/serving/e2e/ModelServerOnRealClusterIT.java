@@ -35,7 +35,8 @@ class ModelServerOnRealClusterIT {
 
     @BeforeAll
     static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
+        assumeTrue(
+                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
         ProjectCrds.install(client);
         operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
         ServingResources.sm120Server(client, namespace, SERVER, 8, 2);
@@ -53,40 +54,75 @@ class ModelServerOnRealClusterIT {
     @Test
     @Order(1)
     void sm120ReplicasLandOnSm120NodesOnlyAndTurnReady(KubernetesClient client, TestNamespace namespace) {
-        ModelServer server = awaitServer(client, namespace, SERVER, s -> s.getStatus() != null
-                && s.getStatus().phase == ModelServerPhase.Ready, "Ready");
+        ModelServer server = awaitServer(
+                client,
+                namespace,
+                SERVER,
+                s -> s.getStatus() != null && s.getStatus().phase == ModelServerPhase.Ready,
+                "Ready");
 
         assertThat(server.getStatus().readyReplicasText).isEqualTo("2/2");
         assertThat(server.getStatus().lastInferenceProbe).isNotNull();
-        assertThat(serverPods(client, namespace, SERVER)).extracting(p -> p.getSpec().getNodeName())
+        assertThat(serverPods(client, namespace, SERVER))
+                .extracting(p -> p.getSpec().getNodeName())
                 .containsExactlyInAnyOrder(FakeGpuNodes.SM120_A, FakeGpuNodes.SM120_B);
-        assertThat(client.apps().deployments().inNamespace(namespace.name()).withName(SERVER).get().getMetadata()
-                .getManagedFields()).as("server-side apply by the operator")
-                .extracting(ManagedFieldsEntry::getOperation).contains("Apply");
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace(namespace.name())
+                        .withName(SERVER)
+                        .get()
+                        .getMetadata()
+                        .getManagedFields())
+                .as("server-side apply by the operator")
+                .extracting(ManagedFieldsEntry::getOperation)
+                .contains("Apply");
     }
 
     @Test
     @Order(2)
     void anImpossibleRequestIsDiagnosedFromSchedulerEvents(KubernetesClient client, TestNamespace namespace) {
-        ModelServer server = awaitServer(client, namespace, TOO_BIG, s -> s.getStatus() != null
-                && s.getStatus().diagnosis != null && "InsufficientGPUs".equals(s.getStatus().diagnosis.reason),
+        ModelServer server = awaitServer(
+                client,
+                namespace,
+                TOO_BIG,
+                s -> s.getStatus() != null
+                        && s.getStatus().diagnosis != null
+                        && "InsufficientGPUs".equals(s.getStatus().diagnosis.reason),
                 "diagnosed InsufficientGPUs");
 
         assertThat(server.getStatus().phase).isNotEqualTo(ModelServerPhase.Ready);
         assertThat(server.getStatus().diagnosis.message).contains("Insufficient nvidia.com/gpu");
-        assertThat(serverPods(client, namespace, TOO_BIG)).extracting(p -> p.getSpec().getNodeName()).containsOnlyNulls();
+        assertThat(serverPods(client, namespace, TOO_BIG))
+                .extracting(p -> p.getSpec().getNodeName())
+                .containsOnlyNulls();
     }
 
     @Test
     @Order(3)
     void deletingTheModelServerCollectsItsChildren(KubernetesClient client, TestNamespace namespace) {
-        client.resources(ModelServer.class).inNamespace(namespace.name()).withName(SERVER).delete();
+        client.resources(ModelServer.class)
+                .inNamespace(namespace.name())
+                .withName(SERVER)
+                .delete();
 
-        await("Deployment, Service and pods of " + SERVER + " garbage-collected").atMost(Duration.ofMinutes(1))
-                .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-                    assertThat(client.apps().deployments().inNamespace(namespace.name()).withName(SERVER).get()).isNull();
-                    assertThat(client.services().inNamespace(namespace.name()).withName(SERVER).get()).isNull();
-                    assertThat(serverPods(client, namespace, SERVER)).extracting(Pod::getMetadata).isEmpty();
+        await("Deployment, Service and pods of " + SERVER + " garbage-collected")
+                .atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    assertThat(client.apps()
+                                    .deployments()
+                                    .inNamespace(namespace.name())
+                                    .withName(SERVER)
+                                    .get())
+                            .isNull();
+                    assertThat(client.services()
+                                    .inNamespace(namespace.name())
+                                    .withName(SERVER)
+                                    .get())
+                            .isNull();
+                    assertThat(serverPods(client, namespace, SERVER))
+                            .extracting(Pod::getMetadata)
+                            .isEmpty();
                 });
     }
 

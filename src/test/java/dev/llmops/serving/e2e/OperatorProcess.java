@@ -52,9 +52,11 @@ public final class OperatorProcess implements AutoCloseable {
     private static final Path DOCKERFILE = ProjectPaths.resolve("Dockerfile");
     /** The container's writable directory (an emptyDir in the chart), mapped onto a directory of the test run. */
     private static final String CONTAINER_TMP = "/tmp";
+
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final long TOKEN_SECONDS = 3600;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final E2eCluster cluster;
     private final int httpPort;
@@ -65,8 +67,13 @@ public final class OperatorProcess implements AutoCloseable {
     private final List<HasMetadata> clusterScoped;
     private Process process;
 
-    private OperatorProcess(E2eCluster cluster, int httpPort, List<String> command,
-            Map<String, String> environment, Path workDirectory, List<HasMetadata> clusterScoped) {
+    private OperatorProcess(
+            E2eCluster cluster,
+            int httpPort,
+            List<String> command,
+            Map<String, String> environment,
+            Path workDirectory,
+            List<HasMetadata> clusterScoped) {
         this.cluster = cluster;
         this.httpPort = httpPort;
         this.command = command;
@@ -124,8 +131,14 @@ public final class OperatorProcess implements AutoCloseable {
             }
             // Absolute: the process runs in this directory, and a KUBECONFIG it cannot find would make the client fall
             // back to the in-cluster address, https://kubernetes.default.svc, unknown outside a cluster.
-            Path workDirectory = ProjectPaths.resolve("target/e2e/operator/" + namespace).toAbsolutePath();
-            PodSpec pod = chart.all(Deployment.class).findFirst().orElseThrow().getSpec().getTemplate().getSpec();
+            Path workDirectory =
+                    ProjectPaths.resolve("target/e2e/operator/" + namespace).toAbsolutePath();
+            PodSpec pod = chart.all(Deployment.class)
+                    .findFirst()
+                    .orElseThrow()
+                    .getSpec()
+                    .getTemplate()
+                    .getSpec();
             Container container = pod.getContainers().get(0);
             String serviceAccount = pod.getServiceAccountName();
             try {
@@ -133,8 +146,13 @@ public final class OperatorProcess implements AutoCloseable {
                 Path kubeconfig = writeKubeconfig(client, namespace, serviceAccount, workDirectory);
                 Map<String, String> environment = environment(container, namespace, workDirectory);
                 environment.put("KUBECONFIG", kubeconfig.toString());
-                OperatorProcess operator = new OperatorProcess(cluster, httpPort,
-                        command(container, workDirectory), environment, workDirectory, clusterScoped);
+                OperatorProcess operator = new OperatorProcess(
+                        cluster,
+                        httpPort,
+                        command(container, workDirectory),
+                        environment,
+                        workDirectory,
+                        clusterScoped);
                 operator.launch();
                 return operator;
             } catch (IOException e) {
@@ -145,7 +163,9 @@ public final class OperatorProcess implements AutoCloseable {
 
     /** Waits until the operator reports ready (the Deployment's readiness probe), failing early if it exits. */
     public OperatorProcess awaitReady() {
-        await("operator ready on :" + httpPort).atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(500))
+        await("operator ready on :" + httpPort)
+                .atMost(READY_TIMEOUT)
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     if (!process.isAlive()) {
                         throw new AssertionError("the operator exited with " + process.exitValue() + ":\n" + logTail());
@@ -158,8 +178,11 @@ public final class OperatorProcess implements AutoCloseable {
     /** Whether {@code /q/health/ready}, the chart's readiness probe, answers 200. */
     public boolean ready() {
         try {
-            HttpResponse<Void> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/q/health/ready"))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/q/health/ready"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
             return response.statusCode() == HttpURLConnection.HTTP_OK;
         } catch (IOException e) {
             return false;
@@ -192,7 +215,10 @@ public final class OperatorProcess implements AutoCloseable {
 
     /** Fails if the API server refused any call: the chart's RBAC lacks a rule the operator needs. */
     public void assertNothingForbidden() {
-        assertThat(log()).as("operator log " + log).doesNotContainIgnoringCase("forbidden").doesNotContain(" 403");
+        assertThat(log())
+                .as("operator log " + log)
+                .doesNotContainIgnoringCase("forbidden")
+                .doesNotContain(" 403");
     }
 
     private String logTail() {
@@ -202,9 +228,14 @@ public final class OperatorProcess implements AutoCloseable {
 
     private void launch() {
         try {
-            Files.writeString(log, "=== operator started with " + command + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            Files.writeString(
+                    log,
+                    "=== operator started with " + command + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .directory(workDirectory.toFile());
             builder.environment().clear();
@@ -245,23 +276,28 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     private static void withhold(HasMetadata rbac, List<String> resources) {
-        List<PolicyRule> rules = rbac instanceof ClusterRole role ? role.getRules()
-                : rbac instanceof Role role ? role.getRules() : null;
+        List<PolicyRule> rules =
+                rbac instanceof ClusterRole role ? role.getRules() : rbac instanceof Role role ? role.getRules() : null;
         if (rules == null || resources.isEmpty()) {
             return;
         }
-        rules.forEach(rule -> rule.setResources(rule.getResources().stream().filter(r -> !resources.contains(r)).toList()));
+        rules.forEach(rule -> rule.setResources(
+                rule.getResources().stream().filter(r -> !resources.contains(r)).toList()));
         rules.removeIf(rule -> rule.getResources().isEmpty());
     }
 
     /** The JVM of the Dockerfile's ENTRYPOINT, with the container's memory limit from the chart, running `operator`. */
     private static List<String> command(Container container, Path workDirectory) throws IOException {
-        assertThat(JAR).as("the packaged operator (mvn package runs before the e2e suite)").exists();
+        assertThat(JAR)
+                .as("the packaged operator (mvn package runs before the e2e suite)")
+                .exists();
         List<String> entrypoint = dockerfileEntrypoint();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        Quantity memoryLimit = container.getResources() == null || container.getResources().getLimits() == null ? null
-                : container.getResources().getLimits().get("memory");
+        Quantity memoryLimit =
+                container.getResources() == null || container.getResources().getLimits() == null
+                        ? null
+                        : container.getResources().getLimits().get("memory");
         if (memoryLimit != null) {
             // What the container runtime tells the JVM: MaxRAMPercentage applies to the pod's limit, not the host.
             command.add("-XX:MaxRAM=" + memoryLimit.getNumericalAmount().longValue());
@@ -276,9 +312,12 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     private static List<String> dockerfileEntrypoint() throws IOException {
-        String line = Files.readAllLines(DOCKERFILE).stream().filter(l -> l.startsWith("ENTRYPOINT ")).reduce((a, b) -> b)
+        String line = Files.readAllLines(DOCKERFILE).stream()
+                .filter(l -> l.startsWith("ENTRYPOINT "))
+                .reduce((a, b) -> b)
                 .orElseThrow(() -> new AssertionError("no ENTRYPOINT in " + DOCKERFILE));
-        List<String> entrypoint = List.of(new ObjectMapper().readValue(line.substring("ENTRYPOINT ".length()), String[].class));
+        List<String> entrypoint =
+                List.of(new ObjectMapper().readValue(line.substring("ENTRYPOINT ".length()), String[].class));
         assertThat(entrypoint).as("Dockerfile ENTRYPOINT").startsWith("java").contains("-jar");
         return entrypoint;
     }
@@ -296,7 +335,8 @@ public final class OperatorProcess implements AutoCloseable {
             if (variable.getValueFrom() == null) {
                 environment.put(variable.getName(), variable.getValue());
             } else if (variable.getValueFrom().getFieldRef() != null
-                    && "metadata.namespace".equals(variable.getValueFrom().getFieldRef().getFieldPath())) {
+                    && "metadata.namespace"
+                            .equals(variable.getValueFrom().getFieldRef().getFieldPath())) {
                 environment.put(variable.getName(), namespace);
             } else {
                 throw new AssertionError("environment variable " + variable.getName() + " of the chart has a source"
@@ -307,15 +347,24 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     /** A kubeconfig with a token of the ServiceAccount (TokenRequest API) and the cluster's CA. */
-    private static Path writeKubeconfig(KubernetesClient client, String namespace, String serviceAccount,
-            Path workDirectory) throws IOException {
-        String token = client.serviceAccounts().inNamespace(namespace).withName(serviceAccount)
-                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(TOKEN_SECONDS).endSpec().build())
-                .getStatus().getToken();
+    private static Path writeKubeconfig(
+            KubernetesClient client, String namespace, String serviceAccount, Path workDirectory) throws IOException {
+        String token = client.serviceAccounts()
+                .inNamespace(namespace)
+                .withName(serviceAccount)
+                .tokenRequest(new TokenRequestBuilder()
+                        .withNewSpec()
+                        .withExpirationSeconds(TOKEN_SECONDS)
+                        .endSpec()
+                        .build())
+                .getStatus()
+                .getToken();
         Config config = client.getConfiguration();
-        String caData = config.getCaCertData() != null ? config.getCaCertData()
+        String caData = config.getCaCertData() != null
+                ? config.getCaCertData()
                 : Base64.getEncoder().encodeToString(Files.readAllBytes(Path.of(config.getCaCertFile())));
-        String kubeconfig = """
+        String kubeconfig =
+                """
                 apiVersion: v1
                 kind: Config
                 clusters:

@@ -24,7 +24,8 @@ class OperatorRestartIT {
 
     @BeforeAll
     static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
+        assumeTrue(
+                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
         ProjectCrds.install(client);
         operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
     }
@@ -42,23 +43,43 @@ class OperatorRestartIT {
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
         // About ten seconds of sweep: long enough to kill and restart the operator while the runner works.
         ServingResources.quickBenchmark(client, namespace, RUN, SERVER, 4, 48, 64);
-        await("benchmark pod running").atMost(ServingResources.RUN_TIMEOUT).pollInterval(Duration.ofMillis(250))
+        await("benchmark pod running")
+                .atMost(ServingResources.RUN_TIMEOUT)
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> client.pods().inNamespace(namespace.name()).list().getItems().stream()
                         .anyMatch(p -> p.getMetadata().getLabels().containsKey("batch.kubernetes.io/job-name")
                                 && "Running".equals(p.getStatus().getPhase())));
 
         operator.kill();
-        assertThat(client.batch().v1().jobs().inNamespace(namespace.name()).list().getItems()).singleElement()
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(namespace.name())
+                        .list()
+                        .getItems())
+                .singleElement()
                 .as("the Job still runs when the operator dies")
-                .satisfies(job -> assertThat(job.getStatus().getCompletionTime()).isNull());
+                .satisfies(
+                        job -> assertThat(job.getStatus().getCompletionTime()).isNull());
         operator.restart().awaitReady();
 
-        BenchmarkRun run = awaitRun(client, namespace, RUN, r -> r.getStatus() != null
-                && (r.getStatus().phase == BenchmarkRunPhase.Succeeded || r.getStatus().phase == BenchmarkRunPhase.Failed),
+        BenchmarkRun run = awaitRun(
+                client,
+                namespace,
+                RUN,
+                r -> r.getStatus() != null
+                        && (r.getStatus().phase == BenchmarkRunPhase.Succeeded
+                                || r.getStatus().phase == BenchmarkRunPhase.Failed),
                 "finished");
         assertThat(run.getStatus().phase).as("status %s", run.getStatus()).isEqualTo(BenchmarkRunPhase.Succeeded);
         assertThat(run.getStatus().summary.peakTokensPerSecond).isPositive();
-        assertThat(client.batch().v1().jobs().inNamespace(namespace.name()).list().getItems()).singleElement()
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(namespace.name())
+                        .list()
+                        .getItems())
+                .singleElement()
                 .satisfies(job -> assertThat(job.getMetadata().getName()).isEqualTo(run.getStatus().jobName));
         operator.assertNothingForbidden();
     }

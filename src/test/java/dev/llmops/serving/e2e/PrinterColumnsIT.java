@@ -62,18 +62,19 @@ class PrinterColumnsIT {
 
     @Test
     void kubectlGetShowsTheColumnsOfBothKinds(E2eCluster cluster, TestNamespace namespace) {
-        List<Map<String, String>> rows = KubectlTable.parse(cluster.kubectl("get", "modelservers,benchmarkruns",
-                "--namespace", namespace.name()));
+        List<Map<String, String>> rows = KubectlTable.parse(
+                cluster.kubectl("get", "modelservers,benchmarkruns", "--namespace", namespace.name()));
 
         assertThat(rows).hasSize(2);
-        assertThat(rows.get(0)).containsOnlyKeys("NAME", "MODEL", "GPUS", "PHASE", "READY", "AGE")
+        assertThat(rows.get(0))
+                .containsOnlyKeys("NAME", "MODEL", "GPUS", "PHASE", "READY", "AGE")
                 .containsEntry("NAME", "modelserver.serving.llmops.dev/qwen3-8b")
                 .containsEntry("MODEL", "Qwen/Qwen3-8B")
                 .containsEntry("GPUS", "1")
                 .containsEntry("PHASE", "Degraded")
                 .containsEntry("READY", "1/2");
-        assertThat(rows.get(1)).containsOnlyKeys("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S",
-                        "PEAK TOK/S", "AT CONC", "AGE")
+        assertThat(rows.get(1))
+                .containsOnlyKeys("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "AGE")
                 .containsEntry("NAME", "benchmarkrun.serving.llmops.dev/kimi-k2-eagle3")
                 .containsEntry("TARGET", "kimi-k2-eagle3")
                 .containsEntry("PHASE", "Succeeded")
@@ -85,20 +86,24 @@ class PrinterColumnsIT {
 
     @Test
     void wideOutputAddsTheDiagnosisEndpointAndSpeedup(E2eCluster cluster, TestNamespace namespace) {
-        Map<String, String> server = KubectlTable.parse(cluster.kubectl("get", "ms", "-o", "wide",
-                "--namespace", namespace.name())).get(0);
-        Map<String, String> run = KubectlTable.parse(cluster.kubectl("get", "br", "-o", "wide",
-                "--namespace", namespace.name())).get(0);
+        Map<String, String> server = KubectlTable.parse(
+                        cluster.kubectl("get", "ms", "-o", "wide", "--namespace", namespace.name()))
+                .get(0);
+        Map<String, String> run = KubectlTable.parse(
+                        cluster.kubectl("get", "br", "-o", "wide", "--namespace", namespace.name()))
+                .get(0);
 
-        assertThat(server).containsEntry("REASON", "InsufficientGPUs")
+        assertThat(server)
+                .containsEntry("REASON", "InsufficientGPUs")
                 .containsEntry("ENDPOINT", "http://qwen3-8b." + namespace.name() + ".svc:30000");
         assertThat(run).containsEntry("SPEEDUP", "1.62");
     }
 
-    private static <T extends HasMetadata> T create(KubernetesClient client, TestNamespace namespace, String example,
-            Class<T> type) {
+    private static <T extends HasMetadata> T create(
+            KubernetesClient client, TestNamespace namespace, String example, Class<T> type) {
         try {
-            T resource = client.getKubernetesSerialization().unmarshal(Files.readString(EXAMPLES.resolve(example)), type);
+            T resource =
+                    client.getKubernetesSerialization().unmarshal(Files.readString(EXAMPLES.resolve(example)), type);
             return client.resource(resource).inNamespace(namespace.name()).create();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -8,8 +8,7 @@ public final class Processes {
 
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
 
-    private Processes() {
-    }
+    private Processes() {}
 
     /** Asks the process to stop, waits up to {@code grace}, then kills it and waits for its end. */
     public static void stop(Process process, Duration grace) {

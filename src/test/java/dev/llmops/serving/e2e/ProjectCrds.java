@@ -21,8 +21,7 @@ public final class ProjectCrds {
     static final Path DIRECTORY = ProjectPaths.resolve("deploy/crds");
     private static final String FIELD_MANAGER = "llm-serving-operator-e2e";
 
-    private ProjectCrds() {
-    }
+    private ProjectCrds() {}
 
     /**
      * Applies every CRD server-side (idempotent) and waits until each is Established; fails with the API server's own
@@ -33,32 +32,51 @@ public final class ProjectCrds {
         for (Path file : files()) {
             CustomResourceDefinition crd = load(client, file);
             try {
-                installed.add(client.apiextensions().v1().customResourceDefinitions().resource(crd)
-                        .fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply());
+                installed.add(client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .resource(crd)
+                        .fieldManager(FIELD_MANAGER)
+                        .forceConflicts()
+                        .serverSideApply());
             } catch (KubernetesClientException e) {
-                throw new AssertionError("The API server rejected " + file.getFileName() + ": HTTP " + e.getCode()
-                        + " " + (e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage()), e);
+                throw new AssertionError(
+                        "The API server rejected " + file.getFileName() + ": HTTP " + e.getCode() + " "
+                                + (e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage()),
+                        e);
             }
         }
         for (CustomResourceDefinition crd : installed) {
             String name = crd.getMetadata().getName();
-            await(name + " to be Established").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> isEstablished(client.apiextensions().v1().customResourceDefinitions().withName(name).get()));
+            await(name + " to be Established")
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> isEstablished(client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .withName(name)
+                            .get()));
         }
         return installed;
     }
 
     static List<Path> files() {
         try (Stream<Path> files = Files.list(DIRECTORY)) {
-            return files.filter(f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml")).sorted().toList();
+            return files.filter(
+                            f -> f.toString().endsWith(".yml") || f.toString().endsWith(".yaml"))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     static boolean isEstablished(CustomResourceDefinition crd) {
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-                .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+        return crd != null
+                && crd.getStatus() != null
+                && crd.getStatus().getConditions().stream()
+                        .anyMatch(c -> c.getType().equals("Established")
+                                && c.getStatus().equals("True"));
     }
 
     private static CustomResourceDefinition load(KubernetesClient client, Path file) {

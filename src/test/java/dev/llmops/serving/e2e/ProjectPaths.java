@@ -2,13 +2,14 @@ package dev.llmops.serving.e2e;
 
 import java.nio.file.Path;
 
-/** Files of the project checkout the suite reads, wherever the test JVM runs (failsafe passes the project directory). */
+/**
+ * Files of the project checkout the suite reads, wherever the test JVM runs (failsafe passes the project directory).
+ */
 final class ProjectPaths {
 
     private static final Path PROJECT = Path.of(System.getProperty("e2e.projectDir", "."));
 
-    private ProjectPaths() {
-    }
+    private ProjectPaths() {}
 
     static Path resolve(String relative) {
         return PROJECT.resolve(relative);

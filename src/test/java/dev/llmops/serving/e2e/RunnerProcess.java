@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs a benchmark pod's {@code bench} command line with the packaged runner in a JVM of its own, as the pod's container
+ * Runs a benchmark pod's {@code bench} command line with the packaged runner in a JVM of its own, as the pod's
+ * container
  * would; cancelling the pod (interrupting the waiting thread) kills the process.
  */
 final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
@@ -20,14 +21,22 @@ final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
 
     @Override
     public int run(List<String> args, PrintWriter log) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1", "-jar", JAR.toAbsolutePath().toString(), "bench"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+ExitOnOutOfMemoryError",
+                "-XX:TieredStopAtLevel=1",
+                "-jar",
+                JAR.toAbsolutePath().toString(),
+                "bench"));
         command.addAll(args);
         Path output = null;
         Process process = null;
         try {
             output = Files.createTempFile("benchmark-pod", ".log");
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
             int exitCode = process.waitFor();
             log.print(Files.readString(output, StandardCharsets.UTF_8));
             return exitCode;

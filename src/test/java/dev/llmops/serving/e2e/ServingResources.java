@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.modelserver.ModelServerLabels;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -22,13 +21,13 @@ final class ServingResources {
     static final Duration SERVER_READY_TIMEOUT = Duration.ofMinutes(2);
     static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
 
-    private ServingResources() {
-    }
+    private ServingResources() {}
 
     /** A ModelServer on RTX PRO 6000 (SM120) nodes. */
-    static ModelServer sm120Server(KubernetesClient client, TestNamespace namespace, String name, int gpusPerReplica,
-            int replicas) {
-        return create(client, namespace, ModelServer.class, """
+    static ModelServer sm120Server(
+            KubernetesClient client, TestNamespace namespace, String name, int gpusPerReplica, int replicas) {
+        return create(
+                client, namespace, ModelServer.class, """
                 apiVersion: serving.llmops.dev/v1alpha1
                 kind: ModelServer
                 metadata:
@@ -52,9 +51,16 @@ final class ServingResources {
     }
 
     /** A BenchmarkRun of one warm-up request, one single-request prompt and one concurrency level. */
-    static BenchmarkRun quickBenchmark(KubernetesClient client, TestNamespace namespace, String name, String server,
-            int concurrency, int requests, int maxTokens) {
-        return create(client, namespace, BenchmarkRun.class, """
+    static BenchmarkRun quickBenchmark(
+            KubernetesClient client,
+            TestNamespace namespace,
+            String name,
+            String server,
+            int concurrency,
+            int requests,
+            int maxTokens) {
+        return create(
+                client, namespace, BenchmarkRun.class, """
                 apiVersion: serving.llmops.dev/v1alpha1
                 kind: BenchmarkRun
                 metadata:
@@ -76,37 +82,65 @@ final class ServingResources {
                 """.formatted(name, server, concurrency, requests, maxTokens));
     }
 
-    static ModelServer awaitServer(KubernetesClient client, TestNamespace namespace, String name,
-            Predicate<ModelServer> condition, String description) {
+    static ModelServer awaitServer(
+            KubernetesClient client,
+            TestNamespace namespace,
+            String name,
+            Predicate<ModelServer> condition,
+            String description) {
         return awaitResource(client, namespace, ModelServer.class, name, condition, description, SERVER_READY_TIMEOUT);
     }
 
-    static BenchmarkRun awaitRun(KubernetesClient client, TestNamespace namespace, String name,
-            Predicate<BenchmarkRun> condition, String description) {
+    static BenchmarkRun awaitRun(
+            KubernetesClient client,
+            TestNamespace namespace,
+            String name,
+            Predicate<BenchmarkRun> condition,
+            String description) {
         return awaitResource(client, namespace, BenchmarkRun.class, name, condition, description, RUN_TIMEOUT);
     }
 
     static List<Pod> serverPods(KubernetesClient client, TestNamespace namespace, String server) {
-        return client.pods().inNamespace(namespace.name()).withLabel(Labels.MODEL_SERVER, server).list().getItems();
+        return client.pods()
+                .inNamespace(namespace.name())
+                .withLabel(Labels.MODEL_SERVER, server)
+                .list()
+                .getItems();
     }
 
     /** Deletes the ModelServer and waits until its pods are gone, so the next test class finds the GPUs free. */
     static void deleteServer(KubernetesClient client, TestNamespace namespace, String name) {
-        client.resources(ModelServer.class).inNamespace(namespace.name()).withName(name).delete();
-        await("pods of " + name + " gone").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500))
+        client.resources(ModelServer.class)
+                .inNamespace(namespace.name())
+                .withName(name)
+                .delete();
+        await("pods of " + name + " gone")
+                .atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> serverPods(client, namespace, name).isEmpty());
     }
 
-    private static <T extends HasMetadata> T awaitResource(KubernetesClient client, TestNamespace namespace,
-            Class<T> type, String name, Predicate<T> condition, String description, Duration timeout) {
-        return await(type.getSimpleName() + " " + name + " " + description).atMost(timeout)
+    private static <T extends HasMetadata> T awaitResource(
+            KubernetesClient client,
+            TestNamespace namespace,
+            Class<T> type,
+            String name,
+            Predicate<T> condition,
+            String description,
+            Duration timeout) {
+        return await(type.getSimpleName() + " " + name + " " + description)
+                .atMost(timeout)
                 .pollInterval(Duration.ofMillis(500))
-                .until(() -> client.resources(type).inNamespace(namespace.name()).withName(name).get(),
+                .until(
+                        () -> client.resources(type)
+                                .inNamespace(namespace.name())
+                                .withName(name)
+                                .get(),
                         resource -> resource != null && condition.test(resource));
     }
 
-    private static <T extends HasMetadata> T create(KubernetesClient client, TestNamespace namespace, Class<T> type,
-            String yaml) {
+    private static <T extends HasMetadata> T create(
+            KubernetesClient client, TestNamespace namespace, Class<T> type, String yaml) {
         T resource = client.getKubernetesSerialization().unmarshal(yaml, type);
         return client.resource(resource).inNamespace(namespace.name()).create();
     }

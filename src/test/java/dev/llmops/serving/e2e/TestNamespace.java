@@ -9,10 +9,16 @@ import java.util.UUID;
 public record TestNamespace(String name) {
 
     static TestNamespace create(KubernetesClient client, Class<?> testClass) {
-        String prefix = testClass.getSimpleName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+        String prefix =
+                testClass.getSimpleName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
         String name = "e2e-" + prefix.substring(0, Math.min(prefix.length(), 40)) + "-"
                 + UUID.randomUUID().toString().substring(0, 6);
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
                 .create();
         return new TestNamespace(name);
     }

@@ -8,10 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 final class Kstatus {
 
-    enum Status { InProgress, Current, Failed }
-
-    private Kstatus() {
+    enum Status {
+        InProgress,
+        Current,
+        Failed
     }
+
+    private Kstatus() {}
 
     static Status of(JsonNode object) {
         JsonNode status = object.path("status");

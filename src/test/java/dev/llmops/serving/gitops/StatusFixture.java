@@ -13,7 +13,10 @@ final class StatusFixture {
 
     private StatusFixture(String kind, long generation) {
         object.put("apiVersion", "serving.llmops.dev/v1alpha1").put("kind", kind);
-        object.putObject("metadata").put("name", "fixture").put("namespace", "llm").put("generation", generation);
+        object.putObject("metadata")
+                .put("name", "fixture")
+                .put("namespace", "llm")
+                .put("generation", generation);
     }
 
     static StatusFixture modelServer(long generation) {
@@ -40,9 +43,16 @@ final class StatusFixture {
     }
 
     StatusFixture condition(String type, String status, String reason, String message, long observedGeneration) {
-        ArrayNode conditions = status().has("conditions") ? (ArrayNode) status().get("conditions") : status().putArray("conditions");
-        conditions.addObject().put("type", type).put("status", status).put("reason", reason).put("message", message)
-                .put("observedGeneration", observedGeneration).put("lastTransitionTime", "2026-11-30T10:00:00Z");
+        ArrayNode conditions =
+                status().has("conditions") ? (ArrayNode) status().get("conditions") : status().putArray("conditions");
+        conditions
+                .addObject()
+                .put("type", type)
+                .put("status", status)
+                .put("reason", reason)
+                .put("message", message)
+                .put("observedGeneration", observedGeneration)
+                .put("lastTransitionTime", "2026-11-30T10:00:00Z");
         return this;
     }
 

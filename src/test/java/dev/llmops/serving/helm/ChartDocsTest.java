@@ -12,7 +12,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** What the chart and its guide tell a user must be true: the examples NOTES.txt names, the defaults the guide lists. */
+/**
+ * What the chart and its guide tell a user must be true: the examples NOTES.txt names, the defaults the guide lists.
+ */
 class ChartDocsTest {
 
     private static final Pattern EXAMPLE = Pattern.compile("-f\\s+([\\w.-]+\\.yaml)");
@@ -36,10 +38,19 @@ class ChartDocsTest {
 
     @Test
     void theOperationsGuideStatesTheChartsDefaultResources() throws IOException {
-        ResourceRequirements resources = RenderedChart.render(Map.of()).deployment().getSpec().getTemplate().getSpec()
-                .getContainers().get(0).getResources();
-        String row = "| `resources` | %s CPU, %s requested; %s limit |".formatted(resources.getRequests().get("cpu"),
-                resources.getRequests().get("memory"), resources.getLimits().get("memory"));
+        ResourceRequirements resources = RenderedChart.render(Map.of())
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getResources();
+        String row = "| `resources` | %s CPU, %s requested; %s limit |"
+                .formatted(
+                        resources.getRequests().get("cpu"),
+                        resources.getRequests().get("memory"),
+                        resources.getLimits().get("memory"));
 
         assertThat(Files.readString(Path.of("docs/operations.md"))).contains(row);
     }

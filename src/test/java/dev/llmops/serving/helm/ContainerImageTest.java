@@ -31,10 +31,15 @@ class ContainerImageTest {
         assertThat(stages).hasSizeGreaterThanOrEqualTo(2);
         Instruction buildFrom = stages.get(0).get(0);
         assertThat(buildFrom.arguments()).contains("eclipse-temurin-17").contains(" AS build");
-        assertThat(stages.get(0)).anySatisfy(i -> assertThat(i.keyword() + " " + i.arguments()).startsWith("RUN").contains("mvn").contains("package"));
+        assertThat(stages.get(0))
+                .anySatisfy(i -> assertThat(i.keyword() + " " + i.arguments())
+                        .startsWith("RUN")
+                        .contains("mvn")
+                        .contains("package"));
         Instruction runtimeFrom = last(stages).get(0);
         assertThat(runtimeFrom.arguments()).matches("eclipse-temurin:17-jre(\\S*)?");
-        assertThat(last(stages)).filteredOn(i -> i.keyword().equals("COPY"))
+        assertThat(last(stages))
+                .filteredOn(i -> i.keyword().equals("COPY"))
                 .allSatisfy(i -> assertThat(i.arguments()).startsWith("--from=build /build/target/quarkus-app/"));
     }
 
@@ -45,20 +50,34 @@ class ContainerImageTest {
         assertThat(user).matches("\\d+(:\\d+)?");
         long uid = Long.parseLong(user.split(":")[0]);
         assertThat(uid).isPositive();
-        PodSpec pod = RenderedChart.render(Map.of()).deployment().getSpec().getTemplate().getSpec();
+        PodSpec pod = RenderedChart.render(Map.of())
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec();
         assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(uid);
     }
 
     @Test
     void entryPointIsTheQuarkusLauncherWithoutASubcommand() throws IOException {
         List<Instruction> runtime = last(stages());
-        List<String> entryPoint = new ObjectMapper().readValue(single(runtime, "ENTRYPOINT").arguments(), new TypeReference<>() { });
+        List<String> entryPoint =
+                new ObjectMapper().readValue(single(runtime, "ENTRYPOINT").arguments(), new TypeReference<>() {});
 
         assertThat(entryPoint.get(0)).isEqualTo("java");
-        assertThat(entryPoint.subList(entryPoint.size() - 2, entryPoint.size())).containsExactly("-jar", "/app/quarkus-run.jar");
+        assertThat(entryPoint.subList(entryPoint.size() - 2, entryPoint.size()))
+                .containsExactly("-jar", "/app/quarkus-run.jar");
         assertThat(runtime).noneSatisfy(i -> assertThat(i.keyword()).isEqualTo("CMD"));
-        String tmpdir = entryPoint.stream().filter(a -> a.startsWith("-Djava.io.tmpdir=")).findFirst().orElseThrow().split("=", 2)[1];
-        PodSpec pod = RenderedChart.render(Map.of()).deployment().getSpec().getTemplate().getSpec();
+        String tmpdir = entryPoint.stream()
+                .filter(a -> a.startsWith("-Djava.io.tmpdir="))
+                .findFirst()
+                .orElseThrow()
+                .split("=", 2)[1];
+        PodSpec pod = RenderedChart.render(Map.of())
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec();
         assertThat(pod.getContainers().get(0).getVolumeMounts())
                 .as("the chart mounts a writable volume at java.io.tmpdir under its read-only root filesystem")
                 .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo(tmpdir));
@@ -67,23 +86,27 @@ class ContainerImageTest {
     @Test
     void buildContextHoldsTheSourcesTheBuildCopies() throws IOException {
         List<String> ignore = Files.readAllLines(Path.of(".dockerignore")).stream()
-                .filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+                .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                .toList();
 
         assertThat(ignore).containsExactly("*", "!pom.xml", "!src/main/", "!deploy/crds/");
-        assertThat(stages().get(0)).filteredOn(i -> i.keyword().equals("COPY")).extracting(Instruction::arguments)
+        assertThat(stages().get(0))
+                .filteredOn(i -> i.keyword().equals("COPY"))
+                .extracting(Instruction::arguments)
                 .containsExactly("pom.xml ./", "src/main ./src/main", "deploy/crds ./deploy/crds");
         String pom = Files.readString(Path.of("pom.xml"));
-        Matcher resourceDirectories = Pattern.compile("<directory>([^<]+)</directory>").matcher(pom);
+        Matcher resourceDirectories =
+                Pattern.compile("<directory>([^<]+)</directory>").matcher(pom);
         while (resourceDirectories.find()) {
             String directory = resourceDirectories.group(1);
-            assertThat(List.of("src/main/", "deploy/crds/")).as("build resource " + directory + " is in the image's build context")
+            assertThat(List.of("src/main/", "deploy/crds/"))
+                    .as("build resource " + directory + " is in the image's build context")
                     .anySatisfy(included -> assertThat(directory + "/").startsWith(included));
         }
     }
 
     /** One Dockerfile instruction with its continuation lines joined. */
-    record Instruction(String keyword, String arguments) {
-    }
+    record Instruction(String keyword, String arguments) {}
 
     private static List<List<Instruction>> stages() throws IOException {
         List<List<Instruction>> stages = new ArrayList<>();
@@ -104,14 +127,17 @@ class ContainerImageTest {
             if (instruction.keyword().equals("FROM")) {
                 stages.add(new ArrayList<>());
             }
-            assertThat(stages).as("instruction before the first FROM: " + joined).isNotEmpty();
+            assertThat(stages)
+                    .as("instruction before the first FROM: " + joined)
+                    .isNotEmpty();
             last(stages).add(instruction);
         }
         return stages;
     }
 
     private static Instruction single(List<Instruction> stage, String keyword) {
-        List<Instruction> found = stage.stream().filter(i -> i.keyword().equals(keyword)).toList();
+        List<Instruction> found =
+                stage.stream().filter(i -> i.keyword().equals(keyword)).toList();
         assertThat(found).as(keyword).hasSize(1);
         return found.get(0);
     }

@@ -55,14 +55,19 @@ class HelmChartTest {
 
         assertThat(fileNames(chartCrds)).as("CRD files of the chart").isEqualTo(names);
         for (String name : names) {
-            assertThat(Files.readString(chartCrds.resolve(name))).as("chart crds/" + name + " differs from deploy/crds: copy it")
+            assertThat(Files.readString(chartCrds.resolve(name)))
+                    .as("chart crds/" + name + " differs from deploy/crds: copy it")
                     .isEqualTo(Files.readString(Path.of("deploy/crds", name)));
         }
     }
 
     @Test
     void operatorPodMeetsPodSecurityRestricted() {
-        PodSpec pod = RenderedChart.render(Map.of()).deployment().getSpec().getTemplate().getSpec();
+        PodSpec pod = RenderedChart.render(Map.of())
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec();
         Container operator = pod.getContainers().get(0);
 
         assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
@@ -82,8 +87,13 @@ class HelmChartTest {
 
     @Test
     void probesUseQuarkusHealthOnTheHttpPort() {
-        Container operator = RenderedChart.render(Map.of("http.port", 9090)).deployment().getSpec().getTemplate().getSpec()
-                .getContainers().get(0);
+        Container operator = RenderedChart.render(Map.of("http.port", 9090))
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
 
         assertThat(operator.getPorts()).singleElement().satisfies(p -> {
             assertThat(p.getName()).isEqualTo("http");
@@ -93,16 +103,25 @@ class HelmChartTest {
         assertProbe(operator.getLivenessProbe(), "/q/health/live");
         assertProbe(operator.getReadinessProbe(), "/q/health/ready");
         assertProbe(operator.getStartupProbe(), "/q/health/started");
-        assertThat(operator.getArgs()).as("no subcommand: the image runs the operator").isNullOrEmpty();
+        assertThat(operator.getArgs())
+                .as("no subcommand: the image runs the operator")
+                .isNullOrEmpty();
         assertThat(operator.getCommand()).isNullOrEmpty();
     }
 
     @Test
     void defaultsMatchTheOperatorsOwnDefaults() throws NoSuchMethodException {
-        Container operator = RenderedChart.render(Map.of()).deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
+        Container operator = RenderedChart.render(Map.of())
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
 
         assertThat(operator.getImage()).isEqualTo(OPERATOR_IMAGE);
-        assertThat(env(operator)).containsEntry("LLMOPS_SGLANG_IMAGE", withDefault(OperatorConfig.Sglang.class, "image"))
+        assertThat(env(operator))
+                .containsEntry("LLMOPS_SGLANG_IMAGE", withDefault(OperatorConfig.Sglang.class, "image"))
                 .containsEntry("LLMOPS_RUNNER_IMAGE", withDefault(OperatorConfig.Runner.class, "image"))
                 .containsEntry("LLMOPS_RUNNER_IMAGE", OPERATOR_IMAGE)
                 .containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", "JOSDK_ALL_NAMESPACES")
@@ -118,15 +137,26 @@ class HelmChartTest {
         mappingSettings("llmops", OperatorConfig.class, settings);
         for (Method producer : LeaderElection.class.getDeclaredMethods()) {
             for (Parameter parameter : producer.getParameters()) {
-                Optional.ofNullable(parameter.getAnnotation(ConfigProperty.class)).ifPresent(p -> settings.add(p.name()));
+                Optional.ofNullable(parameter.getAnnotation(ConfigProperty.class))
+                        .ifPresent(p -> settings.add(p.name()));
             }
         }
-        Set<String> variables = settings.stream().map(s -> s.toUpperCase().replaceAll("[^A-Z0-9]", "_")).collect(Collectors.toSet());
+        Set<String> variables = settings.stream()
+                .map(s -> s.toUpperCase().replaceAll("[^A-Z0-9]", "_"))
+                .collect(Collectors.toSet());
 
-        Container operator = RenderedChart.render(Map.of("sglang.runtimeClassName", "nvidia")).deployment().getSpec().getTemplate()
-                .getSpec().getContainers().get(0);
-        assertThat(operator.getEnv()).extracting(EnvVar::getName).filteredOn(name -> name.startsWith("LLMOPS_"))
-                .hasSize(5).allSatisfy(name -> assertThat(variables).contains(name));
+        Container operator = RenderedChart.render(Map.of("sglang.runtimeClassName", "nvidia"))
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+        assertThat(operator.getEnv())
+                .extracting(EnvVar::getName)
+                .filteredOn(name -> name.startsWith("LLMOPS_"))
+                .hasSize(5)
+                .allSatisfy(name -> assertThat(variables).contains(name));
     }
 
     @Test
@@ -140,7 +170,12 @@ class HelmChartTest {
                 "watchNamespaces[1]", "team-b",
                 "leaderElection.leaseName", "llm-operator",
                 "replicaCount", 2));
-        Container operator = chart.deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
+        Container operator = chart.deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
 
         assertThat(chart.deployment().getSpec().getReplicas()).isEqualTo(2);
         assertThat(operator.getImage()).isEqualTo("ghcr.io/llmops-dev/llm-serving-operator:1.2.3");
@@ -151,24 +186,37 @@ class HelmChartTest {
                 .containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", "team-a,team-b")
                 .containsEntry("LLMOPS_LEADER_ELECTION_LEASE_NAME", "llm-operator")
                 .containsEntry("QUARKUS_LOG_LEVEL", "DEBUG");
-        assertThat(operator.getEnv()).filteredOn(e -> e.getName().equals("LLMOPS_LEADER_ELECTION_LEASE_NAMESPACE"))
-                .singleElement().satisfies(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.namespace"));
+        assertThat(operator.getEnv())
+                .filteredOn(e -> e.getName().equals("LLMOPS_LEADER_ELECTION_LEASE_NAMESPACE"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.getValueFrom().getFieldRef().getFieldPath())
+                        .isEqualTo("metadata.namespace"));
 
-        assertThat(env(RenderedChart.render(Map.of("runner.image", "registry.example/runner:7")).deployment().getSpec()
-                .getTemplate().getSpec().getContainers().get(0))).containsEntry("LLMOPS_RUNNER_IMAGE", "registry.example/runner:7");
+        assertThat(env(RenderedChart.render(Map.of("runner.image", "registry.example/runner:7"))
+                        .deployment()
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)))
+                .containsEntry("LLMOPS_RUNNER_IMAGE", "registry.example/runner:7");
     }
 
     @Test
     void serviceMonitorOnlyWhenEnabled() {
         assertThat(RenderedChart.render(Map.of()).ofKind("ServiceMonitor")).isEmpty();
 
-        RenderedChart chart = RenderedChart.render(Map.of("metrics.serviceMonitor.enabled", true,
-                "metrics.serviceMonitor.labels.release", "kube-prometheus-stack"));
+        RenderedChart chart = RenderedChart.render(Map.of(
+                "metrics.serviceMonitor.enabled",
+                true,
+                "metrics.serviceMonitor.labels.release",
+                "kube-prometheus-stack"));
         HasMetadata monitor = chart.ofKind("ServiceMonitor").findFirst().orElseThrow();
         assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "kube-prometheus-stack");
         String yaml = new KubernetesSerialization().asYaml(monitor);
         assertThat(yaml).contains("path: \"/q/metrics\"", "port: \"http\"");
-        assertThat(chart.ofKind("Service")).singleElement()
+        assertThat(chart.ofKind("Service"))
+                .singleElement()
                 .satisfies(s -> assertThat(s.getMetadata().getName()).isEqualTo(FULLNAME + "-metrics"));
     }
 
@@ -179,31 +227,46 @@ class HelmChartTest {
         assertThat(chart.find(ClusterRole.class, FULLNAME)).isPresent();
         assertThat(chart.all(ClusterRoleBinding.class).map(b -> b.getRoleRef().getName()))
                 .containsExactlyInAnyOrder(FULLNAME, FULLNAME + "-cluster");
-        assertThat(chart.all(Role.class).map(r -> r.getMetadata().getName())).containsExactly(FULLNAME + "-leader-election");
-        assertThat(chart.grantedRules()).anySatisfy(r -> assertThat(r.permits("any-namespace", "apps", "deployments", "create")).isTrue());
+        assertThat(chart.all(Role.class).map(r -> r.getMetadata().getName()))
+                .containsExactly(FULLNAME + "-leader-election");
+        assertThat(chart.grantedRules())
+                .anySatisfy(r -> assertThat(r.permits("any-namespace", "apps", "deployments", "create"))
+                        .isTrue());
     }
 
     @Test
     void watchedNamespacesGetARoleEachAndNothingNamespacedClusterWide() {
-        RenderedChart chart = RenderedChart.render(Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b"));
+        RenderedChart chart =
+                RenderedChart.render(Map.of("watchNamespaces[0]", "team-a", "watchNamespaces[1]", "team-b"));
 
         assertThat(chart.find(ClusterRole.class, FULLNAME)).isEmpty();
-        assertThat(chart.all(ClusterRoleBinding.class).map(b -> b.getRoleRef().getName())).containsExactly(FULLNAME + "-cluster");
-        assertThat(chart.all(RoleBinding.class).map(b -> b.getMetadata().getNamespace() + "/" + b.getRoleRef().getName()))
-                .containsExactlyInAnyOrder("team-a/" + FULLNAME, "team-b/" + FULLNAME, NAMESPACE + "/" + FULLNAME + "-leader-election");
+        assertThat(chart.all(ClusterRoleBinding.class).map(b -> b.getRoleRef().getName()))
+                .containsExactly(FULLNAME + "-cluster");
+        assertThat(chart.all(RoleBinding.class)
+                        .map(b -> b.getMetadata().getNamespace() + "/"
+                                + b.getRoleRef().getName()))
+                .containsExactlyInAnyOrder(
+                        "team-a/" + FULLNAME, "team-b/" + FULLNAME, NAMESPACE + "/" + FULLNAME + "-leader-election");
         List<RenderedChart.ScopedRule> granted = chart.grantedRules();
-        assertThat(granted).anySatisfy(r -> assertThat(r.permits("team-b", "batch", "jobs", "create")).isTrue());
-        assertThat(granted).noneSatisfy(r -> assertThat(r.permits("team-c", "batch", "jobs", "create")).isTrue());
-        assertThat(granted).anySatisfy(r -> assertThat(r.permits(null, "", "nodes", "get")).isTrue());
+        assertThat(granted)
+                .anySatisfy(r -> assertThat(r.permits("team-b", "batch", "jobs", "create"))
+                        .isTrue());
+        assertThat(granted)
+                .noneSatisfy(r -> assertThat(r.permits("team-c", "batch", "jobs", "create"))
+                        .isTrue());
+        assertThat(granted)
+                .anySatisfy(r -> assertThat(r.permits(null, "", "nodes", "get")).isTrue());
     }
 
     @Test
     void rbacIsExplicitAndNeverTouchesSecrets() {
-        for (Map<String, Object> values : List.<Map<String, Object>>of(Map.of(), Map.of("watchNamespaces[0]", "team-a"))) {
+        for (Map<String, Object> values :
+                List.<Map<String, Object>>of(Map.of(), Map.of("watchNamespaces[0]", "team-a"))) {
             RenderedChart chart = RenderedChart.render(values);
             List<PolicyRule> rules = Stream.concat(
-                    chart.all(ClusterRole.class).flatMap(r -> r.getRules().stream()),
-                    chart.all(Role.class).flatMap(r -> r.getRules().stream())).toList();
+                            chart.all(ClusterRole.class).flatMap(r -> r.getRules().stream()),
+                            chart.all(Role.class).flatMap(r -> r.getRules().stream()))
+                    .toList();
 
             assertThat(rules).isNotEmpty().allSatisfy(rule -> {
                 assertThat(rule.getApiGroups()).doesNotContain("*");
@@ -212,21 +275,29 @@ class HelmChartTest {
                 assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
                 boolean status = rule.getResources().stream().anyMatch(r -> r.contains("/"));
                 boolean main = rule.getResources().stream().anyMatch(r -> !r.contains("/"));
-                assertThat(status && main).as("subresources in their own rules: " + rule.getResources()).isFalse();
+                assertThat(status && main)
+                        .as("subresources in their own rules: " + rule.getResources())
+                        .isFalse();
             });
-            assertThat(rules).filteredOn(r -> r.getResources().stream().anyMatch(s -> s.endsWith("/status")))
+            assertThat(rules)
+                    .filteredOn(r -> r.getResources().stream().anyMatch(s -> s.endsWith("/status")))
                     .allSatisfy(r -> assertThat(r.getVerbs()).doesNotContain("create", "delete", "list", "watch"));
             assertThat(chart.all(ClusterRole.class).flatMap(r -> r.getRules().stream()))
                     .noneSatisfy(r -> assertThat(r.getResources()).contains("leases"));
-            assertThat(chart.all(Role.class).filter(r -> r.getRules().stream().anyMatch(rule -> rule.getResources().contains("leases"))))
-                    .singleElement().satisfies(r -> assertThat(r.getMetadata().getNamespace()).isEqualTo(NAMESPACE));
+            assertThat(chart.all(Role.class)
+                            .filter(r -> r.getRules().stream()
+                                    .anyMatch(rule -> rule.getResources().contains("leases"))))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.getMetadata().getNamespace()).isEqualTo(NAMESPACE));
         }
     }
 
     @Test
     void invalidValuesAreRefusedWithTheFieldNamed() {
-        assertThatThrownBy(() -> RenderedChart.render(Map.of("logLevel", "LOUD"))).hasMessageContaining("logLevel");
-        assertThatThrownBy(() -> RenderedChart.render(Map.of("watchNamespaces[0]", "Team_A"))).hasMessageContaining("watchNamespaces");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("logLevel", "LOUD")))
+                .hasMessageContaining("logLevel");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("watchNamespaces[0]", "Team_A")))
+                .hasMessageContaining("watchNamespaces");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("http.port", 80))).hasMessageContaining("port");
     }
 
@@ -236,14 +307,16 @@ class HelmChartTest {
     }
 
     static Map<String, String> env(Container container) {
-        return container.getEnv().stream().filter(e -> e.getValue() != null)
+        return container.getEnv().stream()
+                .filter(e -> e.getValue() != null)
                 .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
     }
 
     /** The property names of a config mapping: nested interfaces by their method names, in kebab case. */
     private static void mappingSettings(String prefix, Class<?> mapping, Set<String> settings) {
         for (Method method : mapping.getDeclaredMethods()) {
-            String name = prefix + "." + method.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();
+            String name = prefix + "."
+                    + method.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();
             if (method.getReturnType().isInterface() && method.getReturnType().getEnclosingClass() == mapping) {
                 mappingSettings(name, method.getReturnType(), settings);
             } else {

@@ -8,7 +8,10 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-/** The operator offers the operator SDK a leader-election configuration; unconfigured, the lease is in its own namespace. */
+/**
+ * The operator offers the operator SDK a leader-election configuration; unconfigured, the lease is in its own
+ * namespace.
+ */
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)
 class LeaderElectionTest {

@@ -35,9 +35,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chart grants the operator exactly the API calls its code makes, no more. The calls are derived from the registered
+ * The chart grants the operator exactly the API calls its code makes, no more. The calls are derived from the
+ * registered
  * controllers: each primary resource (watch, finalizers, status through server-side apply), every informer the
- * controllers registered (their event sources exist once a controller is registered), each workflow dependent (create and patch for a Creator, patch for an Updater, delete for a
+ * controllers registered (their event sources exist once a controller is registered), each workflow dependent (create
+ * and patch for a Creator, patch for an Updater, delete for a
  * Deleter that is not garbage-collected), and the explicit client calls each reconciler declares with {@link RBACRule}.
  */
 @QuarkusTest
@@ -45,8 +47,14 @@ import org.junit.jupiter.api.Test;
 class RbacCoverageTest {
 
     /** Cluster-scoped resources a reconciler may declare by name, for which a Role would not do. */
-    private static final Set<String> CLUSTER_SCOPED = Set.of("nodes", "persistentvolumes", "namespaces", "storageclasses",
-            "runtimeclasses", "customresourcedefinitions");
+    private static final Set<String> CLUSTER_SCOPED = Set.of(
+            "nodes",
+            "persistentvolumes",
+            "namespaces",
+            "storageclasses",
+            "runtimeclasses",
+            "customresourcedefinitions");
+
     private static final String WATCHED = "team-a";
 
     @Inject
@@ -70,10 +78,15 @@ class RbacCoverageTest {
         Set<Call> calls = callsOfTheCode();
         assertThat(calls).as("calls derived from the controllers").isNotEmpty();
 
-        for (Map<String, Object> values : List.<Map<String, Object>>of(Map.of(), Map.of("watchNamespaces[0]", WATCHED))) {
-            List<RenderedChart.ScopedRule> granted = RenderedChart.render(values).grantedRules();
-            assertThat(calls).as("calls without a rule, with values " + values).filteredOn(call -> granted.stream()
-                    .noneMatch(rule -> rule.permits(call.clusterScoped() ? null : WATCHED, call.group(), call.resource(), call.verb())))
+        for (Map<String, Object> values :
+                List.<Map<String, Object>>of(Map.of(), Map.of("watchNamespaces[0]", WATCHED))) {
+            List<RenderedChart.ScopedRule> granted =
+                    RenderedChart.render(values).grantedRules();
+            assertThat(calls)
+                    .as("calls without a rule, with values " + values)
+                    .filteredOn(call -> granted.stream()
+                            .noneMatch(rule -> rule.permits(
+                                    call.clusterScoped() ? null : WATCHED, call.group(), call.resource(), call.verb())))
                     .isEmpty();
         }
     }
@@ -84,15 +97,19 @@ class RbacCoverageTest {
         RenderedChart chart = RenderedChart.render(Map.of());
 
         Set<Call> grantedNotCalled = new TreeSet<>();
-        Stream.concat(chart.all(ClusterRole.class).flatMap(r -> r.getRules().stream()),
-                        chart.all(Role.class).filter(r -> !r.getMetadata().getName().endsWith("-leader-election"))
+        Stream.concat(
+                        chart.all(ClusterRole.class).flatMap(r -> r.getRules().stream()),
+                        chart.all(Role.class)
+                                .filter(r -> !r.getMetadata().getName().endsWith("-leader-election"))
                                 .flatMap(r -> r.getRules().stream()))
-                .forEach(rule -> rule.getApiGroups().forEach(group -> rule.getResources().forEach(resource -> rule.getVerbs().forEach(verb -> {
-                    Call call = new Call(group, resource, verb, CLUSTER_SCOPED.contains(resource));
-                    if (!calls.contains(call)) {
-                        grantedNotCalled.add(call);
-                    }
-                }))));
+                .forEach(rule -> rule.getApiGroups()
+                        .forEach(group -> rule.getResources()
+                                .forEach(resource -> rule.getVerbs().forEach(verb -> {
+                                    Call call = new Call(group, resource, verb, CLUSTER_SCOPED.contains(resource));
+                                    if (!calls.contains(call)) {
+                                        grantedNotCalled.add(call);
+                                    }
+                                }))));
         assertThat(grantedNotCalled).as("granted but never called").isEmpty();
     }
 
@@ -111,7 +128,10 @@ class RbacCoverageTest {
                     add(calls, type.asSubclass(HasMetadata.class), "", "list", "watch");
                 }
             }
-            for (DependentResourceSpec<?, ?, ?> dependent : configuration.getWorkflowSpec().map(w -> w.getDependentResourceSpecs()).orElse(List.of())) {
+            for (DependentResourceSpec<?, ?, ?> dependent : configuration
+                    .getWorkflowSpec()
+                    .map(w -> w.getDependentResourceSpecs())
+                    .orElse(List.of())) {
                 addDependent(calls, dependent.getDependentResourceClass());
             }
             Class<?> reconciler = Class.forName(configuration.getAssociatedReconcilerClassName());
@@ -140,7 +160,8 @@ class RbacCoverageTest {
             verbs.add("delete");
         }
         if (GenericKubernetesDependentResource.class.isAssignableFrom(dependent)) {
-            GroupVersionKindPlural gvk = ((GenericKubernetesDependentResource<?>) dependent.getDeclaredConstructor().newInstance())
+            GroupVersionKindPlural gvk = ((GenericKubernetesDependentResource<?>)
+                            dependent.getDeclaredConstructor().newInstance())
                     .getGroupVersionKind();
             verbs.forEach(verb -> calls.add(new Call(gvk.getGroup(), gvk.getPluralOrDefault(), verb, false)));
         } else {
@@ -151,7 +172,8 @@ class RbacCoverageTest {
     private static void add(Set<Call> calls, Class<? extends HasMetadata> type, String subresource, String... verbs) {
         boolean clusterScoped = !Namespaced.class.isAssignableFrom(type);
         for (String verb : verbs) {
-            calls.add(new Call(HasMetadata.getGroup(type), HasMetadata.getPlural(type) + subresource, verb, clusterScoped));
+            calls.add(new Call(
+                    HasMetadata.getGroup(type), HasMetadata.getPlural(type) + subresource, verb, clusterScoped));
         }
     }
 
@@ -166,6 +188,7 @@ class RbacCoverageTest {
                 return (Class<? extends HasMetadata>) type;
             }
         }
-        throw new IllegalArgumentException(dependent + " is not a KubernetesDependentResource with a concrete resource type");
+        throw new IllegalArgumentException(
+                dependent + " is not a KubernetesDependentResource with a concrete resource type");
     }
 }

@@ -30,11 +30,16 @@ public record RenderedChart(List<HasMetadata> objects) {
 
     /** The chart as released into the given namespace. */
     public static RenderedChart render(Map<String, Object> values, String namespace) {
-        TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withNamespace(namespace).withKubeVersion("1.31.0");
+        TemplateCommand template = new Helm(CHART)
+                .template()
+                .withName(RELEASE)
+                .withNamespace(namespace)
+                .withKubeVersion("1.31.0");
         values.forEach(template::set);
         Object parsed = new KubernetesSerialization().unmarshal(template.call());
         @SuppressWarnings("unchecked")
-        List<HasMetadata> objects = parsed instanceof List<?> list ? (List<HasMetadata>) list : List.of((HasMetadata) parsed);
+        List<HasMetadata> objects =
+                parsed instanceof List<?> list ? (List<HasMetadata>) list : List.of((HasMetadata) parsed);
         return new RenderedChart(objects);
     }
 
@@ -54,7 +59,9 @@ public record RenderedChart(List<HasMetadata> objects) {
         return find(Deployment.class, FULLNAME).orElseThrow();
     }
 
-    /** Every rule the operator's ServiceAccount is bound to, with the namespace it applies in (null: every namespace). */
+    /**
+     * Every rule the operator's ServiceAccount is bound to, with the namespace it applies in (null: every namespace).
+     */
     public List<ScopedRule> grantedRules() {
         Stream<ScopedRule> clusterWide = all(ClusterRoleBinding.class)
                 .map(b -> b.getRoleRef().getName())
@@ -62,19 +69,26 @@ public record RenderedChart(List<HasMetadata> objects) {
                 .flatMap(r -> r.getRules().stream().map(rule -> new ScopedRule(null, rule)));
         Stream<ScopedRule> namespaced = all(RoleBinding.class)
                 .flatMap(b -> all(Role.class)
-                        .filter(r -> r.getMetadata().getName().equals(b.getRoleRef().getName())
-                                && r.getMetadata().getNamespace().equals(b.getMetadata().getNamespace()))
-                        .flatMap(r -> r.getRules().stream().map(rule -> new ScopedRule(r.getMetadata().getNamespace(), rule))));
+                        .filter(r ->
+                                r.getMetadata().getName().equals(b.getRoleRef().getName())
+                                        && r.getMetadata()
+                                                .getNamespace()
+                                                .equals(b.getMetadata().getNamespace()))
+                        .flatMap(r -> r.getRules().stream()
+                                .map(rule -> new ScopedRule(r.getMetadata().getNamespace(), rule))));
         return Stream.concat(clusterWide, namespaced).toList();
     }
 
     /** A rule and where it applies: a namespace, or every namespace when null. */
     public record ScopedRule(String namespace, PolicyRule rule) {
 
-        /** Whether the rule allows the verb on any object of the resource; namespace null for a cluster-scoped resource. */
+        /**
+         * Whether the rule allows the verb on any object of the resource; namespace null for a cluster-scoped resource.
+         */
         public boolean permits(String namespace, String group, String resource, String verb) {
             return (this.namespace == null || this.namespace.equals(namespace))
-                    && (rule.getResourceNames() == null || rule.getResourceNames().isEmpty())
+                    && (rule.getResourceNames() == null
+                            || rule.getResourceNames().isEmpty())
                     && rule.getApiGroups().contains(group)
                     && rule.getResources().contains(resource)
                     && rule.getVerbs().contains(verb);

@@ -12,15 +12,27 @@ class DeploymentSpecChangedTest {
 
     private final DeploymentSpecChanged filter = new DeploymentSpecChanged();
     private final Deployment created = new DeploymentBuilder()
-            .withNewMetadata().withName("qwen").withGeneration(1L).withLabels(Map.of("app.kubernetes.io/name", "sglang")).endMetadata()
-            .withNewSpec().withReplicas(1).endSpec()
+            .withNewMetadata()
+            .withName("qwen")
+            .withGeneration(1L)
+            .withLabels(Map.of("app.kubernetes.io/name", "sglang"))
+            .endMetadata()
+            .withNewSpec()
+            .withReplicas(1)
+            .endSpec()
             .build();
 
     @Test
     void theDeploymentControllersStatusAndRevisionDoNotWakeTheServer() {
         Deployment observed = new DeploymentBuilder(created)
-                .editMetadata().addToAnnotations("deployment.kubernetes.io/revision", "1").endMetadata()
-                .withNewStatus().withObservedGeneration(1L).withReplicas(1).withUpdatedReplicas(1).endStatus()
+                .editMetadata()
+                .addToAnnotations("deployment.kubernetes.io/revision", "1")
+                .endMetadata()
+                .withNewStatus()
+                .withObservedGeneration(1L)
+                .withReplicas(1)
+                .withUpdatedReplicas(1)
+                .endStatus()
                 .build();
 
         assertThat(filter.accept(observed, created)).isFalse();
@@ -28,10 +40,32 @@ class DeploymentSpecChangedTest {
 
     @Test
     void aChangedSpecLabelsOrADeletionWakeTheServer() {
-        assertThat(filter.accept(new DeploymentBuilder(created).editMetadata().withGeneration(2L).endMetadata()
-                .editSpec().withReplicas(3).endSpec().build(), created)).isTrue();
-        assertThat(filter.accept(new DeploymentBuilder(created).editMetadata().withLabels(Map.of()).endMetadata().build(), created)).isTrue();
-        assertThat(filter.accept(new DeploymentBuilder(created).editMetadata().withDeletionTimestamp("2026-12-03T03:00:00Z").endMetadata()
-                .build(), created)).isTrue();
+        assertThat(filter.accept(
+                        new DeploymentBuilder(created)
+                                .editMetadata()
+                                .withGeneration(2L)
+                                .endMetadata()
+                                .editSpec()
+                                .withReplicas(3)
+                                .endSpec()
+                                .build(),
+                        created))
+                .isTrue();
+        assertThat(filter.accept(
+                        new DeploymentBuilder(created)
+                                .editMetadata()
+                                .withLabels(Map.of())
+                                .endMetadata()
+                                .build(),
+                        created))
+                .isTrue();
+        assertThat(filter.accept(
+                        new DeploymentBuilder(created)
+                                .editMetadata()
+                                .withDeletionTimestamp("2026-12-03T03:00:00Z")
+                                .endMetadata()
+                                .build(),
+                        created))
+                .isTrue();
     }
 }

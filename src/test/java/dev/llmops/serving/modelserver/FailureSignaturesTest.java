@@ -9,28 +9,46 @@ import org.junit.jupiter.params.provider.CsvSource;
 class FailureSignaturesTest {
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=13.0, please update your driver | CudaDriverTooOld",
-            "/usr/local/lib/python3.12/dist-packages/flashinfer/data/include/flashinfer/sampling.cuh:22:10: fatal error: curand.h: No such file or directory | CudaHeadersMissing",
-            "RuntimeError: No supported CUDA architectures found for major versions [12]. | FlashInferNvccTooOld",
-            "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root. | CudaToolkitMissing",
-            "RuntimeError: CUDA compiler and toolkit headers are incompatible | CudaToolkitMismatch",
-            "ptxas fatal   : Value 'sm_120a' is not defined for option 'gpu-name' | PtxasTooOld",
-            "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device | NoKernelImage",
-            "File deep_gemm/jit/compiler.py, line 80: AssertionError: Unsupported architecture | DeepGemmUnsupportedOnSm120",
-            "NCCL WARN Error while creating shared memory segment /dev/shm/nccl-x3Ya (size 9637888) | SharedMemoryTooSmall",
-            "RuntimeError: CUDA error: peer access is not supported between these two devices | PeerAccessUnsupported",
-            "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. | KvCacheDoesNotFit",
-            "Exception: Capture cuda graph failed: CUDA out of memory. | CudaGraphCaptureOutOfMemory",
-            "[2026-01-01 00:00:00] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False) | SchedulerWatchdogTimeout",
-            "[2026-01-01 00:00:00] Received sigquit from a child process. It usually means the child failed. | ChildProcessCrashed",
-            "0/12 nodes are available: 4 Insufficient nvidia.com/gpu, 8 node(s) didn't match Pod's node affinity/selector. | InsufficientGPUs",
-            "0/3 nodes are available: 3 node(s) had untolerated taint {nvidia.com/gpu: present}. | UntoleratedTaint",
-            "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. | NodeAffinityMismatch",
-            "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. | ModelCacheClaimUnbound"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=13.0, please update your "
+                        + "driver | CudaDriverTooOld",
+                "/usr/local/lib/python3.12/dist-packages/flashinfer/data/include/flashinfer/sampling.cuh:22:10: "
+                        + "fatal error: curand.h: No such file or directory | CudaHeadersMissing",
+                "RuntimeError: No supported CUDA architectures found for major versions [12]. | FlashInferNvccTooOld",
+                "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root. | "
+                        + "CudaToolkitMissing",
+                "RuntimeError: CUDA compiler and toolkit headers are incompatible | CudaToolkitMismatch",
+                "ptxas fatal   : Value 'sm_120a' is not defined for option 'gpu-name' | PtxasTooOld",
+                "torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device | "
+                        + "NoKernelImage",
+                "File deep_gemm/jit/compiler.py, line 80: AssertionError: Unsupported architecture | "
+                        + "DeepGemmUnsupportedOnSm120",
+                "NCCL WARN Error while creating shared memory segment /dev/shm/nccl-x3Ya (size 9637888) | "
+                        + "SharedMemoryTooSmall",
+                "RuntimeError: CUDA error: peer access is not supported between these two devices | "
+                        + "PeerAccessUnsupported",
+                "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. | KvCacheDoesNotFit",
+                "Exception: Capture cuda graph failed: CUDA out of memory. | CudaGraphCaptureOutOfMemory",
+                "[2026-01-01 00:00:00] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False) | "
+                        + "SchedulerWatchdogTimeout",
+                "[2026-01-01 00:00:00] Received sigquit from a child process. It usually means the child failed. | "
+                        + "ChildProcessCrashed",
+                "0/12 nodes are available: 4 Insufficient nvidia.com/gpu, 8 node(s) didn't match Pod's node "
+                        + "affinity/selector. | InsufficientGPUs",
+                "0/3 nodes are available: 3 node(s) had untolerated taint {nvidia.com/gpu: present}. | "
+                        + "UntoleratedTaint",
+                "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. | NodeAffinityMismatch",
+                "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. | ModelCacheClaimUnbound"
+            })
     void recognises(String line, String reason) {
-        var table = reason.equals("InsufficientGPUs") || reason.equals("UntoleratedTaint") || reason.equals("NodeAffinityMismatch")
-                || reason.equals("ModelCacheClaimUnbound") ? FailureSignatures.SCHEDULING : FailureSignatures.STARTUP;
+        var table = reason.equals("InsufficientGPUs")
+                        || reason.equals("UntoleratedTaint")
+                        || reason.equals("NodeAffinityMismatch")
+                        || reason.equals("ModelCacheClaimUnbound")
+                ? FailureSignatures.SCHEDULING
+                : FailureSignatures.STARTUP;
         String log = "Loading safetensors checkpoint shards: 100%\n" + line + "\nTraceback follows";
 
         assertThat(FailureSignatures.find(table, log)).hasValueSatisfying(match -> {

@@ -62,24 +62,48 @@ class ModelServerReconcilerTest {
     @Test
     void anUnschedulablePodIsDiagnosedAsMissingGpus() {
         ModelServer kimi = create("kimi-k2-rtx-pro-6000-eagle3.yaml", "unschedulable");
-        Pod pod = podOf(kimi, "kimi-k2-eagle3-7d9f-abcde", new PodBuilder().withNewStatus()
-                .withPhase("Pending")
-                .withConditions(podCondition("PodScheduled", "False", "Unschedulable",
-                        "0/6 nodes are available: 2 Insufficient nvidia.com/gpu, 4 node(s) didn't match Pod's node affinity/selector."))
-                .endStatus());
-        client.v1().events().inNamespace("unschedulable").resource(new EventBuilder()
-                .withNewMetadata().withName(pod.getMetadata().getName() + ".1").endMetadata()
-                .withNewInvolvedObject().withKind("Pod").withName(pod.getMetadata().getName()).withNamespace("unschedulable").endInvolvedObject()
-                .withReason("FailedScheduling").withType("Warning")
-                .withMessage("0/6 nodes are available: 2 Insufficient nvidia.com/gpu, 4 node(s) didn't match Pod's node affinity/selector."
-                        + " preemption: 0/6 nodes are available: 6 No preemption victims found for incoming pod.")
-                .build()).create();
+        Pod pod = podOf(
+                kimi,
+                "kimi-k2-eagle3-7d9f-abcde",
+                new PodBuilder()
+                        .withNewStatus()
+                        .withPhase("Pending")
+                        .withConditions(podCondition(
+                                "PodScheduled",
+                                "False",
+                                "Unschedulable",
+                                "0/6 nodes are available: 2 Insufficient nvidia.com/gpu, 4 node(s) didn't "
+                                        + "match Pod's node affinity/selector."))
+                        .endStatus());
+        client.v1()
+                .events()
+                .inNamespace("unschedulable")
+                .resource(new EventBuilder()
+                        .withNewMetadata()
+                        .withName(pod.getMetadata().getName() + ".1")
+                        .endMetadata()
+                        .withNewInvolvedObject()
+                        .withKind("Pod")
+                        .withName(pod.getMetadata().getName())
+                        .withNamespace("unschedulable")
+                        .endInvolvedObject()
+                        .withReason("FailedScheduling")
+                        .withType("Warning")
+                        .withMessage("0/6 nodes are available: 2 Insufficient nvidia.com/gpu, 4 node(s) didn't match "
+                                + "Pod's node affinity/selector."
+                                + " preemption: 0/6 nodes are available: 6 No preemption victims found for "
+                                + "incoming pod.")
+                        .build())
+                .create();
 
-        ModelServerStatus status = awaitStatus(kimi, s -> s.diagnosis != null && "InsufficientGPUs".equals(s.diagnosis.reason));
+        ModelServerStatus status =
+                awaitStatus(kimi, s -> s.diagnosis != null && "InsufficientGPUs".equals(s.diagnosis.reason));
 
         assertThat(status.phase).isEqualTo(ModelServerPhase.Scheduling);
         assertThat(status.diagnosis.pod).isEqualTo(pod.getMetadata().getName());
-        assertThat(status.diagnosis.message).contains("8 nvidia.com/gpu").contains("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition")
+        assertThat(status.diagnosis.message)
+                .contains("8 nvidia.com/gpu")
+                .contains("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition")
                 .contains("Insufficient nvidia.com/gpu");
         assertThat(status.diagnosis.hint).isNotBlank();
         assertCondition(status, ConditionTypes.SCHEDULED, "False", "InsufficientGPUs");
@@ -89,44 +113,76 @@ class ModelServerReconcilerTest {
         assertThat(status.readyReplicasText).isEqualTo("0/1");
         assertThat(status.endpoint).isEqualTo("http://kimi-k2-eagle3.unschedulable.svc:30000");
         assertThat(status.image).isEqualTo(TestModelServers.DEFAULT_IMAGE);
-        assertThat(status.serverArgs).startsWith("python3", "-m", "sglang.launch_server", "--model-path", "moonshotai/Kimi-K2.5");
+        assertThat(status.serverArgs)
+                .startsWith("python3", "-m", "sglang.launch_server", "--model-path", "moonshotai/Kimi-K2.5");
         assertThat(client.v1().events().inNamespace("unschedulable").list().getItems())
                 .anySatisfy(e -> {
                     assertThat(e.getInvolvedObject().getName()).isEqualTo("kimi-k2-eagle3");
                     assertThat(e.getReason()).isEqualTo("Scheduling");
                 });
-        assertThat(client.persistentVolumeClaims().inNamespace("unschedulable").withName("kimi-k2-eagle3-model-cache").get()).isNotNull();
-        assertThat(client.services().inNamespace("unschedulable").withName("kimi-k2-eagle3").get()).isNotNull();
+        assertThat(client.persistentVolumeClaims()
+                        .inNamespace("unschedulable")
+                        .withName("kimi-k2-eagle3-model-cache")
+                        .get())
+                .isNotNull();
+        assertThat(client.services()
+                        .inNamespace("unschedulable")
+                        .withName("kimi-k2-eagle3")
+                        .get())
+                .isNotNull();
     }
 
     @Test
     void aCrashLoopEndingInMissingCurandHeadersSuggestsTheFullCuda13Image() {
         ModelServer qwen = create("small-model-b200.yaml", "crashloop");
         String podName = "qwen3-8b-5c4b-xyz12";
-        server.expect().get()
-                .withPath("/api/v1/namespaces/crashloop/pods/" + podName + "/log?pretty=false&container=sglang&previous=true&tailLines=200")
+        server.expect()
+                .get()
+                .withPath("/api/v1/namespaces/crashloop/pods/" + podName
+                        + "/log?pretty=false&container=sglang&previous=true&tailLines=200")
                 .andReturn(200, """
-                        [2026-01-01 10:00:01] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, avail mem=160.12 GB
+                        [2026-01-01 10:00:01] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, \
+                        avail mem=160.12 GB
                         [2026-01-01 10:00:02] Compiling FlashInfer sampling kernels (JIT)
-                        /usr/local/lib/python3.12/dist-packages/flashinfer/data/include/flashinfer/sampling.cuh:23:10: fatal error: curand.h: No such file or directory
+                        /usr/local/lib/python3.12/dist-packages/flashinfer/data/include/flashinfer/sampling.cuh:23:10: \
+                        fatal error: curand.h: No such file or directory
                         """)
                 .always();
-        podOf(qwen, podName, new PodBuilder().withNewStatus()
-                .withPhase("Running")
-                .withPodIP("127.0.0.31")
-                .withConditions(podCondition("PodScheduled", "True", null, null))
-                .withContainerStatuses(new ContainerStatusBuilder()
-                        .withName("sglang").withImage("lmsysorg/sglang:v0.5.18-cu130-runtime").withRestartCount(3)
-                        .withReady(false).withStarted(false)
-                        .withNewState().withNewWaiting().withReason("CrashLoopBackOff")
-                        .withMessage("back-off 40s restarting failed container=sglang").endWaiting().endState()
-                        .withNewLastState().withNewTerminated().withExitCode(1).withReason("Error").endTerminated().endLastState()
-                        .build())
-                .endStatus());
+        podOf(
+                qwen,
+                podName,
+                new PodBuilder()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .withPodIP("127.0.0.31")
+                        .withConditions(podCondition("PodScheduled", "True", null, null))
+                        .withContainerStatuses(new ContainerStatusBuilder()
+                                .withName("sglang")
+                                .withImage("lmsysorg/sglang:v0.5.18-cu130-runtime")
+                                .withRestartCount(3)
+                                .withReady(false)
+                                .withStarted(false)
+                                .withNewState()
+                                .withNewWaiting()
+                                .withReason("CrashLoopBackOff")
+                                .withMessage("back-off 40s restarting failed container=sglang")
+                                .endWaiting()
+                                .endState()
+                                .withNewLastState()
+                                .withNewTerminated()
+                                .withExitCode(1)
+                                .withReason("Error")
+                                .endTerminated()
+                                .endLastState()
+                                .build())
+                        .endStatus());
 
-        ModelServerStatus status = awaitStatus(qwen, s -> s.diagnosis != null && "CudaHeadersMissing".equals(s.diagnosis.reason));
+        ModelServerStatus status =
+                awaitStatus(qwen, s -> s.diagnosis != null && "CudaHeadersMissing".equals(s.diagnosis.reason));
 
-        assertThat(status.diagnosis.message).contains("CUDA development headers are missing").contains("curand.h: No such file or directory");
+        assertThat(status.diagnosis.message)
+                .contains("CUDA development headers are missing")
+                .contains("curand.h: No such file or directory");
         assertThat(status.diagnosis.hint).contains("full CUDA 13 SGLang image");
         assertThat(status.phase).isEqualTo(ModelServerPhase.Failed);
         assertCondition(status, ConditionTypes.STALLED, "True", "CudaHeadersMissing");
@@ -135,27 +191,39 @@ class ModelServerReconcilerTest {
 
     @Test
     void aServerThatListsModelsButFailsEveryGenerationIsNotReadyUntilItGenerates() {
-        try (SglangSimulator simulator = SglangSimulator.builder().host("127.0.0.23").model("Qwen/Qwen3-8B")
-                .fault(Fault.HALF_READY).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .host("127.0.0.23")
+                .model("Qwen/Qwen3-8B")
+                .fault(Fault.HALF_READY)
+                .start()) {
             ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "halfready");
             qwen.getSpec().port = simulator.port();
             qwen.getSpec().readiness.probeIntervalSeconds = 10;
             qwen = client.resource(qwen).create();
             awaitDeployment(qwen);
-            Pod pod = podOf(qwen, "qwen3-8b-6f7d-half1", new PodBuilder().withNewStatus()
-                    .withPhase("Running")
-                    .withPodIP("127.0.0.23")
-                    .withConditions(podCondition("PodScheduled", "True", null, null))
-                    .withContainerStatuses(runningContainer())
-                    .endStatus());
+            Pod pod = podOf(
+                    qwen,
+                    "qwen3-8b-6f7d-half1",
+                    new PodBuilder()
+                            .withNewStatus()
+                            .withPhase("Running")
+                            .withPodIP("127.0.0.23")
+                            .withConditions(podCondition("PodScheduled", "True", null, null))
+                            .withContainerStatuses(runningContainer())
+                            .endStatus());
 
-            ModelServerStatus failing = awaitStatus(qwen, s -> Conditions.find(s.conditions, ConditionTypes.INFERENCE_READY)
-                    .filter(c -> "GenerationFailed".equals(c.getReason())).isPresent());
+            ModelServerStatus failing = awaitStatus(
+                    qwen,
+                    s -> Conditions.find(s.conditions, ConditionTypes.INFERENCE_READY)
+                            .filter(c -> "GenerationFailed".equals(c.getReason()))
+                            .isPresent());
             assertThat(failing.phase).isEqualTo(ModelServerPhase.Loading);
             assertThat(failing.readyReplicas).isZero();
             assertCondition(failing, ConditionTypes.READY, "False", "GenerationFailing");
             assertThat(failing.diagnosis.message).contains("http_500");
-            await().atMost(SETTLE).until(() -> gate(pod).filter(c -> "False".equals(c.getStatus())).isPresent());
+            await().atMost(SETTLE)
+                    .until(() ->
+                            gate(pod).filter(c -> "False".equals(c.getStatus())).isPresent());
             int attempts = simulator.requests().size();
             await().atMost(SETTLE).until(() -> simulator.requests().size() >= attempts + 2);
             assertThat(status(qwen).phase).as("still failing after more probes").isEqualTo(ModelServerPhase.Loading);
@@ -163,7 +231,9 @@ class ModelServerReconcilerTest {
 
             simulator.setFault(Fault.NONE);
 
-            ModelServerStatus ready = awaitStatus(qwen, Duration.ofSeconds(qwen.getSpec().readiness.probeIntervalSeconds),
+            ModelServerStatus ready = awaitStatus(
+                    qwen,
+                    Duration.ofSeconds(qwen.getSpec().readiness.probeIntervalSeconds),
                     s -> s.phase == ModelServerPhase.Ready);
             assertThat(ready.readyReplicas).isEqualTo(1);
             assertThat(ready.readyReplicasText).isEqualTo("1/1");
@@ -174,28 +244,46 @@ class ModelServerReconcilerTest {
             assertCondition(ready, ConditionTypes.INFERENCE_READY, "True", "GenerationSucceeded");
             assertCondition(ready, ConditionTypes.RECONCILING, "False", "Ready");
             assertCondition(ready, ConditionTypes.STALLED, "False", "NotStalled");
-            await().atMost(SETTLE).until(() -> gate(pod).filter(c -> "True".equals(c.getStatus())).isPresent());
-            assertThat(client.pods().resource(pod).get().getStatus().getConditions()).extracting(PodCondition::getType)
-                    .as("the operator touches only its own pod condition").contains("PodScheduled");
+            await().atMost(SETTLE)
+                    .until(() ->
+                            gate(pod).filter(c -> "True".equals(c.getStatus())).isPresent());
+            assertThat(client.pods().resource(pod).get().getStatus().getConditions())
+                    .extracting(PodCondition::getType)
+                    .as("the operator touches only its own pod condition")
+                    .contains("PodScheduled");
         }
     }
 
     @Test
     void aMissingHuggingFaceTokenSecretStallsNamingTheField() {
         ModelServer kimi = create("kimi-k2-rtx-pro-6000-autoregressive.yaml", "nosecret");
-        podOf(kimi, "kimi-k2-autoregressive-8c9d-nosec", new PodBuilder().withNewStatus()
-                .withPhase("Pending")
-                .withConditions(podCondition("PodScheduled", "True", null, null))
-                .withContainerStatuses(new ContainerStatusBuilder().withName("sglang").withImage(TestModelServers.DEFAULT_IMAGE)
-                        .withReady(false).withRestartCount(0)
-                        .withNewState().withNewWaiting().withReason("CreateContainerConfigError")
-                        .withMessage("secret \"hf-token\" not found").endWaiting().endState()
-                        .build())
-                .endStatus());
+        podOf(
+                kimi,
+                "kimi-k2-autoregressive-8c9d-nosec",
+                new PodBuilder()
+                        .withNewStatus()
+                        .withPhase("Pending")
+                        .withConditions(podCondition("PodScheduled", "True", null, null))
+                        .withContainerStatuses(new ContainerStatusBuilder()
+                                .withName("sglang")
+                                .withImage(TestModelServers.DEFAULT_IMAGE)
+                                .withReady(false)
+                                .withRestartCount(0)
+                                .withNewState()
+                                .withNewWaiting()
+                                .withReason("CreateContainerConfigError")
+                                .withMessage("secret \"hf-token\" not found")
+                                .endWaiting()
+                                .endState()
+                                .build())
+                        .endStatus());
 
-        ModelServerStatus status = awaitStatus(kimi, s -> s.diagnosis != null && "HuggingFaceTokenSecretMissing".equals(s.diagnosis.reason));
+        ModelServerStatus status = awaitStatus(
+                kimi, s -> s.diagnosis != null && "HuggingFaceTokenSecretMissing".equals(s.diagnosis.reason));
 
-        assertThat(status.diagnosis.message).contains("spec.huggingFaceTokenSecret").contains("secret \"hf-token\" not found");
+        assertThat(status.diagnosis.message)
+                .contains("spec.huggingFaceTokenSecret")
+                .contains("secret \"hf-token\" not found");
         assertThat(status.diagnosis.hint).contains("hf-token").contains("token");
         assertCondition(status, ConditionTypes.STALLED, "True", "HuggingFaceTokenSecretMissing");
     }
@@ -210,9 +298,20 @@ class ModelServerReconcilerTest {
 
         assertCondition(status, ConditionTypes.STALLED, "True", "ExtraArgsRepeatDerivedFlag");
         assertCondition(status, ConditionTypes.READY, "False", "ExtraArgsRepeatDerivedFlag");
-        assertThat(Conditions.find(status.conditions, ConditionTypes.STALLED).orElseThrow().getMessage()).contains("spec.extraArgs[0]").contains("spec.port");
-        assertThat(status.conditions).allSatisfy(c -> assertThat(c.getObservedGeneration()).isEqualTo(qwen.getMetadata().getGeneration()));
-        assertThat(client.apps().deployments().inNamespace("badargs").withName("qwen3-8b").get()).isNull();
+        assertThat(Conditions.find(status.conditions, ConditionTypes.STALLED)
+                        .orElseThrow()
+                        .getMessage())
+                .contains("spec.extraArgs[0]")
+                .contains("spec.port");
+        assertThat(status.conditions)
+                .allSatisfy(c -> assertThat(c.getObservedGeneration())
+                        .isEqualTo(qwen.getMetadata().getGeneration()));
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace("badargs")
+                        .withName("qwen3-8b")
+                        .get())
+                .isNull();
     }
 
     @Test
@@ -226,39 +325,72 @@ class ModelServerReconcilerTest {
         ModelServerStatus status = awaitStatus(created, s -> s.phase == ModelServerPhase.Failed);
 
         assertCondition(status, ConditionTypes.STALLED, "True", "LeaderWorkerSetNotInstalled");
-        assertThat(status.diagnosis.message).contains("spec.parallelism.nodes=2").contains("leaderworkerset.x-k8s.io/v1").contains("not installed");
-        assertThat(client.apps().deployments().inNamespace("nolws").list().getItems()).isEmpty();
+        assertThat(status.diagnosis.message)
+                .contains("spec.parallelism.nodes=2")
+                .contains("leaderworkerset.x-k8s.io/v1")
+                .contains("not installed");
+        assertThat(client.apps().deployments().inNamespace("nolws").list().getItems())
+                .isEmpty();
     }
 
     private ModelServer create(String example, String namespace) {
-        ModelServer created = client.resource(TestModelServers.example(example, namespace)).create();
+        ModelServer created =
+                client.resource(TestModelServers.example(example, namespace)).create();
         awaitDeployment(created);
         return created;
     }
 
     private Deployment awaitDeployment(ModelServer owner) {
-        return await().atMost(SETTLE).until(
-                () -> client.apps().deployments().inNamespace(owner.getMetadata().getNamespace()).withName(owner.getMetadata().getName()).get(),
-                d -> d != null);
+        return await().atMost(SETTLE)
+                .until(
+                        () -> client.apps()
+                                .deployments()
+                                .inNamespace(owner.getMetadata().getNamespace())
+                                .withName(owner.getMetadata().getName())
+                                .get(),
+                        d -> d != null);
     }
 
     /** A pod as the ReplicaSet controller would create it from the Deployment's template, with the given status. */
     private Pod podOf(ModelServer owner, String name, PodBuilder withStatus) {
         Deployment deployment = awaitDeployment(owner);
         String namespace = owner.getMetadata().getNamespace();
-        ReplicaSet replicaSet = client.apps().replicaSets().inNamespace(namespace).resource(new ReplicaSetBuilder()
-                .withNewMetadata().withName(name.substring(0, name.lastIndexOf('-'))).withNamespace(namespace)
-                    .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
-                    .addNewOwnerReference().withApiVersion("apps/v1").withKind("Deployment").withName(deployment.getMetadata().getName())
-                        .withUid(deployment.getMetadata().getUid()).withController(true).endOwnerReference()
-                .endMetadata()
-                .withNewSpec().withReplicas(1).withSelector(deployment.getSpec().getSelector()).withTemplate(deployment.getSpec().getTemplate()).endSpec()
-                .build()).create();
+        ReplicaSet replicaSet = client.apps()
+                .replicaSets()
+                .inNamespace(namespace)
+                .resource(new ReplicaSetBuilder()
+                        .withNewMetadata()
+                        .withName(name.substring(0, name.lastIndexOf('-')))
+                        .withNamespace(namespace)
+                        .withLabels(
+                                deployment.getSpec().getTemplate().getMetadata().getLabels())
+                        .addNewOwnerReference()
+                        .withApiVersion("apps/v1")
+                        .withKind("Deployment")
+                        .withName(deployment.getMetadata().getName())
+                        .withUid(deployment.getMetadata().getUid())
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .withNewSpec()
+                        .withReplicas(1)
+                        .withSelector(deployment.getSpec().getSelector())
+                        .withTemplate(deployment.getSpec().getTemplate())
+                        .endSpec()
+                        .build())
+                .create();
         Pod pod = withStatus
-                .withNewMetadata().withName(name).withNamespace(namespace)
-                    .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
-                    .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet").withName(replicaSet.getMetadata().getName())
-                        .withUid(replicaSet.getMetadata().getUid()).withController(true).endOwnerReference()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
+                .addNewOwnerReference()
+                .withApiVersion("apps/v1")
+                .withKind("ReplicaSet")
+                .withName(replicaSet.getMetadata().getName())
+                .withUid(replicaSet.getMetadata().getUid())
+                .withController(true)
+                .endOwnerReference()
                 .endMetadata()
                 .withSpec(deployment.getSpec().getTemplate().getSpec())
                 .build();
@@ -266,14 +398,27 @@ class ModelServerReconcilerTest {
     }
 
     private static ContainerStatus runningContainer() {
-        return new ContainerStatusBuilder().withName("sglang").withImage(TestModelServers.DEFAULT_IMAGE)
-                .withReady(true).withStarted(true).withRestartCount(0)
-                .withNewState().withNewRunning().withStartedAt("2026-01-01T10:00:00Z").endRunning().endState()
+        return new ContainerStatusBuilder()
+                .withName("sglang")
+                .withImage(TestModelServers.DEFAULT_IMAGE)
+                .withReady(true)
+                .withStarted(true)
+                .withRestartCount(0)
+                .withNewState()
+                .withNewRunning()
+                .withStartedAt("2026-01-01T10:00:00Z")
+                .endRunning()
+                .endState()
                 .build();
     }
 
     private static PodCondition podCondition(String type, String status, String reason, String message) {
-        return new PodConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message).build();
+        return new PodConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withReason(reason)
+                .withMessage(message)
+                .build();
     }
 
     private Optional<PodCondition> gate(Pod pod) {
@@ -288,13 +433,16 @@ class ModelServerReconcilerTest {
         return awaitStatus(server, SETTLE, until);
     }
 
-    private ModelServerStatus awaitStatus(ModelServer server, Duration atMost, java.util.function.Predicate<ModelServerStatus> until) {
-        return await().atMost(atMost).pollInterval(Duration.ofMillis(200))
+    private ModelServerStatus awaitStatus(
+            ModelServer server, Duration atMost, java.util.function.Predicate<ModelServerStatus> until) {
+        return await().atMost(atMost)
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> status(server), s -> s != null && until.test(s));
     }
 
     private static void assertCondition(ModelServerStatus status, String type, String expectedStatus, String reason) {
-        Condition condition = Conditions.find(status.conditions, type).orElseThrow(() -> new AssertionError("no condition " + type));
+        Condition condition =
+                Conditions.find(status.conditions, type).orElseThrow(() -> new AssertionError("no condition " + type));
         assertThat(condition.getStatus()).as(type).isEqualTo(expectedStatus);
         assertThat(condition.getReason()).as(type + " reason").isEqualTo(reason);
     }

@@ -12,23 +12,34 @@ class PhaseEventsTest {
 
     @Test
     void aHealthyStartRecordsOnlyArrivingAtReady() {
-        assertThat(ModelServerReconciler.worthAnEvent(null, status(ModelServerPhase.Pending, null))).isFalse();
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Pending, status(ModelServerPhase.Scheduling, null))).isFalse();
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Scheduling, status(ModelServerPhase.Loading, null))).isFalse();
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Loading, status(ModelServerPhase.Ready, null))).isTrue();
+        assertThat(ModelServerReconciler.worthAnEvent(null, status(ModelServerPhase.Pending, null)))
+                .isFalse();
+        assertThat(ModelServerReconciler.worthAnEvent(
+                        ModelServerPhase.Pending, status(ModelServerPhase.Scheduling, null)))
+                .isFalse();
+        assertThat(ModelServerReconciler.worthAnEvent(
+                        ModelServerPhase.Scheduling, status(ModelServerPhase.Loading, null)))
+                .isFalse();
+        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Loading, status(ModelServerPhase.Ready, null)))
+                .isTrue();
     }
 
     @Test
     void aDiagnosedMomentaryPhaseIsRecorded() {
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Pending,
-                status(ModelServerPhase.Scheduling, "InsufficientGPUs"))).isTrue();
+        assertThat(ModelServerReconciler.worthAnEvent(
+                        ModelServerPhase.Pending, status(ModelServerPhase.Scheduling, "InsufficientGPUs")))
+                .isTrue();
     }
 
     @Test
     void troubleAndLeavingReadyAreRecorded() {
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Loading, status(ModelServerPhase.Failed, "CudaOutOfMemory"))).isTrue();
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Ready, status(ModelServerPhase.Degraded, null))).isTrue();
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Ready, status(ModelServerPhase.Pending, null))).isTrue();
+        assertThat(ModelServerReconciler.worthAnEvent(
+                        ModelServerPhase.Loading, status(ModelServerPhase.Failed, "CudaOutOfMemory")))
+                .isTrue();
+        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Ready, status(ModelServerPhase.Degraded, null)))
+                .isTrue();
+        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Ready, status(ModelServerPhase.Pending, null)))
+                .isTrue();
     }
 
     private static ModelServerStatus status(ModelServerPhase phase, String diagnosisReason) {

@@ -28,9 +28,17 @@ class PodDiagnoserTest {
 
     @Test
     void anImageThatCannotBePulledNamesTheImage() {
-        PodDiagnoser.Finding finding = diagnose(new ContainerStatusBuilder().withName("sglang").withImage("lmsysorg/sglang:v9.9.9-cu130")
-                .withNewState().withNewWaiting().withReason("ImagePullBackOff").withMessage("Back-off pulling image").endWaiting().endState()
-                .build()).orElseThrow();
+        PodDiagnoser.Finding finding = diagnose(new ContainerStatusBuilder()
+                        .withName("sglang")
+                        .withImage("lmsysorg/sglang:v9.9.9-cu130")
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("ImagePullBackOff")
+                        .withMessage("Back-off pulling image")
+                        .endWaiting()
+                        .endState()
+                        .build())
+                .orElseThrow();
 
         assertThat(finding.severity()).isEqualTo(PodDiagnoser.Severity.STALLED);
         assertThat(finding.diagnosis().reason).isEqualTo("ImagePullFailed");
@@ -40,10 +48,22 @@ class PodDiagnoserTest {
 
     @Test
     void anOomKilledContainerAsksForMoreHostMemory() {
-        PodDiagnoser.Finding finding = diagnose(new ContainerStatusBuilder().withName("sglang").withRestartCount(2)
-                .withNewState().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().endState()
-                .withNewLastState().withNewTerminated().withReason("OOMKilled").withExitCode(137).endTerminated().endLastState()
-                .build()).orElseThrow();
+        PodDiagnoser.Finding finding = diagnose(new ContainerStatusBuilder()
+                        .withName("sglang")
+                        .withRestartCount(2)
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("CrashLoopBackOff")
+                        .endWaiting()
+                        .endState()
+                        .withNewLastState()
+                        .withNewTerminated()
+                        .withReason("OOMKilled")
+                        .withExitCode(137)
+                        .endTerminated()
+                        .endLastState()
+                        .build())
+                .orElseThrow();
 
         assertThat(finding.diagnosis().reason).isEqualTo("HostMemoryTooLow");
         assertThat(finding.diagnosis().message).contains("512Gi");
@@ -52,9 +72,21 @@ class PodDiagnoserTest {
 
     @Test
     void aContainerRunningAndStartedAgainAfterAnOomKillHasRecovered() {
-        ContainerStatus recovered = new ContainerStatusBuilder().withName("sglang").withRestartCount(1).withStarted(true).withReady(true)
-                .withNewState().withNewRunning().endRunning().endState()
-                .withNewLastState().withNewTerminated().withReason("OOMKilled").withExitCode(137).endTerminated().endLastState()
+        ContainerStatus recovered = new ContainerStatusBuilder()
+                .withName("sglang")
+                .withRestartCount(1)
+                .withStarted(true)
+                .withReady(true)
+                .withNewState()
+                .withNewRunning()
+                .endRunning()
+                .endState()
+                .withNewLastState()
+                .withNewTerminated()
+                .withReason("OOMKilled")
+                .withExitCode(137)
+                .endTerminated()
+                .endLastState()
                 .build();
 
         assertThat(diagnose(recovered)).isEmpty();
@@ -62,10 +94,18 @@ class PodDiagnoserTest {
 
     @Test
     void aDriverTooOldForCuda13IsReadFromTheRuntimeError() {
-        PodDiagnoser.Finding finding = diagnose(new ContainerStatusBuilder().withName("sglang")
-                .withNewState().withNewWaiting().withReason("RunContainerError").withMessage("failed to create containerd task: OCI runtime create failed:"
-                        + " nvidia-container-cli: requirement error: unsatisfied condition: cuda>=13.0, please update your driver").endWaiting().endState()
-                .build()).orElseThrow();
+        PodDiagnoser.Finding finding = diagnose(new ContainerStatusBuilder()
+                        .withName("sglang")
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("RunContainerError")
+                        .withMessage("failed to create containerd task: OCI runtime create failed:"
+                                + " nvidia-container-cli: requirement error: unsatisfied condition: "
+                                + "cuda>=13.0, please update your driver")
+                        .endWaiting()
+                        .endState()
+                        .build())
+                .orElseThrow();
 
         assertThat(finding.diagnosis().reason).isEqualTo("CudaDriverTooOld");
         assertThat(finding.diagnosis().message).contains("unsatisfied condition: cuda>=13.0");
@@ -74,8 +114,15 @@ class PodDiagnoserTest {
 
     @Test
     void aRunningServerIsDiagnosedOnlyWhenItsStartedServerFailsToGenerate() {
-        Pod started = pod(new ContainerStatusBuilder().withName("sglang").withStarted(true).withReady(true)
-                .withNewState().withNewRunning().endRunning().endState().build());
+        Pod started = pod(new ContainerStatusBuilder()
+                .withName("sglang")
+                .withStarted(true)
+                .withReady(true)
+                .withNewState()
+                .withNewRunning()
+                .endRunning()
+                .endState()
+                .build());
         PodInference failing = new PodInference("uid-1", "kimi-0", true, false, null, "http_500: CUDA error");
         PodInference generating = new PodInference("uid-1", "kimi-0", true, true, new InferenceProbeResult(), null);
 
@@ -86,8 +133,17 @@ class PodDiagnoserTest {
             assertThat(f.severity()).isEqualTo(PodDiagnoser.Severity.NOT_GENERATING);
         });
         assertThat(PodDiagnoser.notGenerating(started, generating)).isEmpty();
-        Pod loading = pod(new ContainerStatusBuilder().withName("sglang").withStarted(false).withNewState().withNewRunning().endRunning().endState().build());
-        assertThat(PodDiagnoser.notGenerating(loading, failing)).as("a loading server refusing requests is not a failure yet").isEmpty();
+        Pod loading = pod(new ContainerStatusBuilder()
+                .withName("sglang")
+                .withStarted(false)
+                .withNewState()
+                .withNewRunning()
+                .endRunning()
+                .endState()
+                .build());
+        assertThat(PodDiagnoser.notGenerating(loading, failing))
+                .as("a loading server refusing requests is not a failure yet")
+                .isEmpty();
     }
 
     private Optional<PodDiagnoser.Finding> diagnose(ContainerStatus status) {
@@ -95,8 +151,20 @@ class PodDiagnoserTest {
     }
 
     private static Pod pod(ContainerStatus status) {
-        return new PodBuilder().withNewMetadata().withName("kimi-0").withNamespace("llm").withUid("uid-1").endMetadata()
-                .withNewStatus().withPhase("Running").addNewCondition().withType("PodScheduled").withStatus("True").endCondition()
-                .withContainerStatuses(status).endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("kimi-0")
+                .withNamespace("llm")
+                .withUid("uid-1")
+                .endMetadata()
+                .withNewStatus()
+                .withPhase("Running")
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("True")
+                .endCondition()
+                .withContainerStatuses(status)
+                .endStatus()
+                .build();
     }
 }

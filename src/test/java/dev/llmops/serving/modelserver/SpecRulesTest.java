@@ -17,8 +17,14 @@ class SpecRulesTest {
 
     @Test
     void theShippedExamplesAreValid() {
-        for (String example : List.of("kimi-k2-rtx-pro-6000-eagle3.yaml", "kimi-k2-rtx-pro-6000-autoregressive.yaml", "small-model-b200.yaml")) {
-            assertThat(SpecValidator.validate(TestModelServers.example(example, "llm").getSpec())).as(example).isEmpty();
+        for (String example : List.of(
+                "kimi-k2-rtx-pro-6000-eagle3.yaml",
+                "kimi-k2-rtx-pro-6000-autoregressive.yaml",
+                "small-model-b200.yaml")) {
+            assertThat(SpecValidator.validate(
+                            TestModelServers.example(example, "llm").getSpec()))
+                    .as(example)
+                    .isEmpty();
         }
     }
 
@@ -27,11 +33,14 @@ class SpecRulesTest {
         ModelServer server = TestModelServers.example("small-model-b200.yaml", "llm");
         server.getSpec().extraArgs = List.of("--reasoning-parser", "qwen3", "--port", "8000", "--tp=2");
 
-        assertThat(SpecValidator.validate(server.getSpec())).extracting(SpecValidator.Problem::reason, SpecValidator.Problem::field)
+        assertThat(SpecValidator.validate(server.getSpec()))
+                .extracting(SpecValidator.Problem::reason, SpecValidator.Problem::field)
                 .containsExactly(
                         tuple("ExtraArgsRepeatDerivedFlag", "spec.extraArgs[2]"),
                         tuple("ExtraArgsRepeatDerivedFlag", "spec.extraArgs[4]"));
-        assertThat(SpecValidator.validate(server.getSpec()).get(1).message()).contains("--tp").contains("spec.parallelism.tp");
+        assertThat(SpecValidator.validate(server.getSpec()).get(1).message())
+                .contains("--tp")
+                .contains("spec.parallelism.tp");
     }
 
     @Test
@@ -52,36 +61,48 @@ class SpecRulesTest {
 
         assertThat(SpecValidator.validate(server.getSpec())).singleElement().satisfies(problem -> {
             assertThat(problem.reason()).isEqualTo("NodeSelectorConflictsWithAccelerator");
-            assertThat(problem.message()).contains("nvidia.com/gpu.family=hopper").contains("spec.accelerator.family").contains("blackwell");
+            assertThat(problem.message())
+                    .contains("nvidia.com/gpu.family=hopper")
+                    .contains("spec.accelerator.family")
+                    .contains("blackwell");
         });
     }
 
     @Test
     void anAffinityTermExcludingTheProductConflictsWithTheAccelerator() {
         ModelServer server = TestModelServers.example("small-model-b200.yaml", "llm");
-        server.getSpec().scheduling.affinity = new AffinityBuilder().withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution()
-                .addNewNodeSelectorTerm().withMatchExpressions(new NodeSelectorRequirement("nvidia.com/gpu.product", "NotIn", List.of("NVIDIA-B200"))).endNodeSelectorTerm()
-                .endRequiredDuringSchedulingIgnoredDuringExecution().endNodeAffinity().build();
+        server.getSpec().scheduling.affinity = new AffinityBuilder()
+                .withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm()
+                .withMatchExpressions(
+                        new NodeSelectorRequirement("nvidia.com/gpu.product", "NotIn", List.of("NVIDIA-B200")))
+                .endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .build();
 
-        assertThat(SpecValidator.validate(server.getSpec())).extracting(SpecValidator.Problem::reason)
+        assertThat(SpecValidator.validate(server.getSpec()))
+                .extracting(SpecValidator.Problem::reason)
                 .containsExactly("AffinityConflictsWithAccelerator");
     }
 
     @ParameterizedTest
     @CsvSource({
-            "lmsysorg/sglang:v0.5.18-cu130, true",
-            "lmsysorg/sglang:latest-cu130, true",
-            "lmsysorg/sglang:v0.5.11, true",
-            "lmsysorg/sglang:v0.6.0-runtime, true",
-            "lmsysorg/sglang:latest, true",
-            "lmsysorg/sglang, true",
-            "docker.io/lmsysorg/sglang:v0.5.10, false",
-            "lmsysorg/sglang:v0.5.19-cu129, false",
-            "lmsysorg/sglang:v0.4.9, false",
-            "registry.example/team/sglang:custom-cu130, true",
-            "registry.example/team/sglang:v0.5.18, false",
-            "registry.example:5000/sglang, false",
-            "lmsysorg/sglang@sha256:0123abcd, true"})
+        "lmsysorg/sglang:v0.5.18-cu130, true",
+        "lmsysorg/sglang:latest-cu130, true",
+        "lmsysorg/sglang:v0.5.11, true",
+        "lmsysorg/sglang:v0.6.0-runtime, true",
+        "lmsysorg/sglang:latest, true",
+        "lmsysorg/sglang, true",
+        "docker.io/lmsysorg/sglang:v0.5.10, false",
+        "lmsysorg/sglang:v0.5.19-cu129, false",
+        "lmsysorg/sglang:v0.4.9, false",
+        "registry.example/team/sglang:custom-cu130, true",
+        "registry.example/team/sglang:v0.5.18, false",
+        "registry.example:5000/sglang, false",
+        "lmsysorg/sglang@sha256:0123abcd, true"
+    })
     void cuda13IsReadFromTheImageTag(String image, boolean cuda13) {
         assertThat(SglangImage.isCuda13(image)).isEqualTo(cuda13);
     }

@@ -5,9 +5,9 @@ import dev.llmops.serving.config.OperatorConfig;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.lang.reflect.Proxy;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -16,12 +16,12 @@ final class TestModelServers {
 
     static final String DEFAULT_IMAGE = "lmsysorg/sglang:v0.5.18-cu130";
 
-    private TestModelServers() {
-    }
+    private TestModelServers() {}
 
     static ModelServer example(String file, String namespace) {
         try {
-            ModelServer server = new KubernetesSerialization().unmarshal(Files.readString(Path.of("deploy/examples", file)), ModelServer.class);
+            ModelServer server = new KubernetesSerialization()
+                    .unmarshal(Files.readString(Path.of("deploy/examples", file)), ModelServer.class);
             server.getMetadata().setNamespace(namespace);
             return server;
         } catch (IOException e) {
@@ -29,7 +29,9 @@ final class TestModelServers {
         }
     }
 
-    /** The operator configuration as defaults give it, with the given runtime class; other settings are not used here. */
+    /**
+     * The operator configuration as defaults give it, with the given runtime class; other settings are not used here.
+     */
     static OperatorConfig config(Optional<String> runtimeClassName) {
         OperatorConfig.Sglang sglang = proxy(OperatorConfig.Sglang.class, method -> switch (method) {
             case "image" -> DEFAULT_IMAGE;
@@ -45,7 +47,7 @@ final class TestModelServers {
     }
 
     private static <T> T proxy(Class<T> type, Function<String, Object> answers) {
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-                (self, method, args) -> answers.apply(method.getName())));
+        return type.cast(Proxy.newProxyInstance(
+                type.getClassLoader(), new Class<?>[] {type}, (self, method, args) -> answers.apply(method.getName())));
     }
 }

@@ -27,7 +27,8 @@ record Machine(int cores, String cpu, String load) {
             return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
                     .filter(line -> line.startsWith("model name"))
                     .map(line -> line.substring(line.indexOf(':') + 1).trim())
-                    .findFirst().orElse("unknown");
+                    .findFirst()
+                    .orElse("unknown");
         } catch (IOException e) {
             return "unknown";
         }

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * The packaged operator as a child JVM, started with the Dockerfile's JVM flags and environment, the memory the Helm
- * chart gives its container and the chart's environment, so its resident memory is what a cluster would see. Reads its RSS from /proc
+ * chart gives its container and the chart's environment, so its resident memory is what a cluster would see. Reads its
+ * RSS from /proc
  * and its reconcile counts from its Prometheus endpoint.
  */
 final class MeasuredOperator implements AutoCloseable {
@@ -32,17 +33,19 @@ final class MeasuredOperator implements AutoCloseable {
     private static final String LEASE_NAME = "llm-serving-operator";
     /** USER_HZ, the unit of the CPU times in /proc/<pid>/stat; 100 on Linux. */
     private static final int CLOCK_TICKS_PER_SECOND = 100;
+
     private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final Pattern ENTRYPOINT = Pattern.compile("(?m)^ENTRYPOINT \\[(.*)]$");
     private static final Pattern ENV = Pattern.compile("(?m)^ENV (\\w+)=(\\S+)$");
     private static final Pattern MEMORY_LIMIT = Pattern.compile("(?m)^  limits:\\n    memory: (\\d+)Mi$");
-    private static final Pattern STARTED = Pattern.compile(
-            "(?m)^operator_sdk_reconciliations_started_total\\{([^}]*)} ([0-9.E+-]+)$");
+    private static final Pattern STARTED =
+            Pattern.compile("(?m)^operator_sdk_reconciliations_started_total\\{([^}]*)} ([0-9.E+-]+)$");
     private static final Pattern KIND = Pattern.compile("kind=\"([^\"]*)\"");
 
     private final Process process;
     private final int httpPort;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private MeasuredOperator(Process process, int httpPort) {
         this.process = process;
@@ -60,7 +63,8 @@ final class MeasuredOperator implements AutoCloseable {
         command.addAll(jvmFlags());
         command.addAll(extraJvmFlags);
         command.addAll(List.of("-jar", JAR.toString(), "operator"));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();
         env.putAll(imageEnvironment());
         env.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
@@ -85,7 +89,8 @@ final class MeasuredOperator implements AutoCloseable {
             Matcher entrypoint = ENTRYPOINT.matcher(Files.readString(Path.of("Dockerfile")));
             Matcher limit = MEMORY_LIMIT.matcher(Files.readString(Path.of("helm/llm-serving-operator/values.yaml")));
             if (!entrypoint.find() || !limit.find()) {
-                throw new IllegalStateException("Dockerfile ENTRYPOINT or the chart's resources.limits.memory not found");
+                throw new IllegalStateException(
+                        "Dockerfile ENTRYPOINT or the chart's resources.limits.memory not found");
             }
             List<String> words = new ArrayList<>();
             for (String quoted : entrypoint.group(1).split(",\\s*")) {
@@ -134,10 +139,17 @@ final class MeasuredOperator implements AutoCloseable {
 
     /** Waits until the operator holds its leader lease, that is, reconciles. */
     void awaitLeadership(KubernetesClient client) {
-        ScaleObserver.await("the operator's leader lease", () -> {
-            Lease lease = client.leases().inNamespace(LEASE_NAMESPACE).withName(LEASE_NAME).get();
-            return lease != null && lease.getSpec().getHolderIdentity() != null ? 1 : 0;
-        }, 1, Duration.ofMinutes(1));
+        ScaleObserver.await(
+                "the operator's leader lease",
+                () -> {
+                    Lease lease = client.leases()
+                            .inNamespace(LEASE_NAMESPACE)
+                            .withName(LEASE_NAME)
+                            .get();
+                    return lease != null && lease.getSpec().getHolderIdentity() != null ? 1 : 0;
+                },
+                1,
+                Duration.ofMinutes(1));
     }
 
     /** VmRSS and VmHWM (peak RSS) in MiB. */
@@ -150,8 +162,7 @@ final class MeasuredOperator implements AutoCloseable {
         }
     }
 
-    record Memory(double rssMiB, double peakRssMiB) {
-    }
+    record Memory(double rssMiB, double peakRssMiB) {}
 
     /** CPU time the operator process has used (user + system), from /proc/<pid>/stat. */
     double cpuSeconds() {
@@ -171,19 +182,24 @@ final class MeasuredOperator implements AutoCloseable {
             Matcher line = STARTED.matcher(get("/q/metrics").body());
             while (line.find()) {
                 Matcher kind = KIND.matcher(line.group(1));
-                byKind.merge(kind.find() ? kind.group(1) : "unknown", (long) Double.parseDouble(line.group(2)), Long::sum);
+                byKind.merge(
+                        kind.find() ? kind.group(1) : "unknown", (long) Double.parseDouble(line.group(2)), Long::sum);
             }
         } catch (IOException e) {
-            throw new IllegalStateException(process.isAlive() ? "Cannot read the operator's metrics"
-                    : "The operator exited with " + process.exitValue() + " (see its log; 3 is -XX:+ExitOnOutOfMemoryError)", e);
+            throw new IllegalStateException(
+                    process.isAlive()
+                            ? "Cannot read the operator's metrics"
+                            : "The operator exited with " + process.exitValue()
+                                    + " (see its log; 3 is -XX:+ExitOnOutOfMemoryError)",
+                    e);
         }
         return byKind;
     }
 
     /** Runs jcmd against the operator, for the native-memory summary and the heap histogram of a profiling run. */
     String jcmd(String... arguments) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                String.valueOf(process.pid())));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), String.valueOf(process.pid())));
         command.addAll(List.of(arguments));
         try {
             Process jcmd = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -200,8 +216,11 @@ final class MeasuredOperator implements AutoCloseable {
 
     private HttpResponse<String> get(String path) throws IOException {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);

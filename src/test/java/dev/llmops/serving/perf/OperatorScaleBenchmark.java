@@ -29,14 +29,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
  * Operator at scale on the real control plane: for each size, N ModelServers and N BenchmarkRuns are applied to a bare
  * fabric8 client that creates the same Deployments and Services with the operator's concurrency, to the same client
- * applying them server-side (as the operator does), and to the packaged operator, each arm on a fresh control plane. Prints a table and writes target/perf/operator-scale.json.
+ * applying them server-side (as the operator does), and to the packaged operator, each arm on a fresh control plane.
+ * Prints a table and writes target/perf/operator-scale.json.
  * Run it with hack/perf/operator-scale.sh [sizes...] [--profile].
  */
 public final class OperatorScaleBenchmark {
@@ -45,13 +46,16 @@ public final class OperatorScaleBenchmark {
     static final int RECONCILE_THREADS = 50;
     /** Concurrent creations of the applier, which plays kubectl apply for both arms. */
     static final int APPLY_THREADS = 16;
+
     static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(10);
     static final Duration QUIET = Duration.ofSeconds(5);
     static final Path OUTPUT = Path.of("target/perf");
 
     /** Who makes the children: a bare client creating them, the same client applying them server-side, the operator. */
     enum Arm {
-        BARE_CLIENT("bare client"), BARE_CLIENT_SSA("bare client, SSA"), OPERATOR("operator");
+        BARE_CLIENT("bare client"),
+        BARE_CLIENT_SSA("bare client, SSA"),
+        OPERATOR("operator");
 
         final String label;
 
@@ -60,8 +64,7 @@ public final class OperatorScaleBenchmark {
         }
     }
 
-    private OperatorScaleBenchmark() {
-    }
+    private OperatorScaleBenchmark() {}
 
     public static void main(String[] args) {
         try {
@@ -75,13 +78,17 @@ public final class OperatorScaleBenchmark {
 
     private static void benchmark(String[] args) throws Exception {
         boolean profile = Arrays.asList(args).contains("--profile");
-        List<Integer> sizes = Arrays.stream(args).filter(a -> !a.startsWith("--")).map(Integer::parseInt).toList();
+        List<Integer> sizes = Arrays.stream(args)
+                .filter(a -> !a.startsWith("--"))
+                .map(Integer::parseInt)
+                .toList();
         if (sizes.isEmpty()) {
             sizes = List.of(100, 500, 1000);
         }
         Machine machine = Machine.current();
         System.out.println(machine.describe());
-        System.out.println("operator JVM flags: " + String.join(" ", MeasuredOperator.jvmFlags()) + ", environment " + MeasuredOperator.imageEnvironment());
+        System.out.println("operator JVM flags: " + String.join(" ", MeasuredOperator.jvmFlags()) + ", environment "
+                + MeasuredOperator.imageEnvironment());
         List<Map<String, Object>> results = new ArrayList<>();
         for (int size : sizes) {
             for (Arm arm : Arm.values()) {
@@ -97,7 +104,9 @@ public final class OperatorScaleBenchmark {
         report.put("operatorJvmFlags", MeasuredOperator.jvmFlags());
         report.put("results", results);
         Files.createDirectories(OUTPUT);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(OUTPUT.resolve("operator-scale.json").toFile(), report);
+        new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(OUTPUT.resolve("operator-scale.json").toFile(), report);
         System.out.println("written: " + OUTPUT.resolve("operator-scale.json"));
     }
 
@@ -109,7 +118,13 @@ public final class OperatorScaleBenchmark {
             ProjectCrds.install(client);
             widenServiceRange(client);
             for (String namespace : List.of(ScaleWorkload.NAMESPACE, MeasuredOperator.LEASE_NAMESPACE)) {
-                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+                client.namespaces()
+                        .resource(new NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(namespace)
+                                .endMetadata()
+                                .build())
+                        .create();
             }
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("size", size);
@@ -117,11 +132,15 @@ public final class OperatorScaleBenchmark {
             result.put("loadAverageBefore", Machine.loadAverage());
             if (arm != Arm.OPERATOR) {
                 try (KubernetesClient bare = new KubernetesClientBuilder()
-                        .withConfig(Config.fromKubeconfig(Files.readString(controlPlane.kubeconfig()))).build();
+                                .withConfig(Config.fromKubeconfig(Files.readString(controlPlane.kubeconfig())))
+                                .build();
                         ScaleObserver observer = new ScaleObserver(client)) {
                     Consumer<HasMetadata> write = arm == Arm.BARE_CLIENT
                             ? child -> bare.resource(child).create()
-                            : child -> bare.resource(child).fieldManager("bare-client").forceConflicts().serverSideApply();
+                            : child -> bare.resource(child)
+                                    .fieldManager("bare-client")
+                                    .forceConflicts()
+                                    .serverSideApply();
                     measure(size, client, observer, write, result);
                 }
                 return result;
@@ -136,12 +155,17 @@ public final class OperatorScaleBenchmark {
                 result.put("idleRssMiB", round(idle.rssMiB()));
                 AtomicReference<Double> maxRss = new AtomicReference<>(idle.rssMiB());
                 ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-                sampler.scheduleAtFixedRate(() -> maxRss.accumulateAndGet(operator.memory().rssMiB(), Math::max), 0, 250, TimeUnit.MILLISECONDS);
+                sampler.scheduleAtFixedRate(
+                        () -> maxRss.accumulateAndGet(operator.memory().rssMiB(), Math::max),
+                        0,
+                        250,
+                        TimeUnit.MILLISECONDS);
                 double cpuBefore = operator.cpuSeconds();
                 ScheduledExecutorService dumps = Executors.newSingleThreadScheduledExecutor();
                 if (profile) {
                     Path threads = work.resolve("thread-dumps.txt");
-                    dumps.scheduleAtFixedRate(() -> append(threads, operator.jcmd("Thread.print")), 2, 3, TimeUnit.SECONDS);
+                    dumps.scheduleAtFixedRate(
+                            () -> append(threads, operator.jcmd("Thread.print")), 2, 3, TimeUnit.SECONDS);
                 }
                 long start = measure(size, client, observer, null, result);
                 long settled = ScaleObserver.await("statuses", observer::statuses, 2 * size, SETTLE_TIMEOUT);
@@ -149,12 +173,16 @@ public final class OperatorScaleBenchmark {
                 result.put("operatorCpuSecondsToSettle", round(operator.cpuSeconds() - cpuBefore));
                 dumps.shutdownNow();
                 Map<String, Long> reconciles = awaitQuiet(operator);
-                long total = reconciles.values().stream().mapToLong(Long::longValue).sum();
+                long total =
+                        reconciles.values().stream().mapToLong(Long::longValue).sum();
                 long quietAt = System.nanoTime() - QUIET.toNanos();
                 sampler.shutdownNow();
                 result.put("reconciles", reconciles);
-                result.put("reconcilesPerModelServer", round((double) reconciles.getOrDefault("ModelServer", 0L) / size));
-                result.put("reconcilesPerBenchmarkRun", round((double) reconciles.getOrDefault("BenchmarkRun", 0L) / size));
+                result.put(
+                        "reconcilesPerModelServer", round((double) reconciles.getOrDefault("ModelServer", 0L) / size));
+                result.put(
+                        "reconcilesPerBenchmarkRun",
+                        round((double) reconciles.getOrDefault("BenchmarkRun", 0L) / size));
                 result.put("reconcilesPerSecond", round(total / seconds(quietAt - start)));
                 result.put("quietSeconds", seconds(quietAt - start));
                 MeasuredOperator.Memory end = operator.memory();
@@ -177,8 +205,13 @@ public final class OperatorScaleBenchmark {
      * Applies the workload and waits until every child exists; in a bare-client arm, that client writes the children as
      * each ModelServer is created. Returns the nanotime the apply started.
      */
-    private static long measure(int size, KubernetesClient client, ScaleObserver observer, Consumer<HasMetadata> bareWrite,
-            Map<String, Object> result) throws Exception {
+    private static long measure(
+            int size,
+            KubernetesClient client,
+            ScaleObserver observer,
+            Consumer<HasMetadata> bareWrite,
+            Map<String, Object> result)
+            throws Exception {
         AtomicLongArray applied = new AtomicLongArray(size);
         ExecutorService applier = Executors.newFixedThreadPool(APPLY_THREADS);
         ExecutorService creator = Executors.newFixedThreadPool(RECONCILE_THREADS);
@@ -189,9 +222,11 @@ public final class OperatorScaleBenchmark {
             int index = i;
             applies.add(applier.submit(() -> {
                 applied.set(index, System.nanoTime());
-                ModelServer created = client.resource(ScaleWorkload.modelServer(index)).create();
+                ModelServer created =
+                        client.resource(ScaleWorkload.modelServer(index)).create();
                 if (bareWrite != null) {
-                    creations.add(creator.submit(() -> ScaleWorkload.children(created).forEach(bareWrite)));
+                    creations.add(
+                            creator.submit(() -> ScaleWorkload.children(created).forEach(bareWrite)));
                 }
                 client.resource(ScaleWorkload.benchmarkRun(index)).create();
             }));
@@ -221,15 +256,29 @@ public final class OperatorScaleBenchmark {
      * made Ready by the controller-manager, lets the API server allocate from it.
      */
     private static void widenServiceRange(KubernetesClient client) {
-        ServiceCIDR range = client.resource(new ServiceCIDRBuilder().withNewMetadata().withName("scale-benchmark").endMetadata()
-                .withNewSpec().withCidrs("10.96.0.0/16").endSpec().build()).create();
-        ScaleObserver.await("ServiceCIDR 10.96.0.0/16 to be Ready", () -> {
-            ServiceCIDR current = client.resource(range).get();
-            return current.getStatus() != null && current.getStatus().getConditions().stream()
-                    .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True")) ? 1 : 0;
-        }, 1, Duration.ofMinutes(1));
+        ServiceCIDR range = client.resource(new ServiceCIDRBuilder()
+                        .withNewMetadata()
+                        .withName("scale-benchmark")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withCidrs("10.96.0.0/16")
+                        .endSpec()
+                        .build())
+                .create();
+        ScaleObserver.await(
+                "ServiceCIDR 10.96.0.0/16 to be Ready",
+                () -> {
+                    ServiceCIDR current = client.resource(range).get();
+                    return current.getStatus() != null
+                                    && current.getStatus().getConditions().stream()
+                                            .anyMatch(c -> c.getType().equals("Ready")
+                                                    && c.getStatus().equals("True"))
+                            ? 1
+                            : 0;
+                },
+                1,
+                Duration.ofMinutes(1));
     }
-
 
     /** Polls the reconcile counters until they have not moved for {@link #QUIET}. */
     private static Map<String, Long> awaitQuiet(MeasuredOperator operator) {
@@ -250,21 +299,44 @@ public final class OperatorScaleBenchmark {
     private static void printTable(List<Map<String, Object>> results) {
         System.out.println();
         String format = "%-6s %-18s %10s %10s %10s %10s %11s %11s %9s %9s%n";
-        System.out.printf(format, "SIZE", "ARM", "CHILDREN s", "SETTLED s", "DEPL P50", "DEPL P99", "REC/SERVER", "REC/s",
-                "RSS MiB", "PEAK MiB");
+        System.out.printf(
+                format,
+                "SIZE",
+                "ARM",
+                "CHILDREN s",
+                "SETTLED s",
+                "DEPL P50",
+                "DEPL P99",
+                "REC/SERVER",
+                "REC/s",
+                "RSS MiB",
+                "PEAK MiB");
         for (Map<String, Object> r : results) {
-            System.out.printf(format, r.get("size"), r.get("arm"), r.get("childrenSeconds"), r.getOrDefault("settledSeconds", "-"),
-                    r.get("applyToDeploymentP50Ms") + " ms", r.get("applyToDeploymentP99Ms") + " ms",
-                    r.getOrDefault("reconcilesPerModelServer", "-"), r.getOrDefault("reconcilesPerSecond", "-"),
-                    r.getOrDefault("rssMiB", "-"), r.getOrDefault("peakRssMiB", "-"));
+            System.out.printf(
+                    format,
+                    r.get("size"),
+                    r.get("arm"),
+                    r.get("childrenSeconds"),
+                    r.getOrDefault("settledSeconds", "-"),
+                    r.get("applyToDeploymentP50Ms") + " ms",
+                    r.get("applyToDeploymentP99Ms") + " ms",
+                    r.getOrDefault("reconcilesPerModelServer", "-"),
+                    r.getOrDefault("reconcilesPerSecond", "-"),
+                    r.getOrDefault("rssMiB", "-"),
+                    r.getOrDefault("peakRssMiB", "-"));
         }
         for (int i = 0; i + 2 < results.size(); i += Arm.values().length) {
             Map<String, Object> bare = results.get(i);
             Map<String, Object> bareSsa = results.get(i + 1);
             double settled = (double) results.get(i + 2).get("settledSeconds");
-            System.out.printf("size %s: operator settled in %.2fx the bare client's time (%.2fx with server-side apply); %.1f ms per"
-                    + " ModelServer%n", bare.get("size"), settled / (double) bare.get("childrenSeconds"),
-                    settled / (double) bareSsa.get("childrenSeconds"), 1000 * settled / (int) bare.get("size"));
+            System.out.printf(
+                    "size %s: operator settled in %.2fx the bare client's time (%.2fx with server-side apply); %.1f "
+                            + "ms per"
+                            + " ModelServer%n",
+                    bare.get("size"),
+                    settled / (double) bare.get("childrenSeconds"),
+                    settled / (double) bareSsa.get("childrenSeconds"),
+                    1000 * settled / (int) bare.get("size"));
         }
     }
 

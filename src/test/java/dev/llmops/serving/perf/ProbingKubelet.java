@@ -56,7 +56,8 @@ final class ProbingKubelet implements AutoCloseable {
     private final Map<String, Long> firstGeneration = new ConcurrentHashMap<>();
     private final AtomicInteger nextAddress = new AtomicInteger(1);
     private final ScheduledExecutorService probes = Executors.newScheduledThreadPool(4);
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final SharedIndexInformer<Pod> informer;
 
     /** Each pod's simulator loads for slowStart(pod name) before it can generate. */
@@ -97,7 +98,11 @@ final class ProbingKubelet implements AutoCloseable {
         if (pod.getMetadata().getDeletionTimestamp() != null) {
             stop(name);
             try {
-                client.pods().inNamespace(namespace).withName(name).withGracePeriod(0).delete();
+                client.pods()
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .withGracePeriod(0)
+                        .delete();
             } catch (KubernetesClientException e) {
                 // already gone
             }
@@ -114,15 +119,23 @@ final class ProbingKubelet implements AutoCloseable {
         Container container = pod.getSpec().getContainers().get(0);
         String address = LOOPBACK_PREFIX + nextAddress.getAndIncrement();
         int port = container.getPorts().get(0).getContainerPort();
-        SglangSimulator simulator = SglangSimulator.builder().host(address).port(port).model(model)
-                .loading(Duration.ofHours(1)).recordGroundTruth(false).start();
+        SglangSimulator simulator = SglangSimulator.builder()
+                .host(address)
+                .port(port)
+                .model(model)
+                .loading(Duration.ofHours(1))
+                .recordGroundTruth(false)
+                .start();
         String name = pod.getMetadata().getName();
         Duration loading = slowStart.apply(name);
         RunningPod running = new RunningPod(name, container, address, simulator);
-        probes.schedule(() -> {
-            firstGeneration.put(name, System.nanoTime());
-            simulator.finishLoading();
-        }, loading.toNanos(), TimeUnit.NANOSECONDS);
+        probes.schedule(
+                () -> {
+                    firstGeneration.put(name, System.nanoTime());
+                    simulator.finishLoading();
+                },
+                loading.toNanos(),
+                TimeUnit.NANOSECONDS);
         running.markRunning();
         running.scheduleStartupProbe();
         return running;
@@ -170,21 +183,26 @@ final class ProbingKubelet implements AutoCloseable {
                 started();
                 return;
             }
-            long period = TimeUnit.SECONDS.toNanos(startup.getPeriodSeconds() == null ? 10 : startup.getPeriodSeconds());
+            long period =
+                    TimeUnit.SECONDS.toNanos(startup.getPeriodSeconds() == null ? 10 : startup.getPeriodSeconds());
             long first = System.nanoTime()
-                    + TimeUnit.SECONDS.toNanos(startup.getInitialDelaySeconds() == null ? 0 : startup.getInitialDelaySeconds());
+                    + TimeUnit.SECONDS.toNanos(
+                            startup.getInitialDelaySeconds() == null ? 0 : startup.getInitialDelaySeconds());
             probeStartupAt(startup, first, period);
         }
 
         /** One tick of the startup probe's ticker: probe, then the next tick a period after this one, until success. */
         private void probeStartupAt(Probe startup, long tick, long period) {
-            probe = probes.schedule(() -> {
-                if (succeeds(startup)) {
-                    started();
-                } else {
-                    probeStartupAt(startup, tick + period, period);
-                }
-            }, tick - System.nanoTime(), TimeUnit.NANOSECONDS);
+            probe = probes.schedule(
+                    () -> {
+                        if (succeeds(startup)) {
+                            started();
+                        } else {
+                            probeStartupAt(startup, tick + period, period);
+                        }
+                    },
+                    tick - System.nanoTime(),
+                    TimeUnit.NANOSECONDS);
         }
 
         /** Startup done: readiness probe at once, then every period; without one the container is ready now. */
@@ -198,22 +216,31 @@ final class ProbingKubelet implements AutoCloseable {
             }
             writeContainerStatus();
             long period = readiness.getPeriodSeconds() == null ? 10 : readiness.getPeriodSeconds();
-            probe = probes.scheduleAtFixedRate(() -> {
-                boolean now = succeeds(readiness);
-                if (now != ready) {
-                    ready = now;
-                    writeContainerStatus();
-                }
-            }, 0, TimeUnit.SECONDS.toNanos(period), TimeUnit.NANOSECONDS);
+            probe = probes.scheduleAtFixedRate(
+                    () -> {
+                        boolean now = succeeds(readiness);
+                        if (now != ready) {
+                            ready = now;
+                            writeContainerStatus();
+                        }
+                    },
+                    0,
+                    TimeUnit.SECONDS.toNanos(period),
+                    TimeUnit.NANOSECONDS);
         }
 
         private boolean succeeds(Probe probe) {
-            int port = resolvePort(probe.getHttpGet().getPort().getIntVal(), probe.getHttpGet().getPort().getStrVal());
+            int port = resolvePort(
+                    probe.getHttpGet().getPort().getIntVal(),
+                    probe.getHttpGet().getPort().getStrVal());
             long timeout = probe.getTimeoutSeconds() == null ? 1 : probe.getTimeoutSeconds();
             try {
-                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(
-                        URI.create("http://" + address + ":" + port + probe.getHttpGet().getPath()))
-                        .timeout(Duration.ofSeconds(timeout)).build(), HttpResponse.BodyHandlers.discarding());
+                HttpResponse<Void> response = http.send(
+                        HttpRequest.newBuilder(URI.create("http://" + address + ":" + port
+                                        + probe.getHttpGet().getPath()))
+                                .timeout(Duration.ofSeconds(timeout))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
                 return response.statusCode() >= 200 && response.statusCode() < 400;
             } catch (java.io.IOException e) {
                 return false;
@@ -227,17 +254,27 @@ final class ProbingKubelet implements AutoCloseable {
             if (number != null) {
                 return number;
             }
-            return container.getPorts().stream().filter(p -> Objects.equals(p.getName(), name))
-                    .map(ContainerPort::getContainerPort).findFirst()
+            return container.getPorts().stream()
+                    .filter(p -> Objects.equals(p.getName(), name))
+                    .map(ContainerPort::getContainerPort)
+                    .findFirst()
                     .orElseThrow(() -> new IllegalStateException("No container port named " + name));
         }
 
         private void writeContainerStatus() {
             updateStatus(pod -> {
                 ContainerStatus status = new ContainerStatusBuilder()
-                        .withName(container.getName()).withImage(container.getImage()).withImageID(container.getImage())
-                        .withStarted(started).withReady(ready).withRestartCount(0)
-                        .withNewState().withNewRunning().withStartedAt(pod.getStatus().getStartTime()).endRunning().endState()
+                        .withName(container.getName())
+                        .withImage(container.getImage())
+                        .withImageID(container.getImage())
+                        .withStarted(started)
+                        .withReady(ready)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning()
+                        .withStartedAt(pod.getStatus().getStartTime())
+                        .endRunning()
+                        .endState()
                         .build();
                 pod.getStatus().setContainerStatuses(List.of(status));
                 setCondition(pod, "ContainersReady", ready);
@@ -249,7 +286,9 @@ final class ProbingKubelet implements AutoCloseable {
         /** Brings the pod's Ready condition in line with its readiness gates, which the operator sets. */
         void syncReady(Pod pod) {
             boolean shouldBeReady = ready && gatesOpen(pod);
-            boolean isReady = condition(pod, "Ready").map(c -> "True".equals(c.getStatus())).orElse(false);
+            boolean isReady = condition(pod, "Ready")
+                    .map(c -> "True".equals(c.getStatus()))
+                    .orElse(false);
             if (started && shouldBeReady != isReady) {
                 updateStatus(current -> {
                     setCondition(current, "Ready", ready && gatesOpen(current));
@@ -260,7 +299,8 @@ final class ProbingKubelet implements AutoCloseable {
 
         private void updateStatus(UnaryOperator<Pod> change) {
             for (int attempt = 0; attempt < 20; attempt++) {
-                Pod current = client.pods().inNamespace(namespace).withName(name).get();
+                Pod current =
+                        client.pods().inNamespace(namespace).withName(name).get();
                 if (current == null) {
                     return;
                 }
@@ -285,24 +325,40 @@ final class ProbingKubelet implements AutoCloseable {
     }
 
     private static boolean gatesOpen(Pod pod) {
-        List<PodReadinessGate> gates = pod.getSpec().getReadinessGates() == null ? List.of() : pod.getSpec().getReadinessGates();
-        return gates.stream().allMatch(gate -> condition(pod, gate.getConditionType()).map(c -> "True".equals(c.getStatus())).orElse(false));
+        List<PodReadinessGate> gates = pod.getSpec().getReadinessGates() == null
+                ? List.of()
+                : pod.getSpec().getReadinessGates();
+        return gates.stream()
+                .allMatch(gate -> condition(pod, gate.getConditionType())
+                        .map(c -> "True".equals(c.getStatus()))
+                        .orElse(false));
     }
 
     private static Optional<PodCondition> condition(Pod pod, String type) {
-        return pod.getStatus() == null || pod.getStatus().getConditions() == null ? Optional.empty()
-                : pod.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+        return pod.getStatus() == null || pod.getStatus().getConditions() == null
+                ? Optional.empty()
+                : pod.getStatus().getConditions().stream()
+                        .filter(c -> type.equals(c.getType()))
+                        .findFirst();
     }
 
     private static void setCondition(Pod pod, String type, boolean value) {
         String status = value ? "True" : "False";
-        List<PodCondition> conditions = new ArrayList<>(pod.getStatus().getConditions() == null ? List.of() : pod.getStatus().getConditions());
-        Optional<PodCondition> existing = conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+        List<PodCondition> conditions = new ArrayList<>(
+                pod.getStatus().getConditions() == null
+                        ? List.of()
+                        : pod.getStatus().getConditions());
+        Optional<PodCondition> existing =
+                conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
         if (existing.isPresent() && status.equals(existing.get().getStatus())) {
             return;
         }
         existing.ifPresent(conditions::remove);
-        conditions.add(new PodConditionBuilder().withType(type).withStatus(status).withLastTransitionTime(now()).build());
+        conditions.add(new PodConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withLastTransitionTime(now())
+                .build());
         pod.getStatus().setConditions(conditions);
     }
 

@@ -28,14 +28,23 @@ final class ScaleObserver implements AutoCloseable {
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
     ScaleObserver(KubernetesClient client) {
-        informers.add(client.apps().deployments().inNamespace(ScaleWorkload.NAMESPACE).inform(firstSeen(deploymentSeen)));
+        informers.add(
+                client.apps().deployments().inNamespace(ScaleWorkload.NAMESPACE).inform(firstSeen(deploymentSeen)));
         informers.add(client.services().inNamespace(ScaleWorkload.NAMESPACE).inform(firstSeen(serviceSeen)));
-        informers.add(client.resources(ModelServer.class).inNamespace(ScaleWorkload.NAMESPACE).inform(
-                statusOfGeneration(serversWithStatus, server -> server.getStatus() != null
-                        && server.getMetadata().getGeneration().equals(server.getStatus().observedGeneration))));
-        informers.add(client.resources(BenchmarkRun.class).inNamespace(ScaleWorkload.NAMESPACE).inform(
-                statusOfGeneration(runsWithStatus, run -> run.getStatus() != null
-                        && run.getMetadata().getGeneration().equals(run.getStatus().observedGeneration))));
+        informers.add(client.resources(ModelServer.class)
+                .inNamespace(ScaleWorkload.NAMESPACE)
+                .inform(statusOfGeneration(
+                        serversWithStatus,
+                        server -> server.getStatus() != null
+                                && server.getMetadata()
+                                        .getGeneration()
+                                        .equals(server.getStatus().observedGeneration))));
+        informers.add(client.resources(BenchmarkRun.class)
+                .inNamespace(ScaleWorkload.NAMESPACE)
+                .inform(statusOfGeneration(
+                        runsWithStatus,
+                        run -> run.getStatus() != null
+                                && run.getMetadata().getGeneration().equals(run.getStatus().observedGeneration))));
     }
 
     /** Nanotime at which the Deployment of that name was first seen, or null. */
@@ -56,8 +65,8 @@ final class ScaleObserver implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (count.getAsInt() < target) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Timed out after " + timeout + " waiting for " + what + ": "
-                        + count.getAsInt() + "/" + target);
+                throw new IllegalStateException(
+                        "Timed out after " + timeout + " waiting for " + what + ": " + count.getAsInt() + "/" + target);
             }
             MeasuredOperator.sleep(Duration.ofMillis(20));
         }
@@ -72,16 +81,15 @@ final class ScaleObserver implements AutoCloseable {
             }
 
             @Override
-            public void onUpdate(T before, T after) {
-            }
+            public void onUpdate(T before, T after) {}
 
             @Override
-            public void onDelete(T object, boolean unknownFinalState) {
-            }
+            public void onDelete(T object, boolean unknownFinalState) {}
         };
     }
 
-    private static <T extends HasMetadata> ResourceEventHandler<T> statusOfGeneration(Set<String> names, Predicate<T> current) {
+    private static <T extends HasMetadata> ResourceEventHandler<T> statusOfGeneration(
+            Set<String> names, Predicate<T> current) {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T object) {
@@ -96,8 +104,7 @@ final class ScaleObserver implements AutoCloseable {
             }
 
             @Override
-            public void onDelete(T object, boolean unknownFinalState) {
-            }
+            public void onDelete(T object, boolean unknownFinalState) {}
         };
     }
 

@@ -12,8 +12,8 @@ import dev.llmops.serving.modelserver.ServerServiceDependent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.smallrye.config.WithDefault;
-import java.util.List;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -49,12 +49,12 @@ final class ScaleWorkload {
 
         @Override
         public Benchmark benchmark() {
-            return () -> Duration.parse("PT" + defaultOf(Benchmark.class, "progressPoll").toUpperCase());
+            return () -> Duration.parse(
+                    "PT" + defaultOf(Benchmark.class, "progressPoll").toUpperCase());
         }
     };
 
-    private ScaleWorkload() {
-    }
+    private ScaleWorkload() {}
 
     static String serverName(int index) {
         return "llm-%04d".formatted(index);
@@ -62,7 +62,10 @@ final class ScaleWorkload {
 
     static ModelServer modelServer(int index) {
         ModelServer server = new ModelServer();
-        server.setMetadata(new ObjectMetaBuilder().withName(serverName(index)).withNamespace(NAMESPACE).build());
+        server.setMetadata(new ObjectMetaBuilder()
+                .withName(serverName(index))
+                .withNamespace(NAMESPACE)
+                .build());
         ModelServerSpec spec = new ModelServerSpec();
         spec.model = new ModelSpec();
         spec.model.path = "Qwen/Qwen3-8B";
@@ -75,7 +78,10 @@ final class ScaleWorkload {
 
     static BenchmarkRun benchmarkRun(int index) {
         BenchmarkRun run = new BenchmarkRun();
-        run.setMetadata(new ObjectMetaBuilder().withName("bench-%04d".formatted(index)).withNamespace(NAMESPACE).build());
+        run.setMetadata(new ObjectMetaBuilder()
+                .withName("bench-%04d".formatted(index))
+                .withNamespace(NAMESPACE)
+                .build());
         BenchmarkRunSpec spec = new BenchmarkRunSpec();
         spec.target = new BenchmarkTarget();
         spec.target.modelServer = serverName(index);
@@ -85,7 +91,8 @@ final class ScaleWorkload {
 
     /** The Deployment and Service the operator would make of the created server, owned by it as the operator does. */
     static List<HasMetadata> children(ModelServer created) {
-        List<HasMetadata> children = List.of(ServerDeploymentDependent.desired(created, CONFIG), ServerServiceDependent.desired(created));
+        List<HasMetadata> children =
+                List.of(ServerDeploymentDependent.desired(created, CONFIG), ServerServiceDependent.desired(created));
         children.forEach(child -> child.addOwnerReference(created));
         return children;
     }

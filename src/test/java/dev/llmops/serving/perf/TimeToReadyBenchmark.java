@@ -9,7 +9,6 @@ import dev.llmops.serving.api.v1alpha1.ModelSpec;
 import dev.llmops.serving.e2e.FakeGpuNodes;
 import dev.llmops.serving.e2e.LocalControlPlane;
 import dev.llmops.serving.e2e.ProjectCrds;
-import dev.llmops.serving.modelserver.ModelServerLabels;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -50,8 +49,7 @@ public final class TimeToReadyBenchmark {
     static final int OME_READINESS_PERIOD_SECONDS = 60;
     static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
 
-    private TimeToReadyBenchmark() {
-    }
+    private TimeToReadyBenchmark() {}
 
     public static void main(String[] args) {
         try {
@@ -82,23 +80,40 @@ public final class TimeToReadyBenchmark {
             KubernetesClient client = controlPlane.client();
             ProjectCrds.install(client);
             for (String namespace : List.of(NAMESPACE, MeasuredOperator.LEASE_NAMESPACE)) {
-                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+                client.namespaces()
+                        .resource(new NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(namespace)
+                                .endMetadata()
+                                .build())
+                        .create();
             }
             try (ProbingKubelet kubelet = new ProbingKubelet(client, NAMESPACE, MODEL, pod -> slowStart.get())) {
                 Path log = work.resolve("operator.log");
                 try (MeasuredOperator operator = MeasuredOperator.start(controlPlane.kubeconfig(), log, List.of());
-                        ReadySeen servers = new ReadySeen(client, ModelServer.class, TimeToReadyBenchmark::modelServerReady)) {
+                        ReadySeen servers =
+                                new ReadySeen(client, ModelServer.class, TimeToReadyBenchmark::modelServerReady)) {
                     operator.awaitReady(Duration.ofMinutes(2), log);
                     operator.awaitLeadership(client);
                     List<Double> seconds = new ArrayList<>();
                     for (int i = 0; i < repetitions; i++) {
                         slowStart.set(slowStarts.get(i));
-                        ModelServer server = client.resource(modelServer("server-" + i)).create();
+                        ModelServer server =
+                                client.resource(modelServer("server-" + i)).create();
                         long ready = servers.await(server.getMetadata().getName());
-                        Pod pod = client.pods().inNamespace(NAMESPACE)
-                                .withLabel(Labels.MODEL_SERVER, server.getMetadata().getName()).list().getItems().get(0);
-                        seconds.add(elapsed(kubelet.firstGeneration(pod.getMetadata().getName()), ready));
-                        System.out.printf("operator   rep %d: slow start %5d ms, Ready %.2f s after the first possible generation%n",
+                        Pod pod = client.pods()
+                                .inNamespace(NAMESPACE)
+                                .withLabel(
+                                        Labels.MODEL_SERVER,
+                                        server.getMetadata().getName())
+                                .list()
+                                .getItems()
+                                .get(0);
+                        seconds.add(elapsed(
+                                kubelet.firstGeneration(pod.getMetadata().getName()), ready));
+                        System.out.printf(
+                                "operator   rep %d: slow start %5d ms, Ready %.2f s after the first possible "
+                                        + "generation%n",
                                 i, slowStarts.get(i).toMillis(), seconds.get(i));
                         client.resource(server).delete();
                         awaitPodsGone(client);
@@ -111,8 +126,11 @@ public final class TimeToReadyBenchmark {
                         slowStart.set(slowStarts.get(i));
                         Pod pod = client.resource(omeProbedPod("ome-" + i)).create();
                         long ready = pods.await(pod.getMetadata().getName());
-                        seconds.add(elapsed(kubelet.firstGeneration(pod.getMetadata().getName()), ready));
-                        System.out.printf("OME probes rep %d: slow start %5d ms, Ready %.2f s after the first possible generation%n",
+                        seconds.add(elapsed(
+                                kubelet.firstGeneration(pod.getMetadata().getName()), ready));
+                        System.out.printf(
+                                "OME probes rep %d: slow start %5d ms, Ready %.2f s after the first possible "
+                                        + "generation%n",
                                 i, slowStarts.get(i).toMillis(), seconds.get(i));
                         client.resource(pod).delete();
                         awaitPodsGone(client);
@@ -133,7 +151,8 @@ public final class TimeToReadyBenchmark {
 
     static ModelServer modelServer(String name) {
         ModelServer server = new ModelServer();
-        server.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
+        server.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
         ModelServerSpec spec = new ModelServerSpec();
         spec.model = new ModelSpec();
         spec.model.path = MODEL;
@@ -147,39 +166,60 @@ public final class TimeToReadyBenchmark {
     /** The anchor: the same server in a pod probed as OME's SGLang runtime probes it, on the CPU node of the fleet. */
     static Pod omeProbedPod(String name) {
         return new PodBuilder()
-                .withNewMetadata().withName(name).withNamespace(NAMESPACE).endMetadata()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NAMESPACE)
+                .endMetadata()
                 .withNewSpec()
-                    .withNodeName(FakeGpuNodes.CPU_ONLY)
-                    .addNewContainer()
-                        .withName("sglang").withImage("lmsysorg/sglang:v0.5.18-cu130")
-                        .addNewPort().withName("http").withContainerPort(PORT).endPort()
-                        .withStartupProbe(httpProbe("/health_generate", OME_STARTUP_PERIOD_SECONDS, 160))
-                        .withReadinessProbe(httpProbe("/health_generate", OME_READINESS_PERIOD_SECONDS, 3))
-                        .withLivenessProbe(httpProbe("/health", 30, 3))
-                    .endContainer()
+                .withNodeName(FakeGpuNodes.CPU_ONLY)
+                .addNewContainer()
+                .withName("sglang")
+                .withImage("lmsysorg/sglang:v0.5.18-cu130")
+                .addNewPort()
+                .withName("http")
+                .withContainerPort(PORT)
+                .endPort()
+                .withStartupProbe(httpProbe("/health_generate", OME_STARTUP_PERIOD_SECONDS, 160))
+                .withReadinessProbe(httpProbe("/health_generate", OME_READINESS_PERIOD_SECONDS, 3))
+                .withLivenessProbe(httpProbe("/health", 30, 3))
+                .endContainer()
                 .endSpec()
                 .build();
     }
 
     private static Probe httpProbe(String path, int periodSeconds, int failureThreshold) {
-        return new ProbeBuilder().withNewHttpGet().withPath(path).withNewPort("http").endHttpGet()
-                .withPeriodSeconds(periodSeconds).withTimeoutSeconds(10).withFailureThreshold(failureThreshold).build();
+        return new ProbeBuilder()
+                .withNewHttpGet()
+                .withPath(path)
+                .withNewPort("http")
+                .endHttpGet()
+                .withPeriodSeconds(periodSeconds)
+                .withTimeoutSeconds(10)
+                .withFailureThreshold(failureThreshold)
+                .build();
     }
 
     private static boolean modelServerReady(ModelServer server) {
-        return server.getStatus() != null && server.getStatus().conditions.stream()
-                .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+        return server.getStatus() != null
+                && server.getStatus().conditions.stream()
+                        .anyMatch(c ->
+                                c.getType().equals("Ready") && c.getStatus().equals("True"));
     }
 
     private static boolean podReady(Pod pod) {
-        return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
-                .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+        return pod.getStatus() != null
+                && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                        .anyMatch(c ->
+                                c.getType().equals("Ready") && c.getStatus().equals("True"));
     }
 
-
     private static void awaitPodsGone(KubernetesClient client) {
-        ScaleObserver.await("the namespace's pods to be gone",
-                () -> client.pods().inNamespace(NAMESPACE).list().getItems().isEmpty() ? 1 : 0, 1, Duration.ofMinutes(1));
+        ScaleObserver.await(
+                "the namespace's pods to be gone",
+                () -> client.pods().inNamespace(NAMESPACE).list().getItems().isEmpty() ? 1 : 0,
+                1,
+                Duration.ofMinutes(1));
     }
 
     private static double elapsed(Long fromNanos, long toNanos) {
@@ -205,7 +245,9 @@ public final class TimeToReadyBenchmark {
     @SuppressWarnings("unchecked")
     private static void printRow(String arm, Object summary) {
         Map<String, Object> s = (Map<String, Object>) summary;
-        System.out.printf("%-34s %5s %9s %9s %9s%n", arm, s.get("repetitions"), s.get("medianSeconds"), s.get("maxSeconds"), s.get("minSeconds"));
+        System.out.printf(
+                "%-34s %5s %9s %9s %9s%n",
+                arm, s.get("repetitions"), s.get("medianSeconds"), s.get("maxSeconds"), s.get("minSeconds"));
     }
 
     /** The nanotime each object of the namespace was first seen in the ready state, by a watch. */
@@ -228,8 +270,7 @@ public final class TimeToReadyBenchmark {
                 }
 
                 @Override
-                public void onDelete(T object, boolean unknownFinalState) {
-                }
+                public void onDelete(T object, boolean unknownFinalState) {}
             });
         }
 

@@ -34,7 +34,8 @@ class BrowserLayoutTest {
 
     /**
      * Runs once the page is laid out and writes what overflows into the DOM that Chromium dumps: the window's width,
-     * the page's, each element reaching past the window's right edge, and each right-aligned cell holding text, not a figure.
+     * the page's, each element reaching past the window's right edge, and each right-aligned cell holding text, not a
+     * figure.
      */
     private static final String PROBE = """
             <pre id="probe"></pre><script>
@@ -48,7 +49,8 @@ class BrowserLayoutTest {
                 if (right > width + 0.5) {
                   lines.push('wide ' + e.tagName + ' ' + Math.round(right) + ' ' + text);
                 }
-                if (e.tagName === 'TD' && getComputedStyle(e).textAlign === 'right' && !/^[-\\d.,×—\\s]*$/.test(text)) {
+                if (e.tagName === 'TD' && getComputedStyle(e).textAlign === 'right'
+                    && !/^[-\\d.,×—\\s]*$/.test(text)) {
                   lines.push('right-aligned ' + text);
                 }
               });
@@ -56,7 +58,8 @@ class BrowserLayoutTest {
             })();
             </script>""";
 
-    private static final Optional<Path> CHROMIUM = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+    private static final Optional<Path> CHROMIUM = Stream.of(
+                    System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
             .flatMap(d -> BINARIES.stream().map(b -> Path.of(d, b)))
             .filter(Files::isExecutable)
             .findFirst();
@@ -68,7 +71,8 @@ class BrowserLayoutTest {
 
     @BeforeEach
     void requireChromium() {
-        String missing = "no chromium on PATH (Debian package chromium): the report's layout in a browser is not checked";
+        String missing =
+                "no chromium on PATH (Debian package chromium): the report's layout in a browser is not checked";
         if (CHROMIUM.isEmpty() && "true".equals(System.getenv("CI"))) {
             fail(missing + ", and CI=true forbids skipping it");
         }
@@ -77,7 +81,9 @@ class BrowserLayoutTest {
 
     @Test
     void demoComparisonFitsTheWindow() throws Exception {
-        assertFits(HtmlReport.render(load(UnfinishedRunReportTest.DEMO_CANDIDATE), Optional.of(load(UnfinishedRunReportTest.DEMO_BASELINE))));
+        assertFits(HtmlReport.render(
+                load(UnfinishedRunReportTest.DEMO_CANDIDATE),
+                Optional.of(load(UnfinishedRunReportTest.DEMO_BASELINE))));
     }
 
     @Test
@@ -89,8 +95,14 @@ class BrowserLayoutTest {
     void failedRunWithUnbrokenTextFitsTheWindow() throws Exception {
         BenchmarkRun run = load(UnfinishedRunReportTest.FAILED);
         String unbroken = "CUDA_ERROR_NO_BINARY_FOR_GPU/" + "x".repeat(3_000);
-        run.getStatus().conditions.add(new ConditionBuilder().withType("Stalled").withStatus("True")
-                .withReason("ServerNotReady".repeat(10)).withMessage(unbroken).build());
+        run.getStatus()
+                .conditions
+                .add(new ConditionBuilder()
+                        .withType("Stalled")
+                        .withStatus("True")
+                        .withReason("ServerNotReady".repeat(10))
+                        .withMessage(unbroken)
+                        .build());
         run.getStatus().warnings = List.of(unbroken);
         run.getStatus().target = unbroken;
         assertFits(HtmlReport.render(run, Optional.of(load(ReportTest.BASELINE))));
@@ -102,9 +114,14 @@ class BrowserLayoutTest {
         List<String> probe = List.of(layout(page).split("\n"));
 
         assertThat(probe).as("Chromium's window is the width asked for").contains("innerWidth " + WIDTH);
-        String clientWidth = probe.stream().filter(l -> l.startsWith("clientWidth ")).findFirst().orElseThrow().substring(12);
+        String clientWidth = probe.stream()
+                .filter(l -> l.startsWith("clientWidth "))
+                .findFirst()
+                .orElseThrow()
+                .substring(12);
         assertThat(probe).as("the page is no wider than the window").contains("scrollWidth " + clientWidth);
-        assertThat(probe).as("elements past the window's right edge, and text cells aligned right")
+        assertThat(probe)
+                .as("elements past the window's right edge, and text cells aligned right")
                 .noneMatch(l -> l.startsWith("wide ") || l.startsWith("right-aligned "));
     }
 
@@ -113,11 +130,23 @@ class BrowserLayoutTest {
         Path profile = Files.createDirectories(dir.resolve("profile"));
         Path dom = dir.resolve("dom.html");
         Path log = dir.resolve("chromium.log");
-        Process process = new ProcessBuilder(CHROMIUM.get().toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--user-data-dir=" + profile, "--window-size=" + WIDTH + ",900",
-                "--dump-dom", page.toUri().toString())
-                .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
+        Process process = new ProcessBuilder(
+                        CHROMIUM.get().toString(),
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-quic",
+                        "--no-first-run",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                        "--user-data-dir=" + profile,
+                        "--window-size=" + WIDTH + ",900",
+                        "--dump-dom",
+                        page.toUri().toString())
+                .redirectOutput(dom.toFile())
+                .redirectError(log.toFile())
+                .start();
         try {
             if (!process.waitFor(CHROMIUM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 fail("chromium did not finish within " + CHROMIUM_TIMEOUT + ": " + Files.readString(log));
@@ -128,7 +157,9 @@ class BrowserLayoutTest {
         }
         assertThat(process.exitValue()).as(Files.readString(log)).isZero();
         Element probe = Jsoup.parse(dom.toFile()).getElementById("probe");
-        assertThat(probe).as("probe in the DOM chromium dumped; its log: " + Files.readString(log)).isNotNull();
+        assertThat(probe)
+                .as("probe in the DOM chromium dumped; its log: " + Files.readString(log))
+                .isNotNull();
         return probe.wholeText();
     }
 

@@ -28,12 +28,20 @@ class ReportCommandTest {
         Path html = dir.resolve("report.html");
         Path md = dir.resolve("report.md");
 
-        Cli.Run run = report("--file", ReportTest.CANDIDATE.toString(), "--baseline", ReportTest.BASELINE.toString(),
-                "--output", html.toString(), "--markdown", md.toString());
+        Cli.Run run = report(
+                "--file",
+                ReportTest.CANDIDATE.toString(),
+                "--baseline",
+                ReportTest.BASELINE.toString(),
+                "--output",
+                html.toString(),
+                "--markdown",
+                md.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         Document report = Jsoup.parse(Files.readString(html));
-        assertThat(ReportTest.plotted(report, "Output throughput vs concurrency", "kimi-k2-autoregressive")).containsEntry(64, 1195.0);
+        assertThat(ReportTest.plotted(report, "Output throughput vs concurrency", "kimi-k2-autoregressive"))
+                .containsEntry(64, 1195.0);
         assertThat(Files.readString(md)).contains("| c64 | 64 | 1195.0 | 1688.1 | 1.41× |");
         assertThat(run.out()).isEmpty();
     }
@@ -49,7 +57,9 @@ class ReportCommandTest {
         } finally {
             System.setIn(stdin);
         }
-        assertThat(run.out()).startsWith("### BenchmarkRun `kimi-k2-autoregressive`").contains("| c32 | 32 | 1051.8 |");
+        assertThat(run.out())
+                .startsWith("### BenchmarkRun `kimi-k2-autoregressive`")
+                .contains("| c32 | 32 | 1051.8 |");
     }
 
     @Test
@@ -75,11 +85,17 @@ class ReportCommandTest {
         Path html = dir.resolve("report.html");
         Path md = dir.resolve("report.md");
 
-        Cli.Run run = report("--file", UnfinishedRunReportTest.FAILED.toString(), "--output", html.toString(),
-                "--markdown", md.toString());
+        Cli.Run run = report(
+                "--file",
+                UnfinishedRunReportTest.FAILED.toString(),
+                "--output",
+                html.toString(),
+                "--markdown",
+                md.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(Jsoup.parse(Files.readString(html)).text()).contains("phase Failed", "ServerNotReady", "No stage has finished.");
+        assertThat(Jsoup.parse(Files.readString(html)).text())
+                .contains("phase Failed", "ServerNotReady", "No stage has finished.");
         assertThat(Files.readString(md)).contains("Phase **Failed**", "ServerNotReady", "No stage has finished.");
     }
 
@@ -89,11 +105,15 @@ class ReportCommandTest {
 
         Cli.Run missing = report("-f", absent.toString());
         assertThat(missing.exitCode()).isEqualTo(2);
-        assertThat(missing.errLines()).containsExactly(
-                "llm-serving-operator report: Invalid value for option '--file': " + absent + " does not exist", TRY_HELP);
+        assertThat(missing.errLines())
+                .containsExactly(
+                        "llm-serving-operator report: Invalid value for option '--file': " + absent + " does not exist",
+                        TRY_HELP);
 
-        assertThat(report("--baseline", dir.toString()).errLines()).first()
-                .isEqualTo("llm-serving-operator report: Invalid value for option '--baseline': " + dir + " is a directory, not a file");
+        assertThat(report("--baseline", dir.toString()).errLines())
+                .first()
+                .isEqualTo("llm-serving-operator report: Invalid value for option '--baseline': " + dir
+                        + " is a directory, not a file");
     }
 
     @Test
@@ -103,8 +123,11 @@ class ReportCommandTest {
         Cli.Run run = report("--file", ReportTest.CANDIDATE.toString(), "--output", inMissingDirectory.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.errLines()).containsExactly("llm-serving-operator report: Invalid value for option '--output': "
-                + inMissingDirectory + " cannot be created: directory " + dir.resolve("missing") + " does not exist", TRY_HELP);
+        assertThat(run.errLines())
+                .containsExactly(
+                        "llm-serving-operator report: Invalid value for option '--output': " + inMissingDirectory
+                                + " cannot be created: directory " + dir.resolve("missing") + " does not exist",
+                        TRY_HELP);
     }
 
     private static Cli.Run report(String... args) {

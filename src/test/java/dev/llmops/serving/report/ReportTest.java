@@ -47,17 +47,19 @@ class ReportTest {
                 "Time per output token vs concurrency", s -> s.tpotMillis,
                 "Inter-token latency vs concurrency", s -> s.itlMillis,
                 "End-to-end latency vs concurrency", s -> s.e2eMillis);
-        Map<String, Function<LatencyStats, Double>> percentiles = Map.of("p50", l -> l.p50, "p90", l -> l.p90, "p99", l -> l.p99);
+        Map<String, Function<LatencyStats, Double>> percentiles =
+                Map.of("p50", l -> l.p50, "p90", l -> l.p90, "p99", l -> l.p99);
         for (BenchmarkRun run : List.of(candidate, baseline)) {
             String name = run.getMetadata().getName();
             assertThat(plotted(html, "Output throughput vs concurrency", name))
                     .isEqualTo(expected(run, s -> s.outputTokensPerSecond));
-            latencies.forEach((chart, latency) -> percentiles.forEach((percentile, value) ->
-                    assertThat(plotted(html, chart, name + " " + percentile))
+            latencies.forEach((chart, latency) ->
+                    percentiles.forEach((percentile, value) -> assertThat(plotted(html, chart, name + " " + percentile))
                             .isEqualTo(expected(run, s -> value.apply(latency.apply(s))))));
         }
         assertThat(plotted(html, "Output throughput vs concurrency", "kimi-k2-eagle3"))
-                .containsEntry(48, 1702.3).containsEntry(1, 118.4);
+                .containsEntry(48, 1702.3)
+                .containsEntry(1, 118.4);
     }
 
     @Test
@@ -83,7 +85,9 @@ class ReportTest {
     void withoutABaselineRunTheStatusSpeedupsAreShown() throws IOException {
         Document html = Jsoup.parse(HtmlReport.render(load(CANDIDATE), Optional.empty()));
 
-        assertThat(rowStartingWith(html, "Compared with kimi-k2-autoregressive", "c64").select("td").eachText())
+        assertThat(rowStartingWith(html, "Compared with kimi-k2-autoregressive", "c64")
+                        .select("td")
+                        .eachText())
                 .containsExactly("c64", "64", "1688.1", "1.41×", "0.85×");
     }
 
@@ -108,20 +112,30 @@ class ReportTest {
 
         Document html = Jsoup.parse(HtmlReport.render(run, Optional.empty()));
 
-        assertThat(plotted(html, "Output throughput vs concurrency", "kimi-k2-eagle3")).doesNotContainKey(64).containsKey(48);
-        assertThat(plotted(html, "Time to first token vs concurrency", "kimi-k2-eagle3 p50")).doesNotContainKey(64);
-        assertThat(rowStartingWith(html, "Stages of kimi-k2-eagle3", "c64").select("td").get(5).text()).isEqualTo("—");
+        assertThat(plotted(html, "Output throughput vs concurrency", "kimi-k2-eagle3"))
+                .doesNotContainKey(64)
+                .containsKey(48);
+        assertThat(plotted(html, "Time to first token vs concurrency", "kimi-k2-eagle3 p50"))
+                .doesNotContainKey(64);
+        assertThat(rowStartingWith(html, "Stages of kimi-k2-eagle3", "c64")
+                        .select("td")
+                        .get(5)
+                        .text())
+                .isEqualTo("—");
     }
 
     @Test
     void markdownWithBaselineHasOneRowPerSharedStage() throws IOException {
         String md = MarkdownReport.render(load(CANDIDATE), Optional.of(load(BASELINE)));
 
-        List<String> rows = md.lines().filter(l -> l.startsWith("| c") || l.startsWith("| single")).toList();
+        List<String> rows = md.lines()
+                .filter(l -> l.startsWith("| c") || l.startsWith("| single"))
+                .toList();
         assertThat(rows).hasSize(6);
-        assertThat(rows).contains(
-                "| single | 1 | 61.2 | 118.4 | 1.93× | 210.0 → 205.0 | 16.1 → 8.3 |",
-                "| c48 | 48 | 1180.4 | 1702.3 | 1.44× | 1650.0 → 1890.0 | 38.8 → 27.4 |");
+        assertThat(rows)
+                .contains(
+                        "| single | 1 | 61.2 | 118.4 | 1.93× | 210.0 → 205.0 | 16.1 → 8.3 |",
+                        "| c48 | 48 | 1180.4 | 1702.3 | 1.44× | 1650.0 → 1890.0 | 38.8 → 27.4 |");
         assertThat(md).contains("Against `kimi-k2-autoregressive`: single-stream 1.93×, peak throughput 1.42×");
     }
 
@@ -129,17 +143,21 @@ class ReportTest {
     void markdownWithoutBaselineUsesTheComparisonInStatus() throws IOException {
         String md = MarkdownReport.render(load(CANDIDATE), Optional.empty());
 
-        assertThat(md).contains("| Stage | Concurrency | Output tok/s | Speedup | TTFT p50 speedup |",
-                "| c16 | 16 | 1121.6 | 1.63× | 0.93× |");
+        assertThat(md)
+                .contains(
+                        "| Stage | Concurrency | Output tok/s | Speedup | TTFT p50 speedup |",
+                        "| c16 | 16 | 1121.6 | 1.63× | 0.93× |");
     }
 
     @Test
     void markdownOfARunWithoutComparisonListsItsStages() throws IOException {
         String md = MarkdownReport.render(load(BASELINE), Optional.empty());
 
-        assertThat(md).contains(
-                "| Stage | Concurrency | Output tok/s | TTFT p50 (ms) | TTFT p99 (ms) | TPOT p50 (ms) | TPOT p99 (ms) | Failed |",
-                "| c64 | 64 | 1195.0 | 2900.0 | 6670.0 | 51.2 | 117.8 | 2 |");
+        assertThat(md)
+                .contains(
+                        "| Stage | Concurrency | Output tok/s | TTFT p50 (ms) | TTFT p99 (ms) | TPOT p50 (ms) | "
+                                + "TPOT p99 (ms) | Failed |",
+                        "| c64 | 64 | 1195.0 | 2900.0 | 6670.0 | 51.2 | 117.8 | 2 |");
     }
 
     @Test
@@ -147,8 +165,10 @@ class ReportTest {
         assertThatThrownBy(() -> loader.load("", "run.yaml")).hasMessageContaining("run.yaml is empty");
         assertThatThrownBy(() -> loader.load("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n", "cm.yaml"))
                 .hasMessageContaining("cm.yaml holds a ConfigMap, not one BenchmarkRun");
-        assertThatThrownBy(() -> loader.load("{not: [valid", "broken.yaml")).hasMessageContaining("broken.yaml is not YAML or JSON");
-        assertThatThrownBy(() -> loader.load("apiVersion: serving.llmops.dev/v1alpha1\nkind: BenchmarkRun\nstatus: {}\n", "anon.yaml"))
+        assertThatThrownBy(() -> loader.load("{not: [valid", "broken.yaml"))
+                .hasMessageContaining("broken.yaml is not YAML or JSON");
+        assertThatThrownBy(() -> loader.load(
+                        "apiVersion: serving.llmops.dev/v1alpha1\nkind: BenchmarkRun\nstatus: {}\n", "anon.yaml"))
                 .hasMessageContaining("anon.yaml holds a BenchmarkRun without metadata.name");
         assertThatThrownBy(() -> loader.load(PENDING + "  phase: Exploded\n", "odd.yaml"))
                 .hasMessageContaining("odd.yaml: BenchmarkRun fresh does not match its schema");
@@ -156,12 +176,14 @@ class ReportTest {
 
     @Test
     void loadsARunInAnyPhaseWithEmptyListsForNulls() {
-        BenchmarkRun pending = loader.load(PENDING + "  phase: Pending\n  stages: null\n  conditions: [null]\n", "fresh.yaml");
+        BenchmarkRun pending =
+                loader.load(PENDING + "  phase: Pending\n  stages: null\n  conditions: [null]\n", "fresh.yaml");
 
         assertThat(pending.getStatus().phase).hasToString("Pending");
         assertThat(pending.getStatus().stages).isEmpty();
         assertThat(pending.getStatus().conditions).isEmpty();
-        assertThat(loader.load(PENDING.replace("status:\n", ""), "new.yaml").getStatus().stages).isEmpty();
+        assertThat(loader.load(PENDING.replace("status:\n", ""), "new.yaml").getStatus().stages)
+                .isEmpty();
     }
 
     private BenchmarkRun load(Path file) throws IOException {
@@ -188,12 +210,18 @@ class ReportTest {
     }
 
     private static Element rowStartingWith(Document html, String heading, String firstCell) {
-        return rows(html, heading).stream().filter(r -> r.child(0).text().equals(firstCell)).findFirst().orElseThrow();
+        return rows(html, heading).stream()
+                .filter(r -> r.child(0).text().equals(firstCell))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The body rows of the first table under a heading. */
     static List<Element> rows(Document html, String heading) {
-        Element h2 = html.select("h2").stream().filter(h -> h.text().equals(heading)).findFirst().orElseThrow();
+        Element h2 = html.select("h2").stream()
+                .filter(h -> h.text().equals(heading))
+                .findFirst()
+                .orElseThrow();
         return h2.nextElementSiblings().select("table").first().select("tbody tr");
     }
 }

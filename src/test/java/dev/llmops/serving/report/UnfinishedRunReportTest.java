@@ -38,16 +38,21 @@ class UnfinishedRunReportTest {
         assertThat(occurrences(html.text(), CUDA_ERROR)).isEqualTo(1);
         assertThat(html.text()).contains("No stage has finished.");
         assertThat(html.select("svg.chart")).isEmpty();
-        assertThat(ReportTest.rows(html, "Provenance").get(0).select("td").eachText()).containsExactly("Model", "—");
+        assertThat(ReportTest.rows(html, "Provenance").get(0).select("td").eachText())
+                .containsExactly("Model", "—");
     }
 
     @Test
     void failedRunShowsItsPhaseAndEachDistinctMessageOnceInMarkdown() throws IOException {
         String md = MarkdownReport.render(load(FAILED), Optional.empty());
 
-        assertThat(md).contains("Phase **Failed**", "No stage has finished.",
-                "- **Ready False, Succeeded False, Reconciling False, Stalled True** (ServerNotReady): Gave up after",
-                "Provenance: Model — · Image —");
+        assertThat(md)
+                .contains(
+                        "Phase **Failed**",
+                        "No stage has finished.",
+                        "- **Ready False, Succeeded False, Reconciling False, Stalled True** (ServerNotReady): Gave "
+                                + "up after",
+                        "Provenance: Model — · Image —");
         assertThat(occurrences(md, CUDA_ERROR)).isEqualTo(1);
         assertThat(md).doesNotContain("| Stage |");
     }
@@ -56,9 +61,12 @@ class UnfinishedRunReportTest {
     void succeededRunGroupsConditionsThatShareAMessage() throws IOException {
         Document html = Jsoup.parse(HtmlReport.render(load(DEMO_CANDIDATE), Optional.of(load(DEMO_BASELINE))));
 
-        assertThat(ReportTest.rows(html, "Conditions of eagle3")).extracting(r -> r.child(0).text())
-                .containsExactly("Ready True, Succeeded True, Reconciling False, Stalled False", "BaselineCompared True");
-        assertThat(occurrences(html.text(), "Benchmark finished: peak 3490.0 output tok/s")).isEqualTo(1);
+        assertThat(ReportTest.rows(html, "Conditions of eagle3"))
+                .extracting(r -> r.child(0).text())
+                .containsExactly(
+                        "Ready True, Succeeded True, Reconciling False, Stalled False", "BaselineCompared True");
+        assertThat(occurrences(html.text(), "Benchmark finished: peak 3490.0 output tok/s"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -74,19 +82,27 @@ class UnfinishedRunReportTest {
         String md = MarkdownReport.render(run, Optional.empty());
 
         assertThat(html.select(".meta").first().text()).contains("phase Running", "progress 2/5");
-        assertThat(ReportTest.plotted(html, "End-to-end latency vs concurrency", "eagle3 p50")).containsOnlyKeys(1, 8);
-        assertThat(ReportTest.rows(html, "Stages of eagle3")).extracting(r -> r.child(0).text()).containsExactly("single", "c8");
-        assertThat(md).contains("Phase **Running** · progress 2/5", "| c8 | 8 | 865.9 |").doesNotContain("| c16 |");
+        assertThat(ReportTest.plotted(html, "End-to-end latency vs concurrency", "eagle3 p50"))
+                .containsOnlyKeys(1, 8);
+        assertThat(ReportTest.rows(html, "Stages of eagle3"))
+                .extracting(r -> r.child(0).text())
+                .containsExactly("single", "c8");
+        assertThat(md)
+                .contains("Phase **Running** · progress 2/5", "| c8 | 8 | 865.9 |")
+                .doesNotContain("| c16 |");
     }
 
     @Test
     void failedCandidateAgainstAMeasuredBaselineHasNoComparison() throws IOException {
         Document html = Jsoup.parse(HtmlReport.render(load(FAILED), Optional.of(load(DEMO_BASELINE))));
 
-        assertThat(html.select("h2").eachText()).doesNotContain("Compared with autoregressive")
+        assertThat(html.select("h2").eachText())
+                .doesNotContain("Compared with autoregressive")
                 .contains("Stages of half-ready", "Stages of autoregressive");
-        assertThat(ReportTest.plotted(html, "Inter-token latency vs concurrency", "autoregressive p99")).containsKey(64);
-        assertThat(ReportTest.plotted(html, "Inter-token latency vs concurrency", "half-ready p99")).isEmpty();
+        assertThat(ReportTest.plotted(html, "Inter-token latency vs concurrency", "autoregressive p99"))
+                .containsKey(64);
+        assertThat(ReportTest.plotted(html, "Inter-token latency vs concurrency", "half-ready p99"))
+                .isEmpty();
     }
 
     @Test
@@ -100,13 +116,22 @@ class UnfinishedRunReportTest {
         String md = MarkdownReport.render(run, Optional.empty());
 
         assertThat(html.select("script")).isEmpty();
-        assertThat(html.text()).contains("<script>alert(1)</script>xxx", "… (49025 more characters)").hasSizeLessThan(5_000);
-        assertThat(md).doesNotContain("<script>").contains("&lt;script>alert(1)&lt;/script>xxx", "… (49025 more characters)")
+        assertThat(html.text())
+                .contains("<script>alert(1)</script>xxx", "… (49025 more characters)")
+                .hasSizeLessThan(5_000);
+        assertThat(md)
+                .doesNotContain("<script>")
+                .contains("&lt;script>alert(1)&lt;/script>xxx", "… (49025 more characters)")
                 .hasSizeLessThan(5_000);
     }
 
     private static Condition condition(String type, String message) {
-        return new ConditionBuilder().withType(type).withStatus("False").withReason("ServerNotReady").withMessage(message).build();
+        return new ConditionBuilder()
+                .withType(type)
+                .withStatus("False")
+                .withReason("ServerNotReady")
+                .withMessage(message)
+                .build();
     }
 
     private static BenchmarkRun load(Path file) throws IOException {

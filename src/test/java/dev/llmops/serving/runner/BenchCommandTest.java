@@ -47,25 +47,34 @@ class BenchCommandTest {
     }
 
     private static SglangSimulator fastSimulator() {
-        return SglangSimulator.builder().ttft(Duration.ofMillis(5)).tokenDelay(Duration.ofMillis(1)).start();
+        return SglangSimulator.builder()
+                .ttft(Duration.ofMillis(5))
+                .tokenDelay(Duration.ofMillis(1))
+                .start();
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "--concurrency 0|Invalid value for option '--concurrency': 0 has a level outside 1 to 4096",
-        "--concurrency 8,8|Invalid value for option '--concurrency': 8,8 repeats a level",
-        "--dataset random|--dataset random needs --input-len and --output-len",
-        "--input-len 10|--input-len and --output-len apply only to --dataset random",
-        "--requests-per-level 5 --duration-per-level 3|set --requests-per-level or --duration-per-level, not both",
-        "--endpoint foo|Invalid value for option '--endpoint': expected chat or completions, got foo",
-        "--concurrency abc|Invalid value for option '--concurrency' (N): 'abc' is not an int",
-        "--top-p 0|Invalid value for option '--top-p': 0.0 is not above 0 and at most 1",
-        "--rate -1|Invalid value for option '--rate': -1.0 has a rate outside (0, 100000] requests per second",
-        "--timeout 0|Invalid value for option '--timeout': 0 is not a positive number of seconds",
-        "--warmup -1|Invalid value for option '--warmup': -1 is negative; use 0 for no warm-up",
-        "--api-key-env BENCH_TEST_UNSET_VARIABLE|Invalid value for option '--api-key-env': BENCH_TEST_UNSET_VARIABLE is not set in the environment (export it or drop the option)",
-        "--no-single --no-sweep|nothing to measure: --no-single and --no-sweep leave no stage; drop one or give --rate",
-        "--concurency 8|Unknown options: '--concurency', '8' (did you mean --concurrency?)"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--concurrency 0|Invalid value for option '--concurrency': 0 has a level outside 1 to 4096",
+                "--concurrency 8,8|Invalid value for option '--concurrency': 8,8 repeats a level",
+                "--dataset random|--dataset random needs --input-len and --output-len",
+                "--input-len 10|--input-len and --output-len apply only to --dataset random",
+                "--requests-per-level 5 --duration-per-level 3|set --requests-per-level or --duration-per-level, "
+                        + "not both",
+                "--endpoint foo|Invalid value for option '--endpoint': expected chat or completions, got foo",
+                "--concurrency abc|Invalid value for option '--concurrency' (N): 'abc' is not an int",
+                "--top-p 0|Invalid value for option '--top-p': 0.0 is not above 0 and at most 1",
+                "--rate -1|Invalid value for option '--rate': -1.0 has a rate outside (0, 100000] requests per second",
+                "--timeout 0|Invalid value for option '--timeout': 0 is not a positive number of seconds",
+                "--warmup -1|Invalid value for option '--warmup': -1 is negative; use 0 for no warm-up",
+                "--api-key-env BENCH_TEST_UNSET_VARIABLE|Invalid value for option '--api-key-env': "
+                        + "BENCH_TEST_UNSET_VARIABLE is not set in the environment (export it or drop the option)",
+                "--no-single --no-sweep|nothing to measure: --no-single and --no-sweep leave no stage; drop one or "
+                        + "give --rate",
+                "--concurency 8|Unknown options: '--concurency', '8' (did you mean --concurrency?)"
+            })
     void badConfigurationExitsTwoWithOneLineNamingTheOptionAndAPointerToHelp(String options, String message) {
         List<String> args = new ArrayList<>(List.of("--url", "http://127.0.0.1:9", "--model", "m"));
         args.addAll(List.of(options.split(" ")));
@@ -81,12 +90,17 @@ class BenchCommandTest {
     void aMissingOrSchemelessUrlExitsTwo() {
         Cli.Run missing = bench("--model", "m");
         assertThat(missing.exitCode()).isEqualTo(2);
-        assertThat(missing.errLines()).containsExactly("llm-serving-operator bench: Missing required option: '--url=URL'", TRY_HELP);
+        assertThat(missing.errLines())
+                .containsExactly("llm-serving-operator bench: Missing required option: '--url=URL'", TRY_HELP);
 
         Cli.Run noScheme = bench("--url", "127.0.0.1:30000", "--model", "m");
         assertThat(noScheme.exitCode()).isEqualTo(2);
-        assertThat(noScheme.errLines()).containsExactly("llm-serving-operator bench: Invalid value for option '--url': 127.0.0.1:30000"
-                + " is not a server URL: it needs http:// or https:// and a host, e.g. http://10.0.0.5:30000", TRY_HELP);
+        assertThat(noScheme.errLines())
+                .containsExactly(
+                        "llm-serving-operator bench: Invalid value for option '--url': 127.0.0.1:30000"
+                                + " is not a server URL: it needs http:// or https:// and a host, e.g. "
+                                + "http://10.0.0.5:30000",
+                        TRY_HELP);
     }
 
     @Test
@@ -94,17 +108,26 @@ class BenchCommandTest {
         Path missing = dir.resolve("nope.txt");
         Path notADirectory = Files.writeString(dir.resolve("file"), "x");
 
-        assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--prompts-file", missing.toString()).errLines())
-                .first().isEqualTo(BENCH + "Invalid value for option '--prompts-file': " + missing + " does not exist");
-        assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--prompts-file", dir.toString()).errLines())
-                .first().isEqualTo(BENCH + "Invalid value for option '--prompts-file': " + dir + " is a directory, not a file");
-        assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--json-out", dir.toString()).errLines())
-                .first().isEqualTo(BENCH + "Invalid value for option '--json-out': " + dir + " is a directory, not a file");
+        assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--prompts-file", missing.toString())
+                        .errLines())
+                .first()
+                .isEqualTo(BENCH + "Invalid value for option '--prompts-file': " + missing + " does not exist");
+        assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--prompts-file", dir.toString())
+                        .errLines())
+                .first()
+                .isEqualTo(BENCH + "Invalid value for option '--prompts-file': " + dir + " is a directory, not a file");
+        assertThat(bench("--url", "http://127.0.0.1:9", "--model", "m", "--json-out", dir.toString())
+                        .errLines())
+                .first()
+                .isEqualTo(BENCH + "Invalid value for option '--json-out': " + dir + " is a directory, not a file");
         Path inFile = notADirectory.resolve("summary.json");
         Cli.Run run = bench("--url", "http://127.0.0.1:9", "--model", "m", "--summary-file", inFile.toString());
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.errLines()).containsExactly("llm-serving-operator bench: Invalid value for option '--summary-file': " + inFile
-                + " cannot be created: directory " + notADirectory + " does not exist", TRY_HELP);
+        assertThat(run.errLines())
+                .containsExactly(
+                        "llm-serving-operator bench: Invalid value for option '--summary-file': " + inFile
+                                + " cannot be created: directory " + notADirectory + " does not exist",
+                        TRY_HELP);
     }
 
     @Test
@@ -112,18 +135,21 @@ class BenchCommandTest {
         int closedPort = closedPort();
         Path summary = dir.resolve("summary.json");
 
-        Cli.Run run = bench("--url", "http://127.0.0.1:" + closedPort, "--model", "m", "--summary-file", summary.toString());
+        Cli.Run run =
+                bench("--url", "http://127.0.0.1:" + closedPort, "--model", "m", "--summary-file", summary.toString());
 
         assertThat(run.exitCode()).isEqualTo(RunnerExitCode.TARGET_NOT_READY.code());
-        assertThat(run.err()).contains("bench: the target is unreachable: connect: no response from http://127.0.0.1:" + closedPort
-                + "/v1/chat/completions: connection refused: nothing is listening on that port");
+        assertThat(run.err())
+                .contains("bench: the target is unreachable: connect: no response from http://127.0.0.1:" + closedPort
+                        + "/v1/chat/completions: connection refused: nothing is listening on that port");
         JsonNode written = JSON.readTree(summary.toFile());
         assertThat(written.path("warn").get(0).asText()).contains("connection refused");
     }
 
     @Test
     void halfReadyServerExitsThree() {
-        try (SglangSimulator simulator = SglangSimulator.builder().fault(Fault.HALF_READY).start()) {
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().fault(Fault.HALF_READY).start()) {
             Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model());
             assertThat(run.exitCode()).isEqualTo(RunnerExitCode.TARGET_NOT_READY.code());
             assertThat(run.err()).contains("http_500").contains("no kernel image");
@@ -133,10 +159,24 @@ class BenchCommandTest {
     @Test
     void everyMeasuredRequestFailingExitsFour() {
         // 99 % errors spread evenly: the first request (the readiness check) succeeds, the next 99 fail.
-        try (SglangSimulator simulator = SglangSimulator.builder().errorRate(0.99).ttft(Duration.ZERO)
-                .tokenDelay(Duration.ZERO).start()) {
-            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "0",
-                    "--concurrency", "4", "--requests-per-level", "20", "--max-tokens", "4");
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .errorRate(0.99)
+                .ttft(Duration.ZERO)
+                .tokenDelay(Duration.ZERO)
+                .start()) {
+            Cli.Run run = bench(
+                    "--url",
+                    simulator.baseUrl().toString(),
+                    "--model",
+                    simulator.model(),
+                    "--warmup",
+                    "0",
+                    "--concurrency",
+                    "4",
+                    "--requests-per-level",
+                    "20",
+                    "--max-tokens",
+                    "4");
             assertThat(run.exitCode()).as(run.err()).isEqualTo(RunnerExitCode.ALL_REQUESTS_FAILED.code());
             assertThat(run.err()).contains("every measured request failed").contains("http_500=23");
         }
@@ -147,12 +187,27 @@ class BenchCommandTest {
         Path report = dir.resolve("report.json");
         Path summary = dir.resolve("termination-log");
         try (SglangSimulator simulator = fastSimulator()) {
-            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "2",
-                    "--concurrency", "2,4", "--max-tokens", "16", "--json-out", report.toString(),
-                    "--summary-file", summary.toString());
+            Cli.Run run = bench(
+                    "--url",
+                    simulator.baseUrl().toString(),
+                    "--model",
+                    simulator.model(),
+                    "--warmup",
+                    "2",
+                    "--concurrency",
+                    "2,4",
+                    "--max-tokens",
+                    "16",
+                    "--json-out",
+                    report.toString(),
+                    "--summary-file",
+                    summary.toString());
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.err().lines().filter(line -> line.startsWith("PROGRESS")).toList())
+            assertThat(run.err()
+                            .lines()
+                            .filter(line -> line.startsWith("PROGRESS"))
+                            .toList())
                     .containsExactly("PROGRESS 0/3 single", "PROGRESS 1/3 c2", "PROGRESS 2/3 c4", "PROGRESS 3/3");
             assertThat(run.out().lines().map(line -> line.split(" +")[0]).toList())
                     .containsExactly("stage", "single", "c2", "c4");
@@ -162,10 +217,28 @@ class BenchCommandTest {
         JsonNode full = JSON.readTree(report.toFile());
         JsonNode c4 = full.path("stages").get(2);
         assertThat(c4.path("name").asText()).isEqualTo("c4");
-        for (String field : List.of("duration", "completed", "failed", "total_input_tokens", "total_output_tokens",
-                "request_throughput", "output_throughput", "total_token_throughput", "mean_ttft_ms", "median_ttft_ms",
-                "p99_ttft_ms", "mean_tpot_ms", "median_tpot_ms", "p99_tpot_ms", "mean_itl_ms", "median_itl_ms",
-                "p99_itl_ms", "mean_e2e_latency_ms", "median_e2e_latency_ms", "p99_e2e_latency_ms", "max_concurrency",
+        for (String field : List.of(
+                "duration",
+                "completed",
+                "failed",
+                "total_input_tokens",
+                "total_output_tokens",
+                "request_throughput",
+                "output_throughput",
+                "total_token_throughput",
+                "mean_ttft_ms",
+                "median_ttft_ms",
+                "p99_ttft_ms",
+                "mean_tpot_ms",
+                "median_tpot_ms",
+                "p99_tpot_ms",
+                "mean_itl_ms",
+                "median_itl_ms",
+                "p99_itl_ms",
+                "mean_e2e_latency_ms",
+                "median_e2e_latency_ms",
+                "p99_e2e_latency_ms",
+                "max_concurrency",
                 "concurrency")) {
             assertThat(c4.has(field)).as(field).isTrue();
         }
@@ -183,11 +256,27 @@ class BenchCommandTest {
     void requestsOutHasOneLinePerMeasuredRequestMatchingTheSimulatorsGroundTruth() throws IOException {
         Path requests = dir.resolve("requests.jsonl");
         List<SimulatedRequest> truth;
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(20))
-                .tokenDelay(Duration.ofMillis(5)).tokensPerChunk(2).start()) {
-            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "1",
-                    "--no-single", "--concurrency", "3", "--requests-per-level", "6", "--max-tokens", "9",
-                    "--requests-out", requests.toString());
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(20))
+                .tokenDelay(Duration.ofMillis(5))
+                .tokensPerChunk(2)
+                .start()) {
+            Cli.Run run = bench(
+                    "--url",
+                    simulator.baseUrl().toString(),
+                    "--model",
+                    simulator.model(),
+                    "--warmup",
+                    "1",
+                    "--no-single",
+                    "--concurrency",
+                    "3",
+                    "--requests-per-level",
+                    "6",
+                    "--max-tokens",
+                    "9",
+                    "--requests-out",
+                    requests.toString());
 
             assertThat(run.exitCode()).as(run.err()).isZero();
             assertThat(run.out()).contains("lag p99");
@@ -200,14 +289,19 @@ class BenchCommandTest {
         assertThat(lines).hasSize(6).allSatisfy(line -> {
             assertThat(line.path("stage").asText()).isEqualTo("c3");
             assertThat(line.path("ok").asBoolean()).isTrue();
-            SimulatedRequest served = truth.stream().filter(request -> request.id().equals(line.path("id").asText()))
-                    .findFirst().orElseThrow();
-            assertThat(line.path("output_tokens").asInt()).isEqualTo(served.completionTokens()).isEqualTo(9);
+            SimulatedRequest served = truth.stream()
+                    .filter(request -> request.id().equals(line.path("id").asText()))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(line.path("output_tokens").asInt())
+                    .isEqualTo(served.completionTokens())
+                    .isEqualTo(9);
             assertThat(line.path("chunk_tokens")).extracting(JsonNode::asInt).containsExactly(2, 2, 2, 2, 1);
             long[] received = new long[line.path("chunk_ns").size()];
             for (int i = 0; i < received.length; i++) {
                 received[i] = line.path("chunk_ns").get(i).asLong();
-                assertThat(received[i]).as("chunk %d arrives after the simulator wrote it", i)
+                assertThat(received[i])
+                        .as("chunk %d arrives after the simulator wrote it", i)
                         .isGreaterThanOrEqualTo(served.sentChunkNanos()[i]);
             }
             assertThat(line.path("first_token_ns").asLong()).isEqualTo(received[0]);
@@ -218,23 +312,46 @@ class BenchCommandTest {
 
     @Test
     void anUnwritableRequestsOutExitsTwo() {
-        Cli.Run run = bench("--url", "http://127.0.0.1:9", "--model", "m", "--requests-out",
+        Cli.Run run = bench(
+                "--url",
+                "http://127.0.0.1:9",
+                "--model",
+                "m",
+                "--requests-out",
                 dir.resolve("missing/requests.jsonl").toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.errLines()).first().asString().startsWith("llm-serving-operator bench: Invalid value for option '--requests-out': ")
+        assertThat(run.errLines())
+                .first()
+                .asString()
+                .startsWith("llm-serving-operator bench: Invalid value for option '--requests-out': ")
                 .endsWith("cannot be created: directory " + dir.resolve("missing") + " does not exist");
     }
 
     @Test
     void jsonOutDashLeavesOnlyTheJsonReportOnStdout() throws IOException {
         try (SglangSimulator simulator = fastSimulator()) {
-            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", simulator.model(), "--warmup", "1",
-                    "--concurrency", "2", "--max-tokens", "8", "--json-out", "-");
+            Cli.Run run = bench(
+                    "--url",
+                    simulator.baseUrl().toString(),
+                    "--model",
+                    simulator.model(),
+                    "--warmup",
+                    "1",
+                    "--concurrency",
+                    "2",
+                    "--max-tokens",
+                    "8",
+                    "--json-out",
+                    "-");
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            JsonNode report = JSON.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(run.out());
-            assertThat(report.path("stages")).extracting(stage -> stage.path("name").asText()).containsExactly("single", "c2");
+            JsonNode report = JSON.reader()
+                    .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .readTree(run.out());
+            assertThat(report.path("stages"))
+                    .extracting(stage -> stage.path("name").asText())
+                    .containsExactly("single", "c2");
             assertThat(run.err()).contains("TTFT p50/p99").contains("PROGRESS 2/2");
         }
     }
@@ -242,12 +359,23 @@ class BenchCommandTest {
     @Test
     void aModelTheServerDoesNotListIsAWarningNamingTheListedOnes() {
         try (SglangSimulator simulator = fastSimulator()) {
-            Cli.Run run = bench("--url", simulator.baseUrl().toString(), "--model", "other/model", "--warmup", "0",
-                    "--no-sweep", "--prompts", "hi", "--max-tokens", "4");
+            Cli.Run run = bench(
+                    "--url",
+                    simulator.baseUrl().toString(),
+                    "--model",
+                    "other/model",
+                    "--warmup",
+                    "0",
+                    "--no-sweep",
+                    "--prompts",
+                    "hi",
+                    "--max-tokens",
+                    "4");
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.errLines()).contains("warning: the server lists " + simulator.model()
-                    + " but not other/model, the model this run asks for: check --model");
+            assertThat(run.errLines())
+                    .contains("warning: the server lists " + simulator.model()
+                            + " but not other/model, the model this run asks for: check --model");
             assertThat(run.out()).doesNotContain("warning");
         }
     }

@@ -47,12 +47,17 @@ class BenchmarkRunnerTest {
         }
 
         List<RequestResult> of(String stage) {
-            return results.stream().filter(entry -> entry.getKey().equals(stage)).map(Map.Entry::getValue).toList();
+            return results.stream()
+                    .filter(entry -> entry.getKey().equals(stage))
+                    .map(Map.Entry::getValue)
+                    .toList();
         }
     }
 
     private static BenchmarkConfig.Builder config(SglangSimulator simulator) {
-        return BenchmarkConfig.builder(simulator.baseUrl(), simulator.model()).singleRequests(false).warmupRequests(2)
+        return BenchmarkConfig.builder(simulator.baseUrl(), simulator.model())
+                .singleRequests(false)
+                .warmupRequests(2)
                 .timeout(Duration.ofSeconds(20));
     }
 
@@ -61,17 +66,27 @@ class BenchmarkRunnerTest {
     }
 
     private static StageReport stage(BenchmarkReport report, String name) {
-        return report.stages().stream().filter(stage -> stage.name().equals(name)).findFirst().orElseThrow();
+        return report.stages().stream()
+                .filter(stage -> stage.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** What a perfect client would have measured for each request of a stage. */
-    record Truth(double meanTtftMillis, double meanTtfcMillis, double medianItlMillis, double p99ItlMillis,
-            double meanTpotMillis, double outputThroughput, long outputTokens) {
+    record Truth(
+            double meanTtftMillis,
+            double meanTtfcMillis,
+            double medianItlMillis,
+            double p99ItlMillis,
+            double meanTpotMillis,
+            double outputThroughput,
+            long outputTokens) {
 
         static Truth of(List<RequestResult> results, SglangSimulator simulator) {
             Map<String, SimulatedRequest> byId = await().atMost(Duration.ofSeconds(10))
-                    .until(() -> simulator.requests().stream()
-                            .collect(Collectors.toMap(SimulatedRequest::id, Function.identity())),
+                    .until(
+                            () -> simulator.requests().stream()
+                                    .collect(Collectors.toMap(SimulatedRequest::id, Function.identity())),
                             recorded -> results.stream().allMatch(result -> recorded.containsKey(result.responseId())));
             double ttft = 0;
             double ttfc = 0;
@@ -95,10 +110,17 @@ class BenchmarkRunnerTest {
                 firstSend = Math.min(firstSend, result.sendNanos());
                 lastChunk = Math.max(lastChunk, sent[sent.length - 1]);
             }
-            double[] sorted = itl.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] sorted =
+                    itl.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             int n = results.size();
-            return new Truth(ttft / n, ttfc / n, sorted[sorted.length / 2], sorted[(int) Math.ceil(sorted.length * 0.99) - 1],
-                    tpot / n, tokens / ((lastChunk - firstSend) / 1e9), tokens);
+            return new Truth(
+                    ttft / n,
+                    ttfc / n,
+                    sorted[sorted.length / 2],
+                    sorted[(int) Math.ceil(sorted.length * 0.99) - 1],
+                    tpot / n,
+                    tokens / ((lastChunk - firstSend) / 1e9),
+                    tokens);
         }
     }
 
@@ -111,28 +133,36 @@ class BenchmarkRunnerTest {
         double lag = stage.clientLagP99Millis();
         double lagShare = stage.clientLagMaxMillis() / 1000 / stage.durationSeconds();
         if (lag > StageRecorder.CLIENT_LAG_WARNING_MILLIS) {
-            assertThat(stage.warnings()).anyMatch(warning -> warning.contains("the client may have been the bottleneck"));
+            assertThat(stage.warnings())
+                    .anyMatch(warning -> warning.contains("the client may have been the bottleneck"));
         }
         assertThat(stage.failed()).isZero();
         assertThat(stage.totalOutputTokens()).isEqualTo(truth.outputTokens());
         double ttftError = stage.latency(StageReport.TTFT).mean() - truth.meanTtftMillis();
         assertThat(ttftError).as("%s mean TTFT error, ms", stage.name()).isBetween(0.0, 3.0 + lag);
-        assertThat(stage.latency(StageReport.ITL).median()).as("%s median ITL", stage.name())
+        assertThat(stage.latency(StageReport.ITL).median())
+                .as("%s median ITL", stage.name())
                 .isCloseTo(truth.medianItlMillis(), within(1.0 + lag));
-        assertThat(stage.latency(StageReport.ITL).p99()).as("%s p99 ITL", stage.name())
+        assertThat(stage.latency(StageReport.ITL).p99())
+                .as("%s p99 ITL", stage.name())
                 .isCloseTo(truth.p99ItlMillis(), within(3.0 + stage.clientLagMaxMillis()));
-        assertThat(stage.latency(StageReport.TPOT).mean()).as("%s mean TPOT", stage.name())
+        assertThat(stage.latency(StageReport.TPOT).mean())
+                .as("%s mean TPOT", stage.name())
                 .isCloseTo(truth.meanTpotMillis(), within(0.5 + lag));
-        assertThat(stage.outputThroughput()).as("%s output throughput", stage.name())
+        assertThat(stage.outputThroughput())
+                .as("%s output throughput", stage.name())
                 .isCloseTo(truth.outputThroughput(), within(truth.outputThroughput() * (0.03 + lagShare)));
     }
 
     @Test
     void timingsMatchGroundTruthAtConcurrencyOneAndSixtyFour() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(30))
-                .tokenDelay(Duration.ofMillis(8)).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(30))
+                .tokenDelay(Duration.ofMillis(8))
+                .start()) {
             Recording recording = new Recording();
-            BenchmarkReport report = run(config(simulator).concurrency(List.of(1, 64)).maxTokens(24).build(), recording);
+            BenchmarkReport report = run(
+                    config(simulator).concurrency(List.of(1, 64)).maxTokens(24).build(), recording);
 
             assertMatchesTruth(stage(report, "c1"), Truth.of(recording.of("c1"), simulator));
             assertMatchesTruth(stage(report, "c64"), Truth.of(recording.of("c64"), simulator));
@@ -143,10 +173,14 @@ class BenchmarkRunnerTest {
 
     @Test
     void aChunkOfKTokensCountsAsKTokens() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(20))
-                .tokenDelay(Duration.ofMillis(3)).tokensPerChunk(4).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(20))
+                .tokenDelay(Duration.ofMillis(3))
+                .tokensPerChunk(4)
+                .start()) {
             Recording recording = new Recording();
-            BenchmarkReport report = run(config(simulator).concurrency(List.of(8)).maxTokens(40).build(), recording);
+            BenchmarkReport report =
+                    run(config(simulator).concurrency(List.of(8)).maxTokens(40).build(), recording);
 
             StageReport c8 = stage(report, "c8");
             assertMatchesTruth(c8, Truth.of(recording.of("c8"), simulator));
@@ -161,11 +195,19 @@ class BenchmarkRunnerTest {
 
     @Test
     void withoutPerChunkUsageTheServersTotalIsSpreadOverChunks() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(10))
-                .tokenDelay(Duration.ofMillis(2)).tokensPerChunk(3).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(10))
+                .tokenDelay(Duration.ofMillis(2))
+                .tokensPerChunk(3)
+                .start()) {
             Recording recording = new Recording();
-            BenchmarkReport report = run(config(simulator).concurrency(List.of(4)).maxTokens(30)
-                    .continuousUsage(false).build(), recording);
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .concurrency(List.of(4))
+                            .maxTokens(30)
+                            .continuousUsage(false)
+                            .build(),
+                    recording);
 
             StageReport c4 = stage(report, "c4");
             assertThat(c4.totalOutputTokens()).isEqualTo(16 * 30);
@@ -180,18 +222,26 @@ class BenchmarkRunnerTest {
 
     @Test
     void reasoningAndContentTtftAreMeasuredSeparately() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(20))
-                .tokenDelay(Duration.ofMillis(3)).reasoningTokens(10).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(20))
+                .tokenDelay(Duration.ofMillis(3))
+                .reasoningTokens(10)
+                .start()) {
             Recording recording = new Recording();
-            BenchmarkReport report = run(config(simulator).concurrency(List.of(4)).maxTokens(20).build(), recording);
+            BenchmarkReport report =
+                    run(config(simulator).concurrency(List.of(4)).maxTokens(20).build(), recording);
 
             StageReport c4 = stage(report, "c4");
             Truth truth = Truth.of(recording.of("c4"), simulator);
             double lag = c4.clientLagP99Millis();
-            assertThat(c4.latency(StageReport.TTFT).mean() - truth.meanTtftMillis()).isBetween(0.0, 3.0 + lag);
-            assertThat(c4.latency(StageReport.TTFC).mean() - truth.meanTtfcMillis()).isBetween(0.0, 3.0 + lag);
-            assertThat(c4.latency(StageReport.TTFC).mean() - c4.latency(StageReport.TTFT).mean())
-                    .as("the reasoning phase: 10 tokens × 3 ms").isCloseTo(30.0, within(3.0 + lag));
+            assertThat(c4.latency(StageReport.TTFT).mean() - truth.meanTtftMillis())
+                    .isBetween(0.0, 3.0 + lag);
+            assertThat(c4.latency(StageReport.TTFC).mean() - truth.meanTtfcMillis())
+                    .isBetween(0.0, 3.0 + lag);
+            assertThat(c4.latency(StageReport.TTFC).mean()
+                            - c4.latency(StageReport.TTFT).mean())
+                    .as("the reasoning phase: 10 tokens × 3 ms")
+                    .isCloseTo(30.0, within(3.0 + lag));
             assertThat(c4.totalReasoningTokens()).isEqualTo(16 * 10);
         }
     }
@@ -199,14 +249,17 @@ class BenchmarkRunnerTest {
     @Test
     void eachFaultIsCountedUnderItsClassAndTheRunStillReports() throws Exception {
         Map<String, Runnable> faults;
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(5))
-                .tokenDelay(Duration.ofMillis(1)).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(5))
+                .tokenDelay(Duration.ofMillis(1))
+                .start()) {
             faults = Map.of(
                     "c2", () -> simulator.setErrorRate(0.5),
-                    "c3", () -> {
-                        simulator.setErrorRate(0);
-                        simulator.setFault(Fault.DISCONNECT);
-                    },
+                    "c3",
+                            () -> {
+                                simulator.setErrorRate(0);
+                                simulator.setFault(Fault.DISCONNECT);
+                            },
                     "c4", () -> simulator.setFault(Fault.HANG),
                     "c5", () -> simulator.setFault(Fault.NONE));
             BenchmarkListener switcher = new BenchmarkListener() {
@@ -215,8 +268,14 @@ class BenchmarkRunnerTest {
                     faults.get(stage.name()).run();
                 }
             };
-            BenchmarkReport report = run(config(simulator).concurrency(List.of(2, 3, 4, 5)).requestsPerLevel(6)
-                    .maxTokens(10).timeout(Duration.ofMillis(1500)).build(), switcher);
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .concurrency(List.of(2, 3, 4, 5))
+                            .requestsPerLevel(6)
+                            .maxTokens(10)
+                            .timeout(Duration.ofMillis(1500))
+                            .build(),
+                    switcher);
 
             assertThat(stage(report, "c2").failures()).containsExactly(Map.entry("http_500", 3));
             assertThat(stage(report, "c2").errors().get("http_500")).contains("simulated");
@@ -224,10 +283,11 @@ class BenchmarkRunnerTest {
             assertThat(stage(report, "c4").failures()).containsExactly(Map.entry("timeout", 6));
             assertThat(stage(report, "c5").failures()).isEmpty();
             assertThat(stage(report, "c5").completed()).isEqualTo(6);
-            assertThat(report.failures()).containsOnly(Map.entry("http_500", 3), Map.entry("disconnect", 6),
-                    Map.entry("timeout", 6));
+            assertThat(report.failures())
+                    .containsOnly(Map.entry("http_500", 3), Map.entry("disconnect", 6), Map.entry("timeout", 6));
             String summary = CompactSummaryWriter.write(report);
-            CompactSummary parsed = new com.fasterxml.jackson.databind.ObjectMapper().readValue(summary, CompactSummary.class);
+            CompactSummary parsed =
+                    new com.fasterxml.jackson.databind.ObjectMapper().readValue(summary, CompactSummary.class);
             assertThat(parsed.failuresByClass()).containsEntry("timeout", 6);
             assertThat(parsed.headline().failedRequests()).isEqualTo(15);
         }
@@ -235,10 +295,21 @@ class BenchmarkRunnerTest {
 
     @Test
     void outputsShortOfMaxTokensUnderIgnoreEosAreCounted() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(5))
-                .tokenDelay(Duration.ofMillis(1)).naturalLength(8).honourIgnoreEos(false).start()) {
-            BenchmarkReport report = run(config(simulator).dataset(Dataset.RANDOM).inputLength(12).outputLength(16)
-                    .ignoreEos(true).concurrency(List.of(2)).build(), new BenchmarkListener() { });
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(5))
+                .tokenDelay(Duration.ofMillis(1))
+                .naturalLength(8)
+                .honourIgnoreEos(false)
+                .start()) {
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .dataset(Dataset.RANDOM)
+                            .inputLength(12)
+                            .outputLength(16)
+                            .ignoreEos(true)
+                            .concurrency(List.of(2))
+                            .build(),
+                    new BenchmarkListener() {});
 
             StageReport c2 = stage(report, "c2");
             assertThat(c2.shortOutputs()).isEqualTo(8);
@@ -251,17 +322,28 @@ class BenchmarkRunnerTest {
     @Test
     void openLoopLatencyCountsFromTheIntendedSendTime() throws Exception {
         // One batch slot and ~25 ms per request: 200 requests/s arrive far faster than they are served.
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(5))
-                .tokenDelay(Duration.ofMillis(2)).maxRunning(1).start()) {
-            BenchmarkReport report = run(config(simulator).concurrency(List.of()).rates(List.of(200.0))
-                    .requestsPerLevel(20).maxTokens(10).build(), new BenchmarkListener() { });
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(5))
+                .tokenDelay(Duration.ofMillis(2))
+                .maxRunning(1)
+                .start()) {
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .concurrency(List.of())
+                            .rates(List.of(200.0))
+                            .requestsPerLevel(20)
+                            .maxTokens(10)
+                            .build(),
+                    new BenchmarkListener() {});
 
             StageReport r200 = stage(report, "r200");
             assertThat(r200.mode()).isEqualTo(StagePlan.Mode.OPEN_LOOP);
             assertThat(r200.requestRate()).isEqualTo(200.0);
             assertThat(r200.completed()).isEqualTo(20);
             assertThat(r200.latency(StageReport.SCHEDULE_LAG)).isNotNull();
-            assertThat(r200.latency(StageReport.TTFT).max()).as("queueing shows up as latency").isGreaterThan(200);
+            assertThat(r200.latency(StageReport.TTFT).max())
+                    .as("queueing shows up as latency")
+                    .isGreaterThan(200);
         }
     }
 }

@@ -15,14 +15,21 @@ class CompactSummaryWriterTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static BenchmarkReport report(String model, int levels, List<String> prompts, List<String> warnings,
-            Map<String, Integer> failures) {
-        BenchmarkConfig config = BenchmarkConfig.builder(URI.create("http://127.0.0.1:30000"), model).build();
+    private static BenchmarkReport report(
+            String model, int levels, List<String> prompts, List<String> warnings, Map<String, Integer> failures) {
+        BenchmarkConfig config = BenchmarkConfig.builder(URI.create("http://127.0.0.1:30000"), model)
+                .build();
         List<StageReport> stages = new ArrayList<>();
         stages.add(Reports.stage("single", StagePlan.Mode.SINGLE, 1, 45.678, 9000, Map.of(), List.of()));
         for (int i = 1; i <= levels; i++) {
-            stages.add(Reports.stage("c" + (4096 - i), StagePlan.Mode.CLOSED_LOOP, 4096 - i, 12345.678 + i, 40000,
-                    i == 1 ? failures : Map.of(), List.of()));
+            stages.add(Reports.stage(
+                    "c" + (4096 - i),
+                    StagePlan.Mode.CLOSED_LOOP,
+                    4096 - i,
+                    12345.678 + i,
+                    40000,
+                    i == 1 ? failures : Map.of(),
+                    List.of()));
         }
         List<SingleRequestReport> singles = prompts.stream()
                 .map(prompt -> new SingleRequestReport(prompt, 4096, 0, 45.678, 123.456, null, 21.9, 90123.4, null))
@@ -37,8 +44,12 @@ class CompactSummaryWriterTest {
 
     @Test
     void anOrdinaryRunFitsWhole() throws Exception {
-        CompactSummary summary = parse(CompactSummaryWriter.write(report("moonshotai/Kimi-K2.5", 5,
-                BenchmarkDefaults.PROMPTS, List.of("c64: something to know"), Map.of("timeout", 2))));
+        CompactSummary summary = parse(CompactSummaryWriter.write(report(
+                "moonshotai/Kimi-K2.5",
+                5,
+                BenchmarkDefaults.PROMPTS,
+                List.of("c64: something to know"),
+                Map.of("timeout", 2))));
 
         assertThat(summary.truncated()).isNull();
         assertThat(summary.model()).isEqualTo("moonshotai/Kimi-K2.5");
@@ -47,7 +58,8 @@ class CompactSummaryWriterTest {
         assertThat(c4095.name()).isEqualTo("c4095");
         assertThat(c4095.ttftMillis()).containsExactly(123.5, 111.1, 234.6, 345.7, 456.8);
         assertThat(c4095.outputTokensPerSecond()).isEqualTo(12347);
-        assertThat(summary.singleRequests()).extracting(CompactSummary.SinglePrompt::prompt)
+        assertThat(summary.singleRequests())
+                .extracting(CompactSummary.SinglePrompt::prompt)
                 .containsExactlyElementsOf(BenchmarkDefaults.PROMPTS);
         assertThat(summary.failuresByClass()).containsEntry("timeout", 2);
         assertThat(summary.headline().peakConcurrency()).isEqualTo(4091);
@@ -55,8 +67,12 @@ class CompactSummaryWriterTest {
 
     @Test
     void aLittleTooMuchLosesThePromptTextsAndMaximaFirst() throws Exception {
-        CompactSummary summary = parse(CompactSummaryWriter.write(report("m", 14,
-                List.of("a".repeat(50), "b".repeat(50), "c".repeat(50), "d".repeat(50)), List.of(), Map.of())));
+        CompactSummary summary = parse(CompactSummaryWriter.write(report(
+                "m",
+                14,
+                List.of("a".repeat(50), "b".repeat(50), "c".repeat(50), "d".repeat(50)),
+                List.of(),
+                Map.of())));
 
         assertThat(summary.truncated()).isTrue();
         assertThat(summary.singleRequests()).hasSize(4).allSatisfy(single -> {

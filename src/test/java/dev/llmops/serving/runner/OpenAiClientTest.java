@@ -3,10 +3,10 @@ package dev.llmops.serving.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.simulator.SimulatedRequest;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -35,10 +35,14 @@ class OpenAiClientTest {
 
     @Test
     void streamedChatMatchesTheSimulatorsGroundTruth() {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(40))
-                .tokenDelay(Duration.ofMillis(5)).start()) {
-            CompletionRequest request = CompletionRequest.builder(simulator.baseUrl(), simulator.model()).maxTokens(20)
-                    .captureText(true).build();
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(40))
+                .tokenDelay(Duration.ofMillis(5))
+                .start()) {
+            CompletionRequest request = CompletionRequest.builder(simulator.baseUrl(), simulator.model())
+                    .maxTokens(20)
+                    .captureText(true)
+                    .build();
             client.complete(request).join();
 
             RequestResult result = client.complete(request).join();
@@ -48,12 +52,17 @@ class OpenAiClientTest {
             assertThat(result.tokenCounting()).isEqualTo(TokenCounting.SERVER_PER_CHUNK);
             assertThat(result.finishReason()).isEqualTo("length");
             assertThat(result.text()).startsWith(" The answer");
-            SimulatedRequest truth = await().atMost(Duration.ofSeconds(5)).until(
-                    () -> simulator.requests().stream().filter(r -> r.id().equals(result.responseId())).findFirst(),
-                    java.util.Optional::isPresent).orElseThrow();
+            SimulatedRequest truth = await().atMost(Duration.ofSeconds(5))
+                    .until(
+                            () -> simulator.requests().stream()
+                                    .filter(r -> r.id().equals(result.responseId()))
+                                    .findFirst(),
+                            java.util.Optional::isPresent)
+                    .orElseThrow();
             assertThat(result.tokenChunkNanos()).hasSize(20);
             for (int i = 0; i < 20; i++) {
-                assertThat(result.tokenChunkNanos()[i]).as("chunk %d arrives after the server began writing it", i)
+                assertThat(result.tokenChunkNanos()[i])
+                        .as("chunk %d arrives after the server began writing it", i)
                         .isGreaterThanOrEqualTo(truth.sentChunkNanos()[i]);
             }
             assertThat(result.ttft().orElseThrow().toNanos())
@@ -69,8 +78,10 @@ class OpenAiClientTest {
 
     @Test
     void halfReadyServerFailsWithHttp500() {
-        try (SglangSimulator simulator = SglangSimulator.builder().fault(Fault.HALF_READY).start()) {
-            RequestResult result = client.complete(CompletionRequest.builder(simulator.baseUrl(), simulator.model()).build())
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().fault(Fault.HALF_READY).start()) {
+            RequestResult result = client.complete(CompletionRequest.builder(simulator.baseUrl(), simulator.model())
+                            .build())
                     .join();
             assertThat(result.failureClass()).isEqualTo("http_500");
             assertThat(result.errorMessage()).contains("no kernel image");
@@ -94,8 +105,10 @@ class OpenAiClientTest {
 
     private static RequestResult completeAgainst(HttpServer server) {
         try {
-            return client.complete(CompletionRequest.builder("http://127.0.0.1:" + server.getAddress().getPort(), "m")
-                    .build()).join();
+            return client.complete(CompletionRequest.builder(
+                                    "http://127.0.0.1:" + server.getAddress().getPort(), "m")
+                            .build())
+                    .join();
         } finally {
             server.stop(0);
         }
@@ -103,7 +116,9 @@ class OpenAiClientTest {
 
     @Test
     void aStreamWithoutATokenIsEmptyOutput() throws IOException {
-        RequestResult result = completeAgainst(stub(200, "text/event-stream",
+        RequestResult result = completeAgainst(stub(
+                200,
+                "text/event-stream",
                 "data: {\"id\":\"a\",\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n"
                         + "data: {\"id\":\"a\",\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
                         + "data: [DONE]\n\n"));
@@ -113,7 +128,9 @@ class OpenAiClientTest {
 
     @Test
     void anErrorInsideTheStreamIsCountedUnderItsCode() throws IOException {
-        RequestResult result = completeAgainst(stub(200, "text/event-stream",
+        RequestResult result = completeAgainst(stub(
+                200,
+                "text/event-stream",
                 "data: {\"id\":\"a\",\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n"
                         + "data: {\"object\":\"error\",\"message\":\"out of memory\",\"code\":503}\n\n"));
         assertThat(result.failureClass()).isEqualTo("http_503");
@@ -123,7 +140,9 @@ class OpenAiClientTest {
 
     @Test
     void withoutUsageTokensAreCountedFromChunks() throws IOException {
-        RequestResult result = completeAgainst(stub(200, "text/event-stream; charset=utf-8",
+        RequestResult result = completeAgainst(stub(
+                200,
+                "text/event-stream; charset=utf-8",
                 "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\r\n\r\n"
                         + "data: {\"choices\":[{\"delta\":{\"content\":\" there\"},\"finish_reason\":\"stop\"}]}\n\n"
                         + "data: [DONE]\n\n"));
@@ -134,8 +153,8 @@ class OpenAiClientTest {
 
     @Test
     void aPlainHttpErrorKeepsTheServersMessage() throws IOException {
-        RequestResult result = completeAgainst(stub(404, "application/json",
-                "{\"error\":{\"message\":\"The model m does not exist\",\"code\":404}}"));
+        RequestResult result = completeAgainst(
+                stub(404, "application/json", "{\"error\":{\"message\":\"The model m does not exist\",\"code\":404}}"));
         assertThat(result.failureClass()).isEqualTo("http_404");
         assertThat(result.errorMessage()).isEqualTo("The model m does not exist");
     }
@@ -146,17 +165,22 @@ class OpenAiClientTest {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
-        RequestResult result = client.complete(CompletionRequest.builder("http://127.0.0.1:" + port, "m").build()).join();
+        RequestResult result = client.complete(CompletionRequest.builder("http://127.0.0.1:" + port, "m")
+                        .build())
+                .join();
         assertThat(result.failureClass()).isEqualTo(FailureClass.CONNECT);
         assertThat(result.httpStatus()).isZero();
     }
 
     @Test
     void aHangingServerTimesOut() {
-        try (SglangSimulator simulator = SglangSimulator.builder().fault(Fault.HANG).start()) {
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().fault(Fault.HANG).start()) {
             long submitted = System.nanoTime();
             RequestResult result = client.complete(CompletionRequest.builder(simulator.baseUrl(), simulator.model())
-                    .timeout(Duration.ofMillis(300)).build()).join();
+                            .timeout(Duration.ofMillis(300))
+                            .build())
+                    .join();
             assertThat(result.failureClass()).isEqualTo(FailureClass.TIMEOUT);
             assertThat(Duration.ofNanos(result.endNanos() - submitted)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
         }
@@ -164,18 +188,25 @@ class OpenAiClientTest {
 
     @Test
     void theApiKeyIsSentAsABearerToken() {
-        try (SglangSimulator simulator = SglangSimulator.builder().apiKey("sekret").ttft(Duration.ZERO).start()) {
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().apiKey("sekret").ttft(Duration.ZERO).start()) {
             CompletionRequest.Builder request = CompletionRequest.builder(simulator.baseUrl(), simulator.model());
             assertThat(client.complete(request.build()).join().failureClass()).isEqualTo("http_401");
-            assertThat(client.complete(request.apiKey("sekret").build()).join().succeeded()).isTrue();
+            assertThat(client.complete(request.apiKey("sekret").build()).join().succeeded())
+                    .isTrue();
         }
     }
 
     @Test
     void completionsAndWholeAnswersAreReadToo() {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ZERO).tokenDelay(Duration.ZERO).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ZERO)
+                .tokenDelay(Duration.ZERO)
+                .start()) {
             CompletionRequest.Builder request = CompletionRequest.builder(simulator.baseUrl(), simulator.model())
-                    .endpoint(Endpoint.COMPLETIONS).maxTokens(6).captureText(true);
+                    .endpoint(Endpoint.COMPLETIONS)
+                    .maxTokens(6)
+                    .captureText(true);
             RequestResult streamed = client.complete(request.build()).join();
             RequestResult whole = client.complete(request.stream(false).build()).join();
 
@@ -187,9 +218,12 @@ class OpenAiClientTest {
 
     @Test
     void getReportsAnyStatusAsAnAnswer() {
-        try (SglangSimulator simulator = SglangSimulator.builder().loading(Duration.ofMinutes(1)).start()) {
-            EndpointResponse health = client.get(simulator.baseUrl(), "/health", null, Duration.ofSeconds(5)).join();
-            EndpointResponse models = client.get(simulator.baseUrl(), "/v1/models", null, Duration.ofSeconds(5)).join();
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().loading(Duration.ofMinutes(1)).start()) {
+            EndpointResponse health = client.get(simulator.baseUrl(), "/health", null, Duration.ofSeconds(5))
+                    .join();
+            EndpointResponse models = client.get(simulator.baseUrl(), "/v1/models", null, Duration.ofSeconds(5))
+                    .join();
             assertThat(health.status()).isEqualTo(503);
             assertThat(health.isOk()).isFalse();
             assertThat(health.failureClass()).isNull();

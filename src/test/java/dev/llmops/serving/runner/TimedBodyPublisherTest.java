@@ -15,8 +15,8 @@ class TimedBodyPublisherTest {
     @Test
     void notesTheTimeAfterTheLastByteWasTaken() throws Exception {
         AtomicLong sent = new AtomicLong();
-        TimedBodyPublisher publisher = new TimedBodyPublisher("{\"model\":\"m\"}".getBytes(StandardCharsets.UTF_8),
-                sent::set);
+        TimedBodyPublisher publisher =
+                new TimedBodyPublisher("{\"model\":\"m\"}".getBytes(StandardCharsets.UTF_8), sent::set);
         ByteArrayOutputStream taken = new ByteArrayOutputStream();
         AtomicLong completed = new AtomicLong();
         Flow.Subscription[] subscription = new Flow.Subscription[1];

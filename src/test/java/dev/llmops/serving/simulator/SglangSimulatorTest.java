@@ -35,7 +35,8 @@ class SglangSimulatorTest {
 
     private static HttpResponse<String> get(SglangSimulator simulator, String path, String apiKey)
             throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path)).GET();
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path)).GET();
         if (apiKey != null) {
             request.header("Authorization", "Bearer " + apiKey);
         }
@@ -43,8 +44,11 @@ class SglangSimulatorTest {
     }
 
     private static CompletableFuture<HttpResponse<String>> post(SglangSimulator simulator, String path, String body) {
-        return http.sendAsync(HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        return http.sendAsync(
+                HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -55,66 +59,98 @@ class SglangSimulatorTest {
 
     @Test
     void slowStartAnswersModelsButNotHealthOrGeneration() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().model("org/model-a").loading(Duration.ofMinutes(5))
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .model("org/model-a")
+                .loading(Duration.ofMinutes(5))
                 .start()) {
             JsonNode models = JSON.readTree(get(simulator, "/v1/models", null).body());
             assertThat(models.path("data").get(0).path("id").asText()).isEqualTo("org/model-a");
             assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(503);
             assertThat(get(simulator, "/health_generate", null).statusCode()).isEqualTo(503);
-            assertThat(post(simulator, "/v1/chat/completions", chat(4, false)).join().statusCode()).isEqualTo(503);
+            assertThat(post(simulator, "/v1/chat/completions", chat(4, false))
+                            .join()
+                            .statusCode())
+                    .isEqualTo(503);
 
             simulator.finishLoading();
 
             assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(200);
             assertThat(get(simulator, "/health_generate", null).statusCode()).isEqualTo(200);
-            assertThat(post(simulator, "/v1/chat/completions", chat(4, false)).join().statusCode()).isEqualTo(200);
+            assertThat(post(simulator, "/v1/chat/completions", chat(4, false))
+                            .join()
+                            .statusCode())
+                    .isEqualTo(200);
         }
     }
 
     @Test
     void aHalfReadyServerLooksHealthyButCannotGenerateUntilFixed() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().fault(Fault.HALF_READY).start()) {
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().fault(Fault.HALF_READY).start()) {
             assertThat(get(simulator, "/v1/models", null).statusCode()).isEqualTo(200);
             assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(200);
             assertThat(get(simulator, "/health_generate", null).statusCode()).isEqualTo(503);
-            HttpResponse<String> failed = post(simulator, "/v1/chat/completions", chat(4, true)).join();
+            HttpResponse<String> failed =
+                    post(simulator, "/v1/chat/completions", chat(4, true)).join();
             assertThat(failed.statusCode()).isEqualTo(500);
             assertThat(JSON.readTree(failed.body()).path("message").asText()).contains("CUDA error");
 
             simulator.setFault(Fault.NONE);
 
-            assertThat(post(simulator, "/v1/chat/completions", chat(4, true)).join().statusCode()).isEqualTo(200);
+            assertThat(post(simulator, "/v1/chat/completions", chat(4, true))
+                            .join()
+                            .statusCode())
+                    .isEqualTo(200);
         }
     }
 
     @Test
     void aWholeChatAnswerCarriesContentReasoningAndUsage() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ZERO).tokenDelay(Duration.ZERO)
-                .reasoningTokens(3).naturalLength(5).start()) {
-            JsonNode answer = JSON.readTree(post(simulator, "/v1/chat/completions", chat(100, false)).join().body());
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ZERO)
+                .tokenDelay(Duration.ZERO)
+                .reasoningTokens(3)
+                .naturalLength(5)
+                .start()) {
+            JsonNode answer = JSON.readTree(post(simulator, "/v1/chat/completions", chat(100, false))
+                    .join()
+                    .body());
 
             JsonNode message = answer.path("choices").get(0).path("message");
             assertThat(message.path("reasoning_content").asText()).isEqualTo(" Let me think");
             assertThat(message.path("content").asText()).isEqualTo(" The answer");
-            assertThat(answer.path("choices").get(0).path("finish_reason").asText()).isEqualTo("stop");
+            assertThat(answer.path("choices").get(0).path("finish_reason").asText())
+                    .isEqualTo("stop");
             assertThat(answer.path("usage").path("prompt_tokens").asInt()).isEqualTo(3);
             assertThat(answer.path("usage").path("completion_tokens").asInt()).isEqualTo(5);
-            assertThat(answer.path("usage").path("completion_tokens_details").path("reasoning_tokens").asInt())
+            assertThat(answer.path("usage")
+                            .path("completion_tokens_details")
+                            .path("reasoning_tokens")
+                            .asInt())
                     .isEqualTo(3);
         }
     }
 
     @Test
     void streamsStartWithARoleOnlyChunkAndEndWithUsageAndDone() {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ZERO).tokenDelay(Duration.ZERO)
-                .tokensPerChunk(2).start()) {
-            HttpResponse<String> response = post(simulator, "/v1/completions",
-                    "{\"prompt\":\"hi\",\"max_tokens\":5,\"stream\":true,\"stream_options\":{\"include_usage\":true}}")
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ZERO)
+                .tokenDelay(Duration.ZERO)
+                .tokensPerChunk(2)
+                .start()) {
+            HttpResponse<String> response = post(
+                            simulator,
+                            "/v1/completions",
+                            "{\"prompt\":\"hi\",\"max_tokens\":5,\"stream\":true,"
+                                    + "\"stream_options\":{\"include_usage\":true}}")
                     .join();
 
-            assertThat(response.headers().firstValue("content-type")).hasValueSatisfying(
-                    type -> assertThat(type).startsWith("text/event-stream"));
-            List<String> events = response.body().lines().filter(line -> line.startsWith("data: ")).toList();
+            assertThat(response.headers().firstValue("content-type"))
+                    .hasValueSatisfying(type -> assertThat(type).startsWith("text/event-stream"));
+            List<String> events = response.body()
+                    .lines()
+                    .filter(line -> line.startsWith("data: "))
+                    .toList();
             assertThat(events).hasSize(6).last().isEqualTo("data: [DONE]");
             assertThat(events.get(0)).contains("\"text\":\" The answer\"");
             assertThat(events.get(2)).contains("\"text\":\" a\"");
@@ -125,19 +161,25 @@ class SglangSimulatorTest {
 
     @Test
     void theBatchLimitQueuesRequests() {
-        try (SglangSimulator simulator = SglangSimulator.builder().maxRunning(2).ttft(Duration.ofMillis(500))
-                .tokenDelay(Duration.ZERO).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .maxRunning(2)
+                .ttft(Duration.ofMillis(500))
+                .tokenDelay(Duration.ZERO)
+                .start()) {
             List<CompletableFuture<HttpResponse<String>>> answers = List.of(
                     post(simulator, "/v1/chat/completions", chat(1, false)),
                     post(simulator, "/v1/chat/completions", chat(1, false)),
                     post(simulator, "/v1/chat/completions", chat(1, false)));
             answers.forEach(answer -> assertThat(answer.join().statusCode()).isEqualTo(200));
 
-            List<SimulatedRequest> truth = await().atMost(Duration.ofSeconds(5))
-                    .until(simulator::requests, recorded -> recorded.size() == 3);
-            List<Long> waits = truth.stream().map(request -> request.startedNanos() - request.receivedNanos()).sorted()
+            List<SimulatedRequest> truth =
+                    await().atMost(Duration.ofSeconds(5)).until(simulator::requests, recorded -> recorded.size() == 3);
+            List<Long> waits = truth.stream()
+                    .map(request -> request.startedNanos() - request.receivedNanos())
+                    .sorted()
                     .toList();
-            assertThat(waits.get(2)).as("the third request waited for a free slot")
+            assertThat(waits.get(2))
+                    .as("the third request waited for a free slot")
                     .isGreaterThanOrEqualTo(Duration.ofMillis(400).toNanos());
             assertThat(truth.get(2).sentChunkNanos()[0] - truth.get(2).startedNanos())
                     .isGreaterThanOrEqualTo(Duration.ofMillis(500).toNanos());
@@ -146,7 +188,8 @@ class SglangSimulatorTest {
 
     @Test
     void anApiKeyGuardsEverythingButHealthAndMetrics() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().apiKey("sekret").start()) {
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().apiKey("sekret").start()) {
             assertThat(get(simulator, "/v1/models", null).statusCode()).isEqualTo(401);
             assertThat(get(simulator, "/v1/models", "wrong").statusCode()).isEqualTo(401);
             assertThat(get(simulator, "/v1/models", "sekret").statusCode()).isEqualTo(200);
@@ -157,16 +200,26 @@ class SglangSimulatorTest {
 
     @Test
     void metricsAndServerInfoSpeakSglang() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().model("m").maxRunning(4)
-                .speculativeAlgorithm("EAGLE3").ttft(Duration.ZERO).tokenDelay(Duration.ZERO).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .model("m")
+                .maxRunning(4)
+                .speculativeAlgorithm("EAGLE3")
+                .ttft(Duration.ZERO)
+                .tokenDelay(Duration.ZERO)
+                .start()) {
             post(simulator, "/v1/chat/completions", chat(7, true)).join();
             await().atMost(Duration.ofSeconds(5)).until(() -> simulator.tokensSent() == 7);
 
             String metrics = get(simulator, "/metrics", null).body();
-            assertThat(metrics).contains("# TYPE sglang:num_running_reqs gauge", "sglang:num_running_reqs{model_name=\"m\"} 0",
-                    "sglang:num_queue_reqs{model_name=\"m\"} 0", "sglang:generation_tokens_total{model_name=\"m\"} 7",
-                    "sglang:time_to_first_token_seconds_count{model_name=\"m\"} 1");
-            JsonNode info = JSON.readTree(get(simulator, "/get_server_info", null).body());
+            assertThat(metrics)
+                    .contains(
+                            "# TYPE sglang:num_running_reqs gauge",
+                            "sglang:num_running_reqs{model_name=\"m\"} 0",
+                            "sglang:num_queue_reqs{model_name=\"m\"} 0",
+                            "sglang:generation_tokens_total{model_name=\"m\"} 7",
+                            "sglang:time_to_first_token_seconds_count{model_name=\"m\"} 1");
+            JsonNode info =
+                    JSON.readTree(get(simulator, "/get_server_info", null).body());
             assertThat(info.path("served_model_name").asText()).isEqualTo("m");
             assertThat(info.path("max_running_requests").asInt()).isEqualTo(4);
             assertThat(info.path("speculative_algorithm").asText()).isEqualTo("EAGLE3");
@@ -175,7 +228,8 @@ class SglangSimulatorTest {
 
     @Test
     void bindsTheAddressItIsGiven() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().host("127.0.0.2").start()) {
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().host("127.0.0.2").start()) {
             assertThat(simulator.baseUrl().getHost()).isEqualTo("127.0.0.2");
             assertThat(simulator.address().getAddress().getHostAddress()).isEqualTo("127.0.0.2");
             assertThat(get(simulator, "/health", null).statusCode()).isEqualTo(200);
@@ -184,13 +238,22 @@ class SglangSimulatorTest {
 
     @Test
     void groundTruthIsServedPerRequestOnTheClientsClock() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().ttft(Duration.ofMillis(30))
-                .tokenDelay(Duration.ofMillis(10)).start()) {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(30))
+                .tokenDelay(Duration.ofMillis(10))
+                .start()) {
             long beforeSend = System.nanoTime();
-            HttpResponse<String> answer = post(simulator, "/v1/chat/completions", chat(4, true)).join();
+            HttpResponse<String> answer =
+                    post(simulator, "/v1/chat/completions", chat(4, true)).join();
             long afterAnswer = System.nanoTime();
-            String id = JSON.readTree(answer.body().lines().filter(line -> line.startsWith("data: {")).findFirst()
-                    .orElseThrow().substring("data: ".length())).path("id").asText();
+            String id = JSON.readTree(answer.body()
+                            .lines()
+                            .filter(line -> line.startsWith("data: {"))
+                            .findFirst()
+                            .orElseThrow()
+                            .substring("data: ".length()))
+                    .path("id")
+                    .asText();
 
             HttpResponse<String> response = get(simulator, "/simulator/ground_truth", null);
 
@@ -205,13 +268,17 @@ class SglangSimulatorTest {
             JsonNode intended = request.path("intended_chunk_ns");
             JsonNode chunks = request.path("chunk_ns");
             assertThat(received).isBetween(beforeSend, started);
-            assertThat(intended.get(0).asLong() - started).as("TTFT as scheduled").isEqualTo(30_000_000L);
+            assertThat(intended.get(0).asLong() - started)
+                    .as("TTFT as scheduled")
+                    .isEqualTo(30_000_000L);
             for (int i = 0; i < 4; i++) {
                 if (i > 0) {
-                    assertThat(intended.get(i).asLong() - intended.get(i - 1).asLong()).as("gap %d", i)
+                    assertThat(intended.get(i).asLong() - intended.get(i - 1).asLong())
+                            .as("gap %d", i)
                             .isEqualTo(10_000_000L);
                 }
-                assertThat(chunks.get(i).asLong()).as("chunk %d is sent when due, not before", i)
+                assertThat(chunks.get(i).asLong())
+                        .as("chunk %d is sent when due, not before", i)
                         .isGreaterThanOrEqualTo(intended.get(i).asLong());
             }
             assertThat(chunks.get(3).asLong()).isLessThan(afterAnswer);
@@ -220,8 +287,10 @@ class SglangSimulatorTest {
 
     @Test
     void withoutRecordingThereIsNoGroundTruthToServe() throws Exception {
-        try (SglangSimulator simulator = SglangSimulator.builder().recordGroundTruth(false).start()) {
-            assertThat(get(simulator, "/simulator/ground_truth", null).statusCode()).isEqualTo(404);
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().recordGroundTruth(false).start()) {
+            assertThat(get(simulator, "/simulator/ground_truth", null).statusCode())
+                    .isEqualTo(404);
         }
     }
 }

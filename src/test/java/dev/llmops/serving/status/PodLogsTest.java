@@ -26,7 +26,12 @@ import org.junit.jupiter.api.Test;
 class PodLogsTest {
 
     private final List<String> logRequests = new CopyOnWriteArrayList<>();
-    private final Pod pod = new PodBuilder().withNewMetadata().withNamespace("llm").withName("bench-x").endMetadata().build();
+    private final Pod pod = new PodBuilder()
+            .withNewMetadata()
+            .withNamespace("llm")
+            .withName("bench-x")
+            .endMetadata()
+            .build();
     private HttpServer server;
     private KubernetesClient client;
 
@@ -48,17 +53,29 @@ class PodLogsTest {
     void readsTheTailOfTheNamedContainer() throws IOException {
         start(200, "PROGRESS 1/3 warmup\nPROGRESS 2/3 single\n");
 
-        assertThat(new PodLogs(client).tail(pod, "bench", 5, true)).contains("PROGRESS 1/3 warmup\nPROGRESS 2/3 single\n");
-        assertThat(logRequests).singleElement().satisfies(request -> assertThat(request)
-                .startsWith("/api/v1/namespaces/llm/pods/bench-x/log?")
-                .contains("container=bench", "tailLines=5", "previous=true"));
+        assertThat(new PodLogs(client).tail(pod, "bench", 5, true))
+                .contains("PROGRESS 1/3 warmup\nPROGRESS 2/3 single\n");
+        assertThat(logRequests)
+                .singleElement()
+                .satisfies(request -> assertThat(request)
+                        .startsWith("/api/v1/namespaces/llm/pods/bench-x/log?")
+                        .contains("container=bench", "tailLines=5", "previous=true"));
     }
 
     private void start(int code, String body) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        String podList = new KubernetesSerialization().asJson(new PodListBuilder().addToItems(
-                new PodBuilder(pod).withNewStatus().withPhase("Running")
-                        .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build()).build());
+        String podList = new KubernetesSerialization()
+                .asJson(new PodListBuilder()
+                        .addToItems(new PodBuilder(pod)
+                                .withNewStatus()
+                                .withPhase("Running")
+                                .addNewCondition()
+                                .withType("Ready")
+                                .withStatus("True")
+                                .endCondition()
+                                .endStatus()
+                                .build())
+                        .build());
         server.createContext("/", exchange -> {
             String uri = exchange.getRequestURI().toString();
             boolean logRequest = exchange.getRequestURI().getPath().endsWith("/log");
@@ -71,9 +88,11 @@ class PodLogsTest {
             exchange.close();
         });
         server.start();
-        client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
-                .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
-                .withRequestRetryBackoffInterval(10)
-                .build()).build();
+        client = new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder()
+                        .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort())
+                        .withRequestRetryBackoffInterval(10)
+                        .build())
+                .build();
     }
 }

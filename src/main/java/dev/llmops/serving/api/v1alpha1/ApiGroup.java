@@ -7,6 +7,5 @@ public final class ApiGroup {
     public static final String API_VERSION = GROUP + "/" + VERSION;
     public static final String CATEGORY = "llmops";
 
-    private ApiGroup() {
-    }
+    private ApiGroup() {}
 }

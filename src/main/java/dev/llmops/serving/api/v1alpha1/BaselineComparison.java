@@ -24,7 +24,11 @@ public class BaselineComparison {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof BaselineComparison that && Objects.equals(baseline, that.baseline) && Objects.equals(singleStreamSpeedup, that.singleStreamSpeedup) && Objects.equals(peakThroughputSpeedup, that.peakThroughputSpeedup) && Objects.equals(stages, that.stages);
+        return other instanceof BaselineComparison that
+                && Objects.equals(baseline, that.baseline)
+                && Objects.equals(singleStreamSpeedup, that.singleStreamSpeedup)
+                && Objects.equals(peakThroughputSpeedup, that.peakThroughputSpeedup)
+                && Objects.equals(stages, that.stages);
     }
 
     @Override

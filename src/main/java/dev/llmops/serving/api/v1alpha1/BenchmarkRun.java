@@ -16,10 +16,25 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Target", jsonPath = ".status.target", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Progress", jsonPath = ".status.progress", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Single tok/s", jsonPath = ".status.summary.singleStreamTokensPerSecond", type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "Peak tok/s", jsonPath = ".status.summary.peakTokensPerSecond", type = AdditionalPrinterColumn.Type.NUMBER)
-@AdditionalPrinterColumn(name = "At Conc", jsonPath = ".status.summary.peakConcurrency", type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(name = "Speedup", jsonPath = ".status.comparison.peakThroughputSpeedup", type = AdditionalPrinterColumn.Type.NUMBER, priority = 1)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunStatus> implements Namespaced {
-}
+@AdditionalPrinterColumn(
+        name = "Single tok/s",
+        jsonPath = ".status.summary.singleStreamTokensPerSecond",
+        type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(
+        name = "Peak tok/s",
+        jsonPath = ".status.summary.peakTokensPerSecond",
+        type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(
+        name = "At Conc",
+        jsonPath = ".status.summary.peakConcurrency",
+        type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+        name = "Speedup",
+        jsonPath = ".status.comparison.peakThroughputSpeedup",
+        type = AdditionalPrinterColumn.Type.NUMBER,
+        priority = 1)
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunStatus> implements Namespaced {}

@@ -14,7 +14,9 @@ import java.util.Objects;
 
 /** What to benchmark and how; immutable, so a status always describes the spec it ran. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self == oldSelf", message = "spec is immutable: create a new BenchmarkRun to run again",
+@ValidationRule(
+        value = "self == oldSelf",
+        message = "spec is immutable: create a new BenchmarkRun to run again",
         reason = "FieldValueForbidden")
 public class BenchmarkRunSpec {
 
@@ -27,7 +29,8 @@ public class BenchmarkRunSpec {
     @Default("" + WAIT_TIMEOUT_SECONDS)
     @Min(0)
     @Max(172800)
-    @JsonPropertyDescription("Seconds to wait for the target ModelServer to become inference-ready before failing with ServerNotReady.")
+    @JsonPropertyDescription(
+            "Seconds to wait for the target ModelServer to become inference-ready before failing with ServerNotReady.")
     public Integer waitTimeoutSeconds = WAIT_TIMEOUT_SECONDS;
 
     @JsonPropertyDescription("Requests sent and discarded before measuring (JIT compilation, CUDA graphs, caches).")
@@ -48,7 +51,8 @@ public class BenchmarkRunSpec {
     @JsonPropertyDescription("Seconds one request may take before it counts as failed with a timeout.")
     public Integer requestTimeoutSeconds = BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS;
 
-    @JsonPropertyDescription("Prompts of the sweep: the single-request prompts, or random token sequences of fixed lengths.")
+    @JsonPropertyDescription(
+            "Prompts of the sweep: the single-request prompts, or random token sequences of fixed lengths.")
     public DatasetSpec dataset = new DatasetSpec();
 
     @JsonPropertyDescription("The benchmark Job's pod.")
@@ -56,7 +60,8 @@ public class BenchmarkRunSpec {
 
     @Size(max = 253)
     @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
-    @JsonPropertyDescription("Name of another BenchmarkRun in this namespace to compare against (e.g. the autoregressive run).")
+    @JsonPropertyDescription(
+            "Name of another BenchmarkRun in this namespace to compare against (e.g. the autoregressive run).")
     public String baseline;
 
     @JsonPropertyDescription("Latency limits; the SLOMet condition says whether they held and where they broke.")
@@ -64,11 +69,33 @@ public class BenchmarkRunSpec {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof BenchmarkRunSpec that && Objects.equals(target, that.target) && Objects.equals(waitTimeoutSeconds, that.waitTimeoutSeconds) && Objects.equals(warmup, that.warmup) && Objects.equals(singleRequest, that.singleRequest) && Objects.equals(sweep, that.sweep) && Objects.equals(sampling, that.sampling) && Objects.equals(requestTimeoutSeconds, that.requestTimeoutSeconds) && Objects.equals(dataset, that.dataset) && Objects.equals(runner, that.runner) && Objects.equals(baseline, that.baseline) && Objects.equals(slo, that.slo);
+        return other instanceof BenchmarkRunSpec that
+                && Objects.equals(target, that.target)
+                && Objects.equals(waitTimeoutSeconds, that.waitTimeoutSeconds)
+                && Objects.equals(warmup, that.warmup)
+                && Objects.equals(singleRequest, that.singleRequest)
+                && Objects.equals(sweep, that.sweep)
+                && Objects.equals(sampling, that.sampling)
+                && Objects.equals(requestTimeoutSeconds, that.requestTimeoutSeconds)
+                && Objects.equals(dataset, that.dataset)
+                && Objects.equals(runner, that.runner)
+                && Objects.equals(baseline, that.baseline)
+                && Objects.equals(slo, that.slo);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(target, waitTimeoutSeconds, warmup, singleRequest, sweep, sampling, requestTimeoutSeconds, dataset, runner, baseline, slo);
+        return Objects.hash(
+                target,
+                waitTimeoutSeconds,
+                warmup,
+                singleRequest,
+                sweep,
+                sampling,
+                requestTimeoutSeconds,
+                dataset,
+                runner,
+                baseline,
+                slo);
     }
 }

@@ -32,7 +32,8 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("When the run finished (RFC 3339).")
     public String completionTime;
 
-    @JsonPropertyDescription("Stages finished out of stages planned, then the stage running: 2/5 c16 while c16 runs, 5/5 at the end.")
+    @JsonPropertyDescription(
+            "Stages finished out of stages planned, then the stage running: 2/5 c16 while c16 runs, 5/5 at the end.")
     public String progress;
 
     @JsonPropertyDescription("Results of each measured stage: the single-request phase and every concurrency level.")
@@ -50,19 +51,52 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("What was measured: server image and arguments, GPUs, driver, model.")
     public Provenance provenance;
 
-    @JsonPropertyDescription("Lowest concurrency at which a spec.slo limit was exceeded; absent when every level met it.")
+    @JsonPropertyDescription(
+            "Lowest concurrency at which a spec.slo limit was exceeded; absent when every level met it.")
     public Integer sloBrokenAtConcurrency;
 
-    @JsonPropertyDescription("Warnings of the runner about the trustworthiness of its figures (client bottleneck, token counts estimated).")
+    @JsonPropertyDescription(
+            "Warnings of the runner about the trustworthiness of its figures (client bottleneck, token counts "
+                    + "estimated).")
     public List<String> warnings = new ArrayList<>();
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof BenchmarkRunStatus that && Objects.equals(observedGeneration, that.observedGeneration) && Objects.equals(phase, that.phase) && Objects.equals(conditions, that.conditions) && Objects.equals(target, that.target) && Objects.equals(jobName, that.jobName) && Objects.equals(startTime, that.startTime) && Objects.equals(completionTime, that.completionTime) && Objects.equals(progress, that.progress) && Objects.equals(stages, that.stages) && Objects.equals(singleRequests, that.singleRequests) && Objects.equals(summary, that.summary) && Objects.equals(comparison, that.comparison) && Objects.equals(provenance, that.provenance) && Objects.equals(sloBrokenAtConcurrency, that.sloBrokenAtConcurrency) && Objects.equals(warnings, that.warnings);
+        return other instanceof BenchmarkRunStatus that
+                && Objects.equals(observedGeneration, that.observedGeneration)
+                && Objects.equals(phase, that.phase)
+                && Objects.equals(conditions, that.conditions)
+                && Objects.equals(target, that.target)
+                && Objects.equals(jobName, that.jobName)
+                && Objects.equals(startTime, that.startTime)
+                && Objects.equals(completionTime, that.completionTime)
+                && Objects.equals(progress, that.progress)
+                && Objects.equals(stages, that.stages)
+                && Objects.equals(singleRequests, that.singleRequests)
+                && Objects.equals(summary, that.summary)
+                && Objects.equals(comparison, that.comparison)
+                && Objects.equals(provenance, that.provenance)
+                && Objects.equals(sloBrokenAtConcurrency, that.sloBrokenAtConcurrency)
+                && Objects.equals(warnings, that.warnings);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(observedGeneration, phase, conditions, target, jobName, startTime, completionTime, progress, stages, singleRequests, summary, comparison, provenance, sloBrokenAtConcurrency, warnings);
+        return Objects.hash(
+                observedGeneration,
+                phase,
+                conditions,
+                target,
+                jobName,
+                startTime,
+                completionTime,
+                progress,
+                stages,
+                singleRequests,
+                summary,
+                comparison,
+                provenance,
+                sloBrokenAtConcurrency,
+                warnings);
     }
 }

@@ -17,7 +17,8 @@ public class BenchmarkSummary {
     @JsonPropertyDescription("Concurrency level where the peak was reached.")
     public Integer peakConcurrency;
 
-    @JsonPropertyDescription("Saturation knee: the level after which throughput stops rising while latency keeps growing.")
+    @JsonPropertyDescription(
+            "Saturation knee: the level after which throughput stops rising while latency keeps growing.")
     public Integer kneeConcurrency;
 
     @JsonPropertyDescription("Failed requests over all stages.")
@@ -25,11 +26,17 @@ public class BenchmarkSummary {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof BenchmarkSummary that && Objects.equals(singleStreamTokensPerSecond, that.singleStreamTokensPerSecond) && Objects.equals(peakTokensPerSecond, that.peakTokensPerSecond) && Objects.equals(peakConcurrency, that.peakConcurrency) && Objects.equals(kneeConcurrency, that.kneeConcurrency) && Objects.equals(failedRequests, that.failedRequests);
+        return other instanceof BenchmarkSummary that
+                && Objects.equals(singleStreamTokensPerSecond, that.singleStreamTokensPerSecond)
+                && Objects.equals(peakTokensPerSecond, that.peakTokensPerSecond)
+                && Objects.equals(peakConcurrency, that.peakConcurrency)
+                && Objects.equals(kneeConcurrency, that.kneeConcurrency)
+                && Objects.equals(failedRequests, that.failedRequests);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(singleStreamTokensPerSecond, peakTokensPerSecond, peakConcurrency, kneeConcurrency, failedRequests);
+        return Objects.hash(
+                singleStreamTokensPerSecond, peakTokensPerSecond, peakConcurrency, kneeConcurrency, failedRequests);
     }
 }

@@ -9,10 +9,15 @@ import java.util.Objects;
 
 /** The server a benchmark measures: one of the operator's ModelServers or any OpenAI-compatible URL. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "has(self.modelServer) != has(self.url)",
-        message = "spec.target: set exactly one of modelServer or url", reason = "FieldValueInvalid")
-@ValidationRule(value = "!has(self.url) || has(self.model)",
-        message = "spec.target.model is required with spec.target.url", reason = "FieldValueRequired", fieldPath = ".model")
+@ValidationRule(
+        value = "has(self.modelServer) != has(self.url)",
+        message = "spec.target: set exactly one of modelServer or url",
+        reason = "FieldValueInvalid")
+@ValidationRule(
+        value = "!has(self.url) || has(self.model)",
+        message = "spec.target.model is required with spec.target.url",
+        reason = "FieldValueRequired",
+        fieldPath = ".model")
 public class BenchmarkTarget {
 
     @Size(max = 253)
@@ -34,7 +39,11 @@ public class BenchmarkTarget {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof BenchmarkTarget that && Objects.equals(modelServer, that.modelServer) && Objects.equals(url, that.url) && Objects.equals(model, that.model) && Objects.equals(apiKeySecret, that.apiKeySecret);
+        return other instanceof BenchmarkTarget that
+                && Objects.equals(modelServer, that.modelServer)
+                && Objects.equals(url, that.url)
+                && Objects.equals(model, that.model)
+                && Objects.equals(apiKeySecret, that.apiKeySecret);
     }
 
     @Override

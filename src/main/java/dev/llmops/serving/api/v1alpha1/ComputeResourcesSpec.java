@@ -14,12 +14,15 @@ public class ComputeResourcesSpec {
     public String cpu;
 
     @Pattern(QuantityPattern.VALUE)
-    @JsonPropertyDescription("Memory request and limit, e.g. 256Gi. Loading a large model needs host memory well above its shard size.")
+    @JsonPropertyDescription(
+            "Memory request and limit, e.g. 256Gi. Loading a large model needs host memory well above its shard size.")
     public String memory;
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ComputeResourcesSpec that && Objects.equals(cpu, that.cpu) && Objects.equals(memory, that.memory);
+        return other instanceof ComputeResourcesSpec that
+                && Objects.equals(cpu, that.cpu)
+                && Objects.equals(memory, that.memory);
     }
 
     @Override

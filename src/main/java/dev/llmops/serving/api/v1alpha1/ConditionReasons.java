@@ -11,10 +11,12 @@ public final class ConditionReasons {
 
     /** InferenceReady and the pod gate: the last real generation returned tokens, or failed. */
     public static final String GENERATION_SUCCEEDED = "GenerationSucceeded";
+
     public static final String GENERATION_FAILED = "GenerationFailed";
 
     /** BenchmarkRun phases' reasons. */
     public static final String PENDING = "Pending";
+
     public static final String WAITING_FOR_SERVER = "WaitingForServer";
     public static final String SERVER_NOT_READY = "ServerNotReady";
     public static final String CREATING_JOB = "CreatingJob";
@@ -26,10 +28,10 @@ public final class ConditionReasons {
 
     /** BaselineCompared. */
     public static final String COMPARED = "Compared";
+
     public static final String BASELINE_PENDING = "BaselinePending";
     public static final String BASELINE_NOT_FOUND = "BaselineNotFound";
     public static final String BASELINE_FAILED = "BaselineFailed";
 
-    private ConditionReasons() {
-    }
+    private ConditionReasons() {}
 }

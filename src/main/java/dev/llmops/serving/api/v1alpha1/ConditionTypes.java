@@ -8,15 +8,16 @@ public final class ConditionTypes {
     public static final String STALLED = "Stalled";
     /** BenchmarkRun: True when it finished with results, False when it failed, Unknown until then. */
     public static final String SUCCEEDED = "Succeeded";
+
     public static final String SCHEDULED = "Scheduled";
     /** ModelServer: a real chat completion against its serving pods returned tokens. */
     public static final String INFERENCE_READY = "InferenceReady";
+
     public static final String DEGRADED = "Degraded";
     public static final String SLO_MET = "SLOMet";
     public static final String BASELINE_COMPARED = "BaselineCompared";
     /** The pod condition an SGLang pod's readiness gate waits for; only the operator sets it. */
     public static final String POD_INFERENCE_READY = ApiGroup.GROUP + "/inference-ready";
 
-    private ConditionTypes() {
-    }
+    private ConditionTypes() {}
 }

@@ -10,16 +10,22 @@ import java.util.Objects;
 
 /** Where the sweep's prompts come from. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.type != 'Random' || (has(self.inputLength) && has(self.outputLength))",
-        message = "spec.dataset.inputLength and spec.dataset.outputLength are required when spec.dataset.type is Random",
-        reason = "FieldValueRequired", fieldPath = ".inputLength")
-@ValidationRule(value = "self.type == 'Random' || (!has(self.inputLength) && !has(self.outputLength))",
+@ValidationRule(
+        value = "self.type != 'Random' || (has(self.inputLength) && has(self.outputLength))",
+        message =
+                "spec.dataset.inputLength and spec.dataset.outputLength are required when spec.dataset.type is Random",
+        reason = "FieldValueRequired",
+        fieldPath = ".inputLength")
+@ValidationRule(
+        value = "self.type == 'Random' || (!has(self.inputLength) && !has(self.outputLength))",
         message = "spec.dataset.inputLength and spec.dataset.outputLength apply only when spec.dataset.type is Random",
-        reason = "FieldValueForbidden", fieldPath = ".inputLength")
+        reason = "FieldValueForbidden",
+        fieldPath = ".inputLength")
 public class DatasetSpec {
 
     @Default("Prompts")
-    @JsonPropertyDescription("Prompts: the single-request prompts in rotation. Random: random token sequences of fixed lengths.")
+    @JsonPropertyDescription(
+            "Prompts: the single-request prompts in rotation. Random: random token sequences of fixed lengths.")
     public DatasetType type = DatasetType.Prompts;
 
     @Min(1)
@@ -33,12 +39,18 @@ public class DatasetSpec {
     public Integer outputLength;
 
     @Default("false")
-    @JsonPropertyDescription("Ask the server to ignore end-of-sequence so every request produces exactly its max tokens; short outputs are counted.")
+    @JsonPropertyDescription(
+            "Ask the server to ignore end-of-sequence so every request produces exactly its max tokens; short "
+                    + "outputs are counted.")
     public Boolean ignoreEos = false;
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof DatasetSpec that && Objects.equals(type, that.type) && Objects.equals(inputLength, that.inputLength) && Objects.equals(outputLength, that.outputLength) && Objects.equals(ignoreEos, that.ignoreEos);
+        return other instanceof DatasetSpec that
+                && Objects.equals(type, that.type)
+                && Objects.equals(inputLength, that.inputLength)
+                && Objects.equals(outputLength, that.outputLength)
+                && Objects.equals(ignoreEos, that.ignoreEos);
     }
 
     @Override

@@ -25,7 +25,12 @@ public class Diagnosis {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Diagnosis that && Objects.equals(reason, that.reason) && Objects.equals(message, that.message) && Objects.equals(hint, that.hint) && Objects.equals(pod, that.pod) && Objects.equals(since, that.since);
+        return other instanceof Diagnosis that
+                && Objects.equals(reason, that.reason)
+                && Objects.equals(message, that.message)
+                && Objects.equals(hint, that.hint)
+                && Objects.equals(pod, that.pod)
+                && Objects.equals(since, that.since);
     }
 
     @Override

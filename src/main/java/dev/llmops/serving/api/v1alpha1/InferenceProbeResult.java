@@ -22,7 +22,11 @@ public class InferenceProbeResult {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof InferenceProbeResult that && Objects.equals(time, that.time) && Objects.equals(pod, that.pod) && Objects.equals(latencyMillis, that.latencyMillis) && Objects.equals(outputTokens, that.outputTokens);
+        return other instanceof InferenceProbeResult that
+                && Objects.equals(time, that.time)
+                && Objects.equals(pod, that.pod)
+                && Objects.equals(latencyMillis, that.latencyMillis)
+                && Objects.equals(outputTokens, that.outputTokens);
     }
 
     @Override

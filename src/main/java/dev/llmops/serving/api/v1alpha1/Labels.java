@@ -24,6 +24,5 @@ public final class Labels {
     /** Selects the benchmark Jobs this operator made. */
     public static final String BENCHMARK_JOBS = COMPONENT + "=" + BENCHMARK + "," + OWNED;
 
-    private Labels() {
-    }
+    private Labels() {}
 }

@@ -14,7 +14,12 @@ public class LatencyStats {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof LatencyStats that && Objects.equals(mean, that.mean) && Objects.equals(p50, that.p50) && Objects.equals(p90, that.p90) && Objects.equals(p99, that.p99) && Objects.equals(max, that.max);
+        return other instanceof LatencyStats that
+                && Objects.equals(mean, that.mean)
+                && Objects.equals(p50, that.p50)
+                && Objects.equals(p90, that.p90)
+                && Objects.equals(p99, that.p99)
+                && Objects.equals(max, that.max);
     }
 
     @Override

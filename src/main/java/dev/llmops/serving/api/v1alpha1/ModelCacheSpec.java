@@ -10,12 +10,16 @@ import java.util.Objects;
 
 /** The volume model weights are downloaded to and loaded from. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "has(self.claimName) != has(self.size)",
-        message = "spec.modelCache: set exactly one of claimName (an existing PersistentVolumeClaim) or size (a new one)",
+@ValidationRule(
+        value = "has(self.claimName) != has(self.size)",
+        message =
+                "spec.modelCache: set exactly one of claimName (an existing PersistentVolumeClaim) or size (a new one)",
         reason = "FieldValueInvalid")
-@ValidationRule(value = "!has(self.storageClassName) || has(self.size)",
+@ValidationRule(
+        value = "!has(self.storageClassName) || has(self.size)",
         message = "spec.modelCache.storageClassName applies only to a new claim (set size, not claimName)",
-        reason = "FieldValueForbidden", fieldPath = ".storageClassName")
+        reason = "FieldValueForbidden",
+        fieldPath = ".storageClassName")
 public class ModelCacheSpec {
 
     @Size(max = 253)
@@ -38,7 +42,11 @@ public class ModelCacheSpec {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ModelCacheSpec that && Objects.equals(claimName, that.claimName) && Objects.equals(size, that.size) && Objects.equals(storageClassName, that.storageClassName) && Objects.equals(mountPath, that.mountPath);
+        return other instanceof ModelCacheSpec that
+                && Objects.equals(claimName, that.claimName)
+                && Objects.equals(size, that.size)
+                && Objects.equals(storageClassName, that.storageClassName)
+                && Objects.equals(mountPath, that.mountPath);
     }
 
     @Override

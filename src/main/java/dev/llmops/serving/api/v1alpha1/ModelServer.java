@@ -14,11 +14,27 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("ms")
 @Categories(ApiGroup.CATEGORY)
 @AdditionalPrinterColumn(name = "Model", jsonPath = ".spec.model.path", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "GPUs", jsonPath = ".spec.accelerator.gpusPerReplica", type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+        name = "GPUs",
+        jsonPath = ".spec.accelerator.gpusPerReplica",
+        type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.readyReplicasText", type = AdditionalPrinterColumn.Type.STRING)
-@AdditionalPrinterColumn(name = "Reason", jsonPath = ".status.diagnosis.reason", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
-@AdditionalPrinterColumn(name = "Endpoint", jsonPath = ".status.endpoint", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
-public class ModelServer extends CustomResource<ModelServerSpec, ModelServerStatus> implements Namespaced {
-}
+@AdditionalPrinterColumn(
+        name = "Ready",
+        jsonPath = ".status.readyReplicasText",
+        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
+        name = "Reason",
+        jsonPath = ".status.diagnosis.reason",
+        type = AdditionalPrinterColumn.Type.STRING,
+        priority = 1)
+@AdditionalPrinterColumn(
+        name = "Endpoint",
+        jsonPath = ".status.endpoint",
+        type = AdditionalPrinterColumn.Type.STRING,
+        priority = 1)
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class ModelServer extends CustomResource<ModelServerSpec, ModelServerStatus> implements Namespaced {}

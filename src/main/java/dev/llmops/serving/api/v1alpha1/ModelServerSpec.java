@@ -15,17 +15,28 @@ import java.util.Objects;
 
 /** Desired state of a ModelServer: what to serve, on which GPUs, and how to decide it is ready. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.parallelism) || self.parallelism.tp * (self.parallelism.enableDpAttention ? 1 : self.parallelism.dp)"
-        + " <= (has(self.accelerator) ? self.accelerator.gpusPerReplica : 1)",
-        message = "spec.parallelism: tp × dp (dp counts only without DP attention) needs more GPUs than spec.accelerator.gpusPerReplica provides",
-        reason = "FieldValueInvalid", fieldPath = ".parallelism.tp")
-@ValidationRule(value = "!has(self.parallelism) || (has(self.accelerator) ? self.accelerator.gpusPerReplica : 1) % self.parallelism.nodes == 0",
-        message = "spec.accelerator.gpusPerReplica must be a multiple of spec.parallelism.nodes (each node of a replica gets the same number of GPUs)",
-        reason = "FieldValueInvalid", fieldPath = ".accelerator.gpusPerReplica")
-@ValidationRule(value = "!has(self.speculativeDecoding) || self.speculativeDecoding.algorithm != 'DFLASH'"
-        + " || !has(self.parallelism) || (!self.parallelism.enableDpAttention && self.parallelism.dp == 1)",
-        message = "spec.speculativeDecoding.algorithm DFLASH does not support data parallelism: set spec.parallelism.dp to 1 and enableDpAttention to false",
-        reason = "FieldValueForbidden", fieldPath = ".speculativeDecoding.algorithm")
+@ValidationRule(
+        value = "!has(self.parallelism) || self.parallelism.tp * (self.parallelism.enableDpAttention ? 1 : "
+                + "self.parallelism.dp)"
+                + " <= (has(self.accelerator) ? self.accelerator.gpusPerReplica : 1)",
+        message = "spec.parallelism: tp × dp (dp counts only without DP attention) needs more GPUs than "
+                + "spec.accelerator.gpusPerReplica provides",
+        reason = "FieldValueInvalid",
+        fieldPath = ".parallelism.tp")
+@ValidationRule(
+        value = "!has(self.parallelism) || (has(self.accelerator) ? self.accelerator.gpusPerReplica : 1) % "
+                + "self.parallelism.nodes == 0",
+        message = "spec.accelerator.gpusPerReplica must be a multiple of spec.parallelism.nodes (each node of a "
+                + "replica gets the same number of GPUs)",
+        reason = "FieldValueInvalid",
+        fieldPath = ".accelerator.gpusPerReplica")
+@ValidationRule(
+        value = "!has(self.speculativeDecoding) || self.speculativeDecoding.algorithm != 'DFLASH'"
+                + " || !has(self.parallelism) || (!self.parallelism.enableDpAttention && self.parallelism.dp == 1)",
+        message = "spec.speculativeDecoding.algorithm DFLASH does not support data parallelism: set "
+                + "spec.parallelism.dp to 1 and enableDpAttention to false",
+        reason = "FieldValueForbidden",
+        fieldPath = ".speculativeDecoding.algorithm")
 public class ModelServerSpec {
 
     @Required
@@ -42,12 +53,16 @@ public class ModelServerSpec {
     @JsonPropertyDescription("Tensor, data and expert parallelism, and the number of nodes per replica.")
     public ParallelismSpec parallelism = new ParallelismSpec();
 
-    @JsonPropertyDescription("Speculative decoding (EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM, DFLASH). Absent means autoregressive decoding.")
+    @JsonPropertyDescription(
+            "Speculative decoding (EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM, DFLASH). Absent means autoregressive "
+                    + "decoding.")
     public SpeculativeDecodingSpec speculativeDecoding;
 
     @Size(max = 128)
-    @JsonPropertyDescription("Extra arguments appended last to the SGLang command line, e.g. [\"--reasoning-parser\", \"kimi_k2\"]."
-            + " Flags the operator derives from other fields (--model-path, --host, --port, --tp-size, ...) are rejected.")
+    @JsonPropertyDescription(
+            "Extra arguments appended last to the SGLang command line, e.g. [\"--reasoning-parser\", \"kimi_k2\"]."
+                    + " Flags the operator derives from other fields (--model-path, --host, --port, --tp-size, ...) "
+                    + "are rejected.")
     public List<String> extraArgs = new ArrayList<>();
 
     @Size(max = 128)
@@ -59,16 +74,19 @@ public class ModelServerSpec {
 
     @Default("16Gi")
     @io.fabric8.generator.annotation.Pattern(QuantityPattern.VALUE)
-    @JsonPropertyDescription("Size of the memory-backed /dev/shm that NCCL needs (the container default of 64Mi is far too small).")
+    @JsonPropertyDescription(
+            "Size of the memory-backed /dev/shm that NCCL needs (the container default of 64Mi is far too small).")
     public String sharedMemorySize = "16Gi";
 
-    @JsonPropertyDescription("Where model weights are cached: an existing PersistentVolumeClaim, or a new one of the given size.")
+    @JsonPropertyDescription(
+            "Where model weights are cached: an existing PersistentVolumeClaim, or a new one of the given size.")
     public ModelCacheSpec modelCache;
 
     @JsonPropertyDescription("Secret key holding a Hugging Face token, passed to the server as HF_TOKEN.")
     public SecretKeyReference huggingFaceTokenSecret;
 
-    @JsonPropertyDescription("How the operator decides that a pod really serves: a real chat completion, not just an open port.")
+    @JsonPropertyDescription(
+            "How the operator decides that a pod really serves: a real chat completion, not just an open port.")
     public ReadinessSpec readiness = new ReadinessSpec();
 
     @JsonPropertyDescription("Scheduling settings merged with the GPU placement derived from spec.accelerator.")
@@ -88,11 +106,41 @@ public class ModelServerSpec {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ModelServerSpec that && Objects.equals(model, that.model) && Objects.equals(image, that.image) && Objects.equals(accelerator, that.accelerator) && Objects.equals(parallelism, that.parallelism) && Objects.equals(speculativeDecoding, that.speculativeDecoding) && Objects.equals(extraArgs, that.extraArgs) && Objects.equals(env, that.env) && Objects.equals(resources, that.resources) && Objects.equals(sharedMemorySize, that.sharedMemorySize) && Objects.equals(modelCache, that.modelCache) && Objects.equals(huggingFaceTokenSecret, that.huggingFaceTokenSecret) && Objects.equals(readiness, that.readiness) && Objects.equals(scheduling, that.scheduling) && Objects.equals(replicas, that.replicas) && Objects.equals(port, that.port);
+        return other instanceof ModelServerSpec that
+                && Objects.equals(model, that.model)
+                && Objects.equals(image, that.image)
+                && Objects.equals(accelerator, that.accelerator)
+                && Objects.equals(parallelism, that.parallelism)
+                && Objects.equals(speculativeDecoding, that.speculativeDecoding)
+                && Objects.equals(extraArgs, that.extraArgs)
+                && Objects.equals(env, that.env)
+                && Objects.equals(resources, that.resources)
+                && Objects.equals(sharedMemorySize, that.sharedMemorySize)
+                && Objects.equals(modelCache, that.modelCache)
+                && Objects.equals(huggingFaceTokenSecret, that.huggingFaceTokenSecret)
+                && Objects.equals(readiness, that.readiness)
+                && Objects.equals(scheduling, that.scheduling)
+                && Objects.equals(replicas, that.replicas)
+                && Objects.equals(port, that.port);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(model, image, accelerator, parallelism, speculativeDecoding, extraArgs, env, resources, sharedMemorySize, modelCache, huggingFaceTokenSecret, readiness, scheduling, replicas, port);
+        return Objects.hash(
+                model,
+                image,
+                accelerator,
+                parallelism,
+                speculativeDecoding,
+                extraArgs,
+                env,
+                resources,
+                sharedMemorySize,
+                modelCache,
+                huggingFaceTokenSecret,
+                readiness,
+                scheduling,
+                replicas,
+                port);
     }
 }

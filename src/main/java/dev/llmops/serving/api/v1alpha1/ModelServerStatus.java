@@ -17,7 +17,8 @@ public class ModelServerStatus {
     @JsonPropertyDescription("Pending, Scheduling, Loading, Ready, Degraded or Failed.")
     public ModelServerPhase phase;
 
-    @JsonPropertyDescription("Ready, Scheduled, InferenceReady, Reconciling, Stalled and Degraded, in the Kubernetes condition shape.")
+    @JsonPropertyDescription(
+            "Ready, Scheduled, InferenceReady, Reconciling, Stalled and Degraded, in the Kubernetes condition shape.")
     public List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("In-cluster URL of the OpenAI-compatible API, e.g. http://kimi.llm.svc:30000.")
@@ -46,11 +47,33 @@ public class ModelServerStatus {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ModelServerStatus that && Objects.equals(observedGeneration, that.observedGeneration) && Objects.equals(phase, that.phase) && Objects.equals(conditions, that.conditions) && Objects.equals(endpoint, that.endpoint) && Objects.equals(replicas, that.replicas) && Objects.equals(readyReplicas, that.readyReplicas) && Objects.equals(readyReplicasText, that.readyReplicasText) && Objects.equals(lastInferenceProbe, that.lastInferenceProbe) && Objects.equals(diagnosis, that.diagnosis) && Objects.equals(image, that.image) && Objects.equals(serverArgs, that.serverArgs);
+        return other instanceof ModelServerStatus that
+                && Objects.equals(observedGeneration, that.observedGeneration)
+                && Objects.equals(phase, that.phase)
+                && Objects.equals(conditions, that.conditions)
+                && Objects.equals(endpoint, that.endpoint)
+                && Objects.equals(replicas, that.replicas)
+                && Objects.equals(readyReplicas, that.readyReplicas)
+                && Objects.equals(readyReplicasText, that.readyReplicasText)
+                && Objects.equals(lastInferenceProbe, that.lastInferenceProbe)
+                && Objects.equals(diagnosis, that.diagnosis)
+                && Objects.equals(image, that.image)
+                && Objects.equals(serverArgs, that.serverArgs);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(observedGeneration, phase, conditions, endpoint, replicas, readyReplicas, readyReplicasText, lastInferenceProbe, diagnosis, image, serverArgs);
+        return Objects.hash(
+                observedGeneration,
+                phase,
+                conditions,
+                endpoint,
+                replicas,
+                readyReplicas,
+                readyReplicasText,
+                lastInferenceProbe,
+                diagnosis,
+                image,
+                serverArgs);
     }
 }

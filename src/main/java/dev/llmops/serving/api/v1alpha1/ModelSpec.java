@@ -14,7 +14,8 @@ public class ModelSpec {
 
     @Required
     @Size(min = 1, max = 512)
-    @JsonPropertyDescription("Hugging Face model id (e.g. moonshotai/Kimi-K2-Instruct) or a path inside the model cache.")
+    @JsonPropertyDescription(
+            "Hugging Face model id (e.g. moonshotai/Kimi-K2-Instruct) or a path inside the model cache.")
     public String path;
 
     @Size(max = 256)
@@ -27,12 +28,17 @@ public class ModelSpec {
     public String revision;
 
     @Default("false")
-    @JsonPropertyDescription("Allow the model repository's own Python code to run (--trust-remote-code); Kimi and DeepSeek need it.")
+    @JsonPropertyDescription(
+            "Allow the model repository's own Python code to run (--trust-remote-code); Kimi and DeepSeek need it.")
     public Boolean trustRemoteCode = false;
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ModelSpec that && Objects.equals(path, that.path) && Objects.equals(servedModelName, that.servedModelName) && Objects.equals(revision, that.revision) && Objects.equals(trustRemoteCode, that.trustRemoteCode);
+        return other instanceof ModelSpec that
+                && Objects.equals(path, that.path)
+                && Objects.equals(servedModelName, that.servedModelName)
+                && Objects.equals(revision, that.revision)
+                && Objects.equals(trustRemoteCode, that.trustRemoteCode);
     }
 
     @Override

@@ -10,13 +10,21 @@ import java.util.Objects;
 
 /** How SGLang splits the model across GPUs and nodes. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.tp % self.ep == 0", message = "spec.parallelism.ep must divide spec.parallelism.tp",
-        reason = "FieldValueInvalid", fieldPath = ".ep")
-@ValidationRule(value = "!self.enableDpAttention || self.tp % self.dp == 0",
+@ValidationRule(
+        value = "self.tp % self.ep == 0",
+        message = "spec.parallelism.ep must divide spec.parallelism.tp",
+        reason = "FieldValueInvalid",
+        fieldPath = ".ep")
+@ValidationRule(
+        value = "!self.enableDpAttention || self.tp % self.dp == 0",
         message = "spec.parallelism.dp must divide spec.parallelism.tp when enableDpAttention is true",
-        reason = "FieldValueInvalid", fieldPath = ".dp")
-@ValidationRule(value = "self.tp % self.nodes == 0", message = "spec.parallelism.tp must be a multiple of spec.parallelism.nodes",
-        reason = "FieldValueInvalid", fieldPath = ".nodes")
+        reason = "FieldValueInvalid",
+        fieldPath = ".dp")
+@ValidationRule(
+        value = "self.tp % self.nodes == 0",
+        message = "spec.parallelism.tp must be a multiple of spec.parallelism.nodes",
+        reason = "FieldValueInvalid",
+        fieldPath = ".nodes")
 public class ParallelismSpec {
 
     @Default("1")
@@ -49,7 +57,12 @@ public class ParallelismSpec {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ParallelismSpec that && Objects.equals(tp, that.tp) && Objects.equals(dp, that.dp) && Objects.equals(ep, that.ep) && Objects.equals(enableDpAttention, that.enableDpAttention) && Objects.equals(nodes, that.nodes);
+        return other instanceof ParallelismSpec that
+                && Objects.equals(tp, that.tp)
+                && Objects.equals(dp, that.dp)
+                && Objects.equals(ep, that.ep)
+                && Objects.equals(enableDpAttention, that.enableDpAttention)
+                && Objects.equals(nodes, that.nodes);
     }
 
     @Override

@@ -33,7 +33,14 @@ public class Provenance {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Provenance that && Objects.equals(model, that.model) && Objects.equals(image, that.image) && Objects.equals(serverArgs, that.serverArgs) && Objects.equals(gpuProduct, that.gpuProduct) && Objects.equals(gpuCount, that.gpuCount) && Objects.equals(driverVersion, that.driverVersion) && Objects.equals(runnerVersion, that.runnerVersion);
+        return other instanceof Provenance that
+                && Objects.equals(model, that.model)
+                && Objects.equals(image, that.image)
+                && Objects.equals(serverArgs, that.serverArgs)
+                && Objects.equals(gpuProduct, that.gpuProduct)
+                && Objects.equals(gpuCount, that.gpuCount)
+                && Objects.equals(driverVersion, that.driverVersion)
+                && Objects.equals(runnerVersion, that.runnerVersion);
     }
 
     @Override

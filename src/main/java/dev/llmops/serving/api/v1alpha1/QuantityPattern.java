@@ -4,6 +4,5 @@ package dev.llmops.serving.api.v1alpha1;
 final class QuantityPattern {
     static final String VALUE = "^([0-9]+(\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E|m)?$";
 
-    private QuantityPattern() {
-    }
+    private QuantityPattern() {}
 }

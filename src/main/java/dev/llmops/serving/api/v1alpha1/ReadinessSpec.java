@@ -26,18 +26,24 @@ public class ReadinessSpec {
     @Default("60")
     @Min(10)
     @Max(3600)
-    @JsonPropertyDescription("Seconds between real generations once a pod is ready (cheap /health checks run in between).")
+    @JsonPropertyDescription(
+            "Seconds between real generations once a pod is ready (cheap /health checks run in between).")
     public Integer probeIntervalSeconds = 60;
 
     @Default("1800")
     @Min(60)
     @Max(86400)
-    @JsonPropertyDescription("Seconds a pod may take from start to its first successful generation before it counts as failed to start.")
+    @JsonPropertyDescription(
+            "Seconds a pod may take from start to its first successful generation before it counts as failed to start.")
     public Integer startupTimeoutSeconds = 1800;
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ReadinessSpec that && Objects.equals(probePrompt, that.probePrompt) && Objects.equals(probeMaxTokens, that.probeMaxTokens) && Objects.equals(probeIntervalSeconds, that.probeIntervalSeconds) && Objects.equals(startupTimeoutSeconds, that.startupTimeoutSeconds);
+        return other instanceof ReadinessSpec that
+                && Objects.equals(probePrompt, that.probePrompt)
+                && Objects.equals(probeMaxTokens, that.probeMaxTokens)
+                && Objects.equals(probeIntervalSeconds, that.probeIntervalSeconds)
+                && Objects.equals(startupTimeoutSeconds, that.startupTimeoutSeconds);
     }
 
     @Override

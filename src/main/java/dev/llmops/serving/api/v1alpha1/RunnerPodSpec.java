@@ -31,7 +31,11 @@ public class RunnerPodSpec {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof RunnerPodSpec that && Objects.equals(image, that.image) && Objects.equals(resources, that.resources) && Objects.equals(nodeSelector, that.nodeSelector) && Objects.equals(tolerations, that.tolerations);
+        return other instanceof RunnerPodSpec that
+                && Objects.equals(image, that.image)
+                && Objects.equals(resources, that.resources)
+                && Objects.equals(nodeSelector, that.nodeSelector)
+                && Objects.equals(tolerations, that.tolerations);
     }
 
     @Override

@@ -32,7 +32,10 @@ public class SamplingSpec {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SamplingSpec that && Objects.equals(temperature, that.temperature) && Objects.equals(topP, that.topP) && Objects.equals(maxTokens, that.maxTokens);
+        return other instanceof SamplingSpec that
+                && Objects.equals(temperature, that.temperature)
+                && Objects.equals(topP, that.topP)
+                && Objects.equals(maxTokens, that.maxTokens);
     }
 
     @Override

@@ -22,7 +22,9 @@ public class SchedulingSpec {
     @JsonPropertyDescription("Tolerations added to the operator's nvidia.com/gpu toleration.")
     public List<Toleration> tolerations = new ArrayList<>();
 
-    @JsonPropertyDescription("Affinity merged with the operator's GPU node affinity (node terms are combined, pod (anti-)affinity is added).")
+    @JsonPropertyDescription(
+            "Affinity merged with the operator's GPU node affinity (node terms are combined, pod (anti-)affinity is "
+                    + "added).")
     public Affinity affinity;
 
     @Size(max = 253)
@@ -30,12 +32,19 @@ public class SchedulingSpec {
     public String priorityClassName;
 
     @Size(max = 253)
-    @JsonPropertyDescription("Runtime class of the SGLang pods, e.g. nvidia. Defaults to the operator's configured runtime class, if any.")
+    @JsonPropertyDescription(
+            "Runtime class of the SGLang pods, e.g. nvidia. Defaults to the operator's configured runtime class, if "
+                    + "any.")
     public String runtimeClassName;
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SchedulingSpec that && Objects.equals(nodeSelector, that.nodeSelector) && Objects.equals(tolerations, that.tolerations) && Objects.equals(affinity, that.affinity) && Objects.equals(priorityClassName, that.priorityClassName) && Objects.equals(runtimeClassName, that.runtimeClassName);
+        return other instanceof SchedulingSpec that
+                && Objects.equals(nodeSelector, that.nodeSelector)
+                && Objects.equals(tolerations, that.tolerations)
+                && Objects.equals(affinity, that.affinity)
+                && Objects.equals(priorityClassName, that.priorityClassName)
+                && Objects.equals(runtimeClassName, that.runtimeClassName);
     }
 
     @Override

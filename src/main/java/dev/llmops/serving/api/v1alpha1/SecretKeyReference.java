@@ -25,7 +25,9 @@ public class SecretKeyReference {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SecretKeyReference that && Objects.equals(name, that.name) && Objects.equals(key, that.key);
+        return other instanceof SecretKeyReference that
+                && Objects.equals(name, that.name)
+                && Objects.equals(key, that.key);
     }
 
     @Override

@@ -25,7 +25,12 @@ public class SingleRequestResult {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SingleRequestResult that && Objects.equals(prompt, that.prompt) && Objects.equals(outputTokens, that.outputTokens) && Objects.equals(tokensPerSecond, that.tokensPerSecond) && Objects.equals(ttftMillis, that.ttftMillis) && Objects.equals(e2eMillis, that.e2eMillis);
+        return other instanceof SingleRequestResult that
+                && Objects.equals(prompt, that.prompt)
+                && Objects.equals(outputTokens, that.outputTokens)
+                && Objects.equals(tokensPerSecond, that.tokensPerSecond)
+                && Objects.equals(ttftMillis, that.ttftMillis)
+                && Objects.equals(e2eMillis, that.e2eMillis);
     }
 
     @Override

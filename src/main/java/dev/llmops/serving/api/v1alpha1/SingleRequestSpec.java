@@ -15,7 +15,8 @@ public class SingleRequestSpec {
 
     @Default(BenchmarkDefaults.PROMPTS_JSON)
     @Size(max = 32)
-    @JsonPropertyDescription("Prompts sent one at a time. Empty skips the phase. Defaults to a code, a science and a long-form prompt.")
+    @JsonPropertyDescription(
+            "Prompts sent one at a time. Empty skips the phase. Defaults to a code, a science and a long-form prompt.")
     public List<String> prompts = new ArrayList<>(BenchmarkDefaults.PROMPTS);
 
     @Override

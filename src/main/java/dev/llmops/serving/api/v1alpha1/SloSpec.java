@@ -9,8 +9,10 @@ import java.util.Objects;
 
 /** Latency limits the sweep is judged against. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "has(self.ttftP99Millis) || has(self.tpotP99Millis)",
-        message = "spec.slo: set ttftP99Millis, tpotP99Millis or both", reason = "FieldValueRequired")
+@ValidationRule(
+        value = "has(self.ttftP99Millis) || has(self.tpotP99Millis)",
+        message = "spec.slo: set ttftP99Millis, tpotP99Millis or both",
+        reason = "FieldValueRequired")
 public class SloSpec {
 
     @Min(1)
@@ -25,7 +27,9 @@ public class SloSpec {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SloSpec that && Objects.equals(ttftP99Millis, that.ttftP99Millis) && Objects.equals(tpotP99Millis, that.tpotP99Millis);
+        return other instanceof SloSpec that
+                && Objects.equals(ttftP99Millis, that.ttftP99Millis)
+                && Objects.equals(tpotP99Millis, that.tpotP99Millis);
     }
 
     @Override

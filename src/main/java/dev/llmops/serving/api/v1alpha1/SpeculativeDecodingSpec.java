@@ -12,26 +12,36 @@ import java.util.Objects;
 
 /** Speculative decoding settings, passed to SGLang as --speculative-* flags. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!(self.algorithm in ['EAGLE', 'EAGLE3', 'STANDALONE', 'DFLASH']) || has(self.draftModelPath)",
+@ValidationRule(
+        value = "!(self.algorithm in ['EAGLE', 'EAGLE3', 'STANDALONE', 'DFLASH']) || has(self.draftModelPath)",
         message = "spec.speculativeDecoding.draftModelPath is required for EAGLE, EAGLE3, STANDALONE and DFLASH",
-        reason = "FieldValueRequired", fieldPath = ".draftModelPath")
-@ValidationRule(value = "self.algorithm == 'DFLASH' || (!has(self.dflashBlockSize) && !has(self.dflashDraftWindowSize))",
+        reason = "FieldValueRequired",
+        fieldPath = ".draftModelPath")
+@ValidationRule(
+        value = "self.algorithm == 'DFLASH' || (!has(self.dflashBlockSize) && !has(self.dflashDraftWindowSize))",
         message = "spec.speculativeDecoding.dflashBlockSize and dflashDraftWindowSize apply only to algorithm DFLASH",
-        reason = "FieldValueForbidden", fieldPath = ".dflashBlockSize")
-@ValidationRule(value = "!has(self.eagleTopK) || !has(self.numSteps) || !has(self.numDraftTokens) || self.eagleTopK > 1"
-        + " || self.numDraftTokens <= self.numSteps + 1",
+        reason = "FieldValueForbidden",
+        fieldPath = ".dflashBlockSize")
+@ValidationRule(
+        value = "!has(self.eagleTopK) || !has(self.numSteps) || !has(self.numDraftTokens) || self.eagleTopK > 1"
+                + " || self.numDraftTokens <= self.numSteps + 1",
         message = "spec.speculativeDecoding.numDraftTokens can be at most numSteps + 1 when eagleTopK is 1",
-        reason = "FieldValueInvalid", fieldPath = ".numDraftTokens")
+        reason = "FieldValueInvalid",
+        fieldPath = ".numDraftTokens")
 public class SpeculativeDecodingSpec {
 
     @Required
     @Size(min = 1, max = 32)
     @Pattern("^[A-Z0-9_]+$")
-    @JsonPropertyDescription("--speculative-algorithm: EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM, DFLASH, or another upper-case name passed through as is.")
+    @JsonPropertyDescription(
+            "--speculative-algorithm: EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM, DFLASH, or another upper-case name "
+                    + "passed through as is.")
     public String algorithm;
 
     @Size(max = 512)
-    @JsonPropertyDescription("--speculative-draft-model-path: draft model id or path; required for EAGLE, EAGLE3, STANDALONE and DFLASH.")
+    @JsonPropertyDescription(
+            "--speculative-draft-model-path: draft model id or path; required for EAGLE, EAGLE3, STANDALONE and "
+                    + "DFLASH.")
     public String draftModelPath;
 
     @Min(1)
@@ -61,11 +71,19 @@ public class SpeculativeDecodingSpec {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SpeculativeDecodingSpec that && Objects.equals(algorithm, that.algorithm) && Objects.equals(draftModelPath, that.draftModelPath) && Objects.equals(numSteps, that.numSteps) && Objects.equals(eagleTopK, that.eagleTopK) && Objects.equals(numDraftTokens, that.numDraftTokens) && Objects.equals(dflashBlockSize, that.dflashBlockSize) && Objects.equals(dflashDraftWindowSize, that.dflashDraftWindowSize);
+        return other instanceof SpeculativeDecodingSpec that
+                && Objects.equals(algorithm, that.algorithm)
+                && Objects.equals(draftModelPath, that.draftModelPath)
+                && Objects.equals(numSteps, that.numSteps)
+                && Objects.equals(eagleTopK, that.eagleTopK)
+                && Objects.equals(numDraftTokens, that.numDraftTokens)
+                && Objects.equals(dflashBlockSize, that.dflashBlockSize)
+                && Objects.equals(dflashDraftWindowSize, that.dflashDraftWindowSize);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(algorithm, draftModelPath, numSteps, eagleTopK, numDraftTokens, dflashBlockSize, dflashDraftWindowSize);
+        return Objects.hash(
+                algorithm, draftModelPath, numSteps, eagleTopK, numDraftTokens, dflashBlockSize, dflashDraftWindowSize);
     }
 }

@@ -49,11 +49,37 @@ public class StageResult {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof StageResult that && Objects.equals(name, that.name) && Objects.equals(concurrency, that.concurrency) && Objects.equals(achievedConcurrency, that.achievedConcurrency) && Objects.equals(completed, that.completed) && Objects.equals(failed, that.failed) && Objects.equals(durationSeconds, that.durationSeconds) && Objects.equals(outputTokensPerSecond, that.outputTokensPerSecond) && Objects.equals(totalTokensPerSecond, that.totalTokensPerSecond) && Objects.equals(requestsPerSecond, that.requestsPerSecond) && Objects.equals(ttftMillis, that.ttftMillis) && Objects.equals(tpotMillis, that.tpotMillis) && Objects.equals(itlMillis, that.itlMillis) && Objects.equals(e2eMillis, that.e2eMillis);
+        return other instanceof StageResult that
+                && Objects.equals(name, that.name)
+                && Objects.equals(concurrency, that.concurrency)
+                && Objects.equals(achievedConcurrency, that.achievedConcurrency)
+                && Objects.equals(completed, that.completed)
+                && Objects.equals(failed, that.failed)
+                && Objects.equals(durationSeconds, that.durationSeconds)
+                && Objects.equals(outputTokensPerSecond, that.outputTokensPerSecond)
+                && Objects.equals(totalTokensPerSecond, that.totalTokensPerSecond)
+                && Objects.equals(requestsPerSecond, that.requestsPerSecond)
+                && Objects.equals(ttftMillis, that.ttftMillis)
+                && Objects.equals(tpotMillis, that.tpotMillis)
+                && Objects.equals(itlMillis, that.itlMillis)
+                && Objects.equals(e2eMillis, that.e2eMillis);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, concurrency, achievedConcurrency, completed, failed, durationSeconds, outputTokensPerSecond, totalTokensPerSecond, requestsPerSecond, ttftMillis, tpotMillis, itlMillis, e2eMillis);
+        return Objects.hash(
+                name,
+                concurrency,
+                achievedConcurrency,
+                completed,
+                failed,
+                durationSeconds,
+                outputTokensPerSecond,
+                totalTokensPerSecond,
+                requestsPerSecond,
+                ttftMillis,
+                tpotMillis,
+                itlMillis,
+                e2eMillis);
     }
 }

@@ -19,7 +19,10 @@ public class StageSpeedup {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof StageSpeedup that && Objects.equals(name, that.name) && Objects.equals(throughputSpeedup, that.throughputSpeedup) && Objects.equals(ttftP50Speedup, that.ttftP50Speedup);
+        return other instanceof StageSpeedup that
+                && Objects.equals(name, that.name)
+                && Objects.equals(throughputSpeedup, that.throughputSpeedup)
+                && Objects.equals(ttftP50Speedup, that.ttftP50Speedup);
     }
 
     @Override

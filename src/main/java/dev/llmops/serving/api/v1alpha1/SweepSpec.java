@@ -14,32 +14,43 @@ import java.util.Objects;
 
 /** The closed-loop concurrency sweep: N workers each send the next request when their last one finishes. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!(has(self.requestsPerLevel) && has(self.durationSecondsPerLevel))",
-        message = "spec.sweep: set requestsPerLevel or durationSecondsPerLevel, not both", reason = "FieldValueInvalid")
+@ValidationRule(
+        value = "!(has(self.requestsPerLevel) && has(self.durationSecondsPerLevel))",
+        message = "spec.sweep: set requestsPerLevel or durationSecondsPerLevel, not both",
+        reason = "FieldValueInvalid")
 public class SweepSpec {
 
     @Default(BenchmarkDefaults.CONCURRENCY_JSON)
     @Size(max = 32)
-    @ValidationRule(value = "self.all(c, c >= 1 && c <= 4096)",
+    @ValidationRule(
+            value = "self.all(c, c >= 1 && c <= 4096)",
             message = "spec.sweep.concurrency: every level must be between 1 and 4096")
-    @ValidationRule(value = "self.all(c, self.exists_one(d, d == c))",
+    @ValidationRule(
+            value = "self.all(c, self.exists_one(d, d == c))",
             message = "spec.sweep.concurrency: levels must not repeat")
-    @JsonPropertyDescription("Concurrency levels, run in the order given. Empty skips the sweep. Default 8, 16, 32, 48, 64.")
+    @JsonPropertyDescription(
+            "Concurrency levels, run in the order given. Empty skips the sweep. Default 8, 16, 32, 48, 64.")
     public List<Integer> concurrency = new ArrayList<>(BenchmarkDefaults.CONCURRENCY);
 
     @Min(1)
     @Max(1000000)
-    @JsonPropertyDescription("Requests per level. When neither this nor durationSecondsPerLevel is set, each level sends 4 × its concurrency.")
+    @JsonPropertyDescription(
+            "Requests per level. When neither this nor durationSecondsPerLevel is set, each level sends 4 × its "
+                    + "concurrency.")
     public Integer requestsPerLevel;
 
     @Min(1)
     @Max(86400)
-    @JsonPropertyDescription("Seconds per level instead of a request count; requests in flight at the end are awaited and counted.")
+    @JsonPropertyDescription(
+            "Seconds per level instead of a request count; requests in flight at the end are awaited and counted.")
     public Integer durationSecondsPerLevel;
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof SweepSpec that && Objects.equals(concurrency, that.concurrency) && Objects.equals(requestsPerLevel, that.requestsPerLevel) && Objects.equals(durationSecondsPerLevel, that.durationSecondsPerLevel);
+        return other instanceof SweepSpec that
+                && Objects.equals(concurrency, that.concurrency)
+                && Objects.equals(requestsPerLevel, that.requestsPerLevel)
+                && Objects.equals(durationSecondsPerLevel, that.durationSecondsPerLevel);
     }
 
     @Override

@@ -26,7 +26,9 @@ public class WarmupSpec {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof WarmupSpec that && Objects.equals(requests, that.requests) && Objects.equals(maxTokens, that.maxTokens);
+        return other instanceof WarmupSpec that
+                && Objects.equals(requests, that.requests)
+                && Objects.equals(maxTokens, that.maxTokens);
     }
 
     @Override
