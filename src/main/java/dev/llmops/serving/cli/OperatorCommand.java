@@ -42,8 +42,7 @@ public class OperatorCommand implements Callable<Integer> {
 
     @Option(
             names = "--verbose",
-            description =
-                    "Debug logs of the operator and the operator SDK, and the stack trace of" + " a start-up failure.")
+            description = "Debug logs of the operator and the operator SDK, and the stack trace of a start-up failure.")
     boolean verbose;
 
     /*

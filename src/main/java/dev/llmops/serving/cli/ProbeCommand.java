@@ -129,7 +129,7 @@ public class ProbeCommand implements Callable<Integer> {
 
         if (model == null && listed.isEmpty()) {
             out.println("RESULT  not proven to generate: /v1/models answered HTTP " + models.status()
-                    + " without listing a model," + " so no completion was tried; name one with --model");
+                    + " without listing a model, so no completion was tried; name one with --model");
             return DOES_NOT_GENERATE;
         }
         if (model != null && !listed.isEmpty() && !listed.contains(model)) {

@@ -150,9 +150,9 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
             problems.add(new SpecValidator.Problem(
                     "LeaderWorkerSetNotInstalled",
                     "spec.parallelism.nodes",
-                    "spec.parallelism.nodes=%d needs a LeaderWorkerSet (%s), but its CRD is not installed in this "
-                            + "cluster: install LeaderWorkerSet or set nodes to 1"
-                                    .formatted(server.getSpec().parallelism.nodes, LeaderWorkerSet.API_VERSION)));
+                    ("spec.parallelism.nodes=%d needs a LeaderWorkerSet (%s), but its CRD is not installed in this "
+                                    + "cluster: install LeaderWorkerSet or set nodes to 1")
+                            .formatted(server.getSpec().parallelism.nodes, LeaderWorkerSet.API_VERSION)));
         }
         if (problems.isEmpty()) {
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();

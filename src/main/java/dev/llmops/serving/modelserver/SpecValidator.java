@@ -38,13 +38,13 @@ public final class SpecValidator {
             problems.add(new Problem(
                     "TensorParallelExceedsGpus",
                     "spec.parallelism.tp",
-                    "spec.parallelism.tp=%d%s needs %d GPUs but spec.accelerator.gpusPerReplica is %d: raise "
-                            + "gpusPerReplica or lower tp"
-                                    .formatted(
-                                            parallelism.tp,
-                                            needed == parallelism.tp ? "" : " × dp=" + parallelism.dp,
-                                            needed,
-                                            gpus)));
+                    ("spec.parallelism.tp=%d%s needs %d GPUs but spec.accelerator.gpusPerReplica is %d: raise "
+                                    + "gpusPerReplica or lower tp")
+                            .formatted(
+                                    parallelism.tp,
+                                    needed == parallelism.tp ? "" : " × dp=" + parallelism.dp,
+                                    needed,
+                                    gpus)));
         }
         if (gpus % parallelism.nodes != 0) {
             problems.add(new Problem(
@@ -70,9 +70,9 @@ public final class SpecValidator {
                     .ifPresent(flag -> problems.add(new Problem(
                             "ExtraArgsRepeatDerivedFlag",
                             "spec.extraArgs[%d]".formatted(index),
-                            "spec.extraArgs[%d] repeats %s, which the operator derives from %s: remove it from "
-                                    + "extraArgs and set that field instead"
-                                            .formatted(index, arg.split("=", 2)[0], flag.field()))));
+                            ("spec.extraArgs[%d] repeats %s, which the operator derives from %s: remove it from "
+                                            + "extraArgs and set that field instead")
+                                    .formatted(index, arg.split("=", 2)[0], flag.field()))));
         }
     }
 
@@ -83,9 +83,9 @@ public final class SpecValidator {
                 problems.add(new Problem(
                         "NodeSelectorConflictsWithAccelerator",
                         "spec.scheduling.nodeSelector",
-                        "spec.scheduling.nodeSelector asks for %s=%s but %s asks for %s: no node can have both; "
-                                + "remove the selector entry"
-                                        .formatted(pinned.key(), requested, pinned.field(), pinned.value())));
+                        ("spec.scheduling.nodeSelector asks for %s=%s but %s asks for %s: no node can have both; "
+                                        + "remove the selector entry")
+                                .formatted(pinned.key(), requested, pinned.field(), pinned.value())));
             }
         }
     }

@@ -106,7 +106,7 @@ class ProbeCommandTest {
         assertThat(zeroTimeout.exitCode()).isEqualTo(ProbeCommand.BAD_FLAGS);
         assertThat(zeroTimeout.errLines())
                 .containsExactly(
-                        "llm-serving-operator probe: Invalid value for option '--timeout': 0" + " is below 1 second",
+                        "llm-serving-operator probe: Invalid value for option '--timeout': 0 is below 1 second",
                         TRY_HELP);
 
         Cli.Run unsetKey =
