@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Lines of Java stay within 120 characters, the width the formatter wraps code to but cannot wrap strings and comments. */
+/** Java lines stay within 120 characters: the formatter wraps code to that width but not strings and comments. */
 class SourceLineLengthTest {
 
     private static final int LIMIT = 120;

@@ -40,9 +40,8 @@ import java.util.stream.Collectors;
 
 /**
  * Drives a BenchmarkRun: waits for its ModelServer to be inference-ready, runs the benchmark Job, and copies the
- * runner's
- * summary into the status with provenance, the SLO verdict and the comparison with a baseline run.
- * The rules below are the API calls it makes beyond those its workflow and informers imply.
+ * runner's summary into the status with provenance, the SLO verdict and the comparison with a baseline run. The rules
+ * below are the API calls it makes beyond those its workflow and informers imply.
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
 @RBACRule(

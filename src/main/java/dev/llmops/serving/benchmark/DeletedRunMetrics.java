@@ -7,8 +7,8 @@ import java.util.Set;
 
 /**
  * Drops a deleted run's gauges when the operator sees the deletion. No finalizer is needed for that: the gauges live in
- * this process only, so a deletion missed while the operator was down went with the process. A finalizer cost every
- * run an extra write and reconcile.
+ * this process only, so a deletion missed while the operator was down went with the process. A finalizer cost every run
+ * an extra write and reconcile.
  */
 class DeletedRunMetrics extends AbstractEventSource<Void, BenchmarkRun> implements ResourceEventAware<BenchmarkRun> {
 

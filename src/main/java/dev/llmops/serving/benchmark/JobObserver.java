@@ -17,8 +17,7 @@ import java.util.Set;
 
 /**
  * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, and while
- * it
- * runs, the last {@link ProgressLine} of the pod's log.
+ * it runs, the last {@link ProgressLine} of the pod's log.
  */
 public class JobObserver {
 

@@ -20,8 +20,8 @@ import java.util.function.Supplier;
 
 /**
  * Turns what the reconciler observed of a BenchmarkRun into its whole status (phase, conditions, results, comparison)
- * and says when to look again. It makes no API call and reads the clock it is given, so every phase and transition
- * is tested on its own.
+ * and says when to look again. It makes no API call and reads the clock it is given, so every phase and transition is
+ * tested on its own.
  */
 public final class RunStatusReport {
 

@@ -65,8 +65,8 @@ public class LlmServingCommand implements Callable<Integer> {
 
     /**
      * Without a subcommand the executable is the operator, as the container image runs it: the `operator` subcommand
-     * picocli already created. Nothing of the operator is built before this runs, so the other commands never pay
-     * for it.
+     * picocli already created. Nothing of the operator is built before this runs, so the other commands never pay for
+     * it.
      */
     @Override
     public Integer call() {

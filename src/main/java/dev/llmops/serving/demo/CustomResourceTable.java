@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * Server-side printing of custom resources: the meta.k8s.io/v1 Table kube-apiserver answers kubectl get with — a Name
- * column, then the CRD's printer columns (or Age when it declares none), each cell its JSONPath's value — since
- * without it kubectl shows only NAME and AGE.
+ * column, then the CRD's printer columns (or Age when it declares none), each cell its JSONPath's value — since without
+ * it kubectl shows only NAME and AGE.
  */
 final class CustomResourceTable {
 
@@ -32,8 +32,8 @@ final class CustomResourceTable {
     }
 
     /**
-     * The Table of a list or of a single object; includeObject is the request's parameter (None, Object, or by
-     * default PartialObjectMetadata).
+     * The Table of a list or of a single object; includeObject is the request's parameter (None, Object, or by default
+     * PartialObjectMetadata).
      */
     ObjectNode of(JsonNode listOrObject, String includeObject) {
         ObjectNode table = JSON.createObjectNode().put("kind", "Table").put("apiVersion", "meta.k8s.io/v1");

@@ -10,8 +10,8 @@ import java.util.List;
 /**
  * The OpenAPI v3 document of one group version: the paths of its kinds, whose operations name the kind (kubectl
  * explain finds a resource's kind there) and declare the fieldValidation parameter (so kubectl create and apply leave
- * validation to the server instead of fetching OpenAPI v2, which this API does not serve), plus each CRD's schema.
- * The store itself does not validate.
+ * validation to the server instead of fetching OpenAPI v2, which this API does not serve), plus each CRD's schema. The
+ * store itself does not validate.
  */
 final class GroupVersionOpenApi {
 

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * Answers each request the way kube-apiserver would, so that kubectl works against the embedded API: the version,
- * discovery and OpenAPI documents, pod logs, event field selectors and Tables for kubectl get; everything else goes
- * to the object store.
+ * discovery and OpenAPI documents, pod logs, event field selectors and Tables for kubectl get; everything else goes to
+ * the object store.
  */
 final class KubernetesApiDispatcher extends Dispatcher {
 

@@ -24,8 +24,8 @@ import java.util.stream.Collectors;
  * Runs the real-generation probes of serving pods off the reconciler threads and wakes the reconciler when one
  * finishes. A pod that has not generated yet is probed every {@link #NOT_READY_PERIOD}; a ready pod gets a real
  * generation every spec.readiness.probeIntervalSeconds and a cheap /health check every {@link #HEALTH_PERIOD} in
- * between, and a failed /health brings the next generation forward. The probe states are this event source's
- * secondary resources.
+ * between, and a failed /health brings the next generation forward. The probe states are this event source's secondary
+ * resources.
  */
 public class InferenceProbes extends AbstractEventSource<PodInference, ModelServer>
         implements ResourceEventAware<ModelServer> {

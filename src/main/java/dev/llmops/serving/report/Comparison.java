@@ -38,8 +38,7 @@ public record Comparison(
 
     /**
      * Compares with the given baseline run, or else as the candidate's status already did, if it did; nothing when the
-     * two
-     * share no measured stage, as when either run failed before its first.
+     * two share no measured stage, as when either run failed before its first.
      */
     public static Optional<Comparison> of(BenchmarkRun candidate, Optional<BenchmarkRun> baseline) {
         return baseline.map(b -> between(candidate, b))

@@ -11,8 +11,7 @@ import java.util.function.Function;
 
 /**
  * A BenchmarkRun (and optionally its baseline) in any phase as one HTML file with inline charts: no scripts, no
- * external
- * files, nothing wider than a laptop screen.
+ * external files, nothing wider than a laptop screen.
  */
 public final class HtmlReport {
 

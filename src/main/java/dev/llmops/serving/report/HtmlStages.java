@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The stages one run finished, as a table of throughput and a table of latencies: one table of both is too wide to
- * read without scrolling.
+ * The stages one run finished, as a table of throughput and a table of latencies: one table of both is too wide to read
+ * without scrolling.
  */
 final class HtmlStages {
 

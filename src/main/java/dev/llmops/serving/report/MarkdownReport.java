@@ -12,8 +12,7 @@ import java.util.stream.Collectors;
 
 /**
  * A BenchmarkRun in any phase as Markdown for a pull request: one row per finished stage, or per stage of both runs
- * with
- * speedups, then each run's conditions, provenance and warnings.
+ * with speedups, then each run's conditions, provenance and warnings.
  */
 public final class MarkdownReport {
 

@@ -4,10 +4,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The one source of a benchmark's defaults, read by the BenchmarkRun CRD, the bench command and {@link
- * BenchmarkConfig}:
- * each typed value, and beside it the same value as compile-time text for {@code @Default} and picocli's
- * {@code defaultValue}.
+ * The one source of a benchmark's defaults, read by the BenchmarkRun CRD, the bench command and
+ * {@link BenchmarkConfig}: each typed value, and beside it the same value as compile-time text for {@code @Default}
+ * and picocli's {@code defaultValue}.
  */
 public final class BenchmarkDefaults {
 

@@ -5,8 +5,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * What one request produced and when, with every timestamp taken from {@link System#nanoTime()} when the bytes
- * arrived.
+ * What one request produced and when, with every timestamp taken from {@link System#nanoTime()} when the bytes arrived.
  *
  * @param failureClass null on success, else one of {@link FailureClass}
  * @param errorMessage what went wrong, for a person; null on success

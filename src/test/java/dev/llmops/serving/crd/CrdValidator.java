@@ -29,8 +29,8 @@ import java.util.stream.Stream;
  * <p>The schema is walked by hand rather than handed to a JSON Schema library: the walk is needed anyway for
  * defaulting and for binding {@code self}/{@code oldSelf} of each rule, and Kubernetes' structural schemas differ from
  * JSON Schema where it matters here (boolean exclusiveMinimum, int-or-string, RE2 patterns, unknown fields).
- * Not covered: ratcheting of unchanged invalid fields on update, list-type map correlation, messageExpression,
- * metadata validation and the CEL cost budget.
+ * Not covered: ratcheting of unchanged invalid fields on update, list-type map correlation, messageExpression, metadata
+ * validation and the CEL cost budget.
  */
 public final class CrdValidator {
 
@@ -110,8 +110,8 @@ public final class CrdValidator {
     }
 
     /**
-     * Checks every default in the schema against the schema node it belongs to, rules included: the API server
-     * rejects a CRD whose defaults would not validate.
+     * Checks every default in the schema against the schema node it belongs to, rules included: the API server rejects
+     * a CRD whose defaults would not validate.
      */
     public List<FieldError> validateDefaults() {
         List<FieldError> errors = new ArrayList<>();

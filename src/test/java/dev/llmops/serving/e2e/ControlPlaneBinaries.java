@@ -10,8 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * Finds the control-plane binaries that hack/controlplane/build.sh laid out for kube-api-test, at the Kubernetes
- * version
- * pinned in the build's wrapper module, so the suite never runs binaries of another version by accident.
+ * version pinned in the build's wrapper module, so the suite never runs binaries of another version by accident.
  */
 record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path directory) {
 

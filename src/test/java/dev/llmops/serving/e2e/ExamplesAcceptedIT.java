@@ -15,8 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every example in deploy/examples, and every valid manifest of the corpus the offline CRD validator checks, is
- * accepted
- * by the real API server as written.
+ * accepted by the real API server as written.
  */
 @E2eTest
 class ExamplesAcceptedIT {

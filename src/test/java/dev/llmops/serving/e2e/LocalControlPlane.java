@@ -61,8 +61,8 @@ public final class LocalControlPlane implements AutoCloseable {
                 .withOfflineMode(true)
                 .withUpdateKubeConfig(false)
                 .withStartupTimeout((int) COMPONENT_START_TIMEOUT.toMillis())
-                // Serve on loopback only, independent of the host's network: no endpoints for the kubernetes
-                // Service, since no pod runs to call it.
+                // Serve on loopback only, independent of the host's network: no endpoints for the kubernetes Service,
+                // since no pod runs to call it.
                 .withApiServerFlag("--bind-address", "127.0.0.1")
                 .withApiServerFlag("--advertise-address", "127.0.0.1")
                 .withApiServerFlag("--endpoint-reconciler-type", "none")

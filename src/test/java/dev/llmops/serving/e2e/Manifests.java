@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Manifests read as plain YAML, untouched by the project's model classes, so the API server judges exactly what a
- * user would apply.
+ * Manifests read as plain YAML, untouched by the project's model classes, so the API server judges exactly what a user
+ * would apply.
  */
 final class Manifests {
 

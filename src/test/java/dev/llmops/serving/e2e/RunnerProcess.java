@@ -12,8 +12,7 @@ import java.util.List;
 
 /**
  * Runs a benchmark pod's {@code bench} command line with the packaged runner in a JVM of its own, as the pod's
- * container
- * would; cancelling the pod (interrupting the waiting thread) kills the process.
+ * container would; cancelling the pod (interrupting the waiting thread) kills the process.
  */
 final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
 

@@ -36,11 +36,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chart grants the operator exactly the API calls its code makes, no more. The calls are derived from the
- * registered
- * controllers: each primary resource (watch, finalizers, status through server-side apply), every informer the
- * controllers registered (their event sources exist once a controller is registered), each workflow dependent (create
- * and patch for a Creator, patch for an Updater, delete for a
- * Deleter that is not garbage-collected), and the explicit client calls each reconciler declares with {@link RBACRule}.
+ * registered controllers: each primary resource (watch, finalizers, status through server-side apply), every informer
+ * the controllers registered (their event sources exist once a controller is registered), each workflow dependent
+ * (create and patch for a Creator, patch for an Updater, delete for a Deleter that is not garbage-collected), and the
+ * explicit client calls each reconciler declares with {@link RBACRule}.
  */
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)

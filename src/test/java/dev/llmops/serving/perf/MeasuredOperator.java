@@ -24,8 +24,7 @@ import java.util.regex.Pattern;
 /**
  * The packaged operator as a child JVM, started with the Dockerfile's JVM flags and environment, the memory the Helm
  * chart gives its container and the chart's environment, so its resident memory is what a cluster would see. Reads its
- * RSS from /proc
- * and its reconcile counts from its Prometheus endpoint.
+ * RSS from /proc and its reconcile counts from its Prometheus endpoint.
  */
 final class MeasuredOperator implements AutoCloseable {
 
