@@ -48,7 +48,10 @@ log "main job, as the README writes it: $main_job"
 status=0
 bash -c "$main_job" >"$work/main.out" 2>"$work/main.err" || status=$?
 if [[ $status -eq 0 ]]; then pass "main job exits 0"; else fail "main job exits $status"; cat "$work/main.err" | tail -40; fi
-plain_output "$work/main.out" "main job"
+# Maven 3.8 in quiet mode writes two colour resets before the demo's first line, whatever the options; the check is
+# about what the demo prints.
+sed $'1s/^\(\e\[0m\)*//' "$work/main.out" >"$work/demo.out"
+plain_output "$work/demo.out" "main job's demo"
 expect "$work/main.out" "main job: the autoregressive run succeeded" '^autoregressive +llm-autoregressive +Succeeded '
 expect "$work/main.out" "main job: the EAGLE3 run succeeded with a speedup" '^eagle3 +llm-eagle3 +Succeeded .* [0-9]+\.[0-9]+$'
 expect "$work/main.out" "main job: live progress while a benchmark runs" 'br/[a-z0-9-]+ Running [0-9]+/[0-9]+ [a-z0-9]+'
@@ -71,8 +74,11 @@ expect "$work/flag.err" "the message names the option and the value" "Invalid va
 expect "$work/flag.err" "and points to --help" "^Try 'llm-serving-operator bench --help'"
 
 log "demo --keep, then the kubectl command it prints"
+# Job control gives the demo its own process group with SIGINT not ignored, as in a terminal.
+set -m
 $demo --keep >"$work/keep.out" 2>"$work/keep.err" &
 demo_pid=$!
+set +m
 for _ in $(seq 1 600); do
   grep -q 'Ctrl-C stops it' "$work/keep.out" 2>/dev/null && break
   kill -0 "$demo_pid" 2>/dev/null || break
@@ -111,6 +117,8 @@ else
   expect "$work/report.md" "the Markdown report is a table" '^\|'
 fi
 kill -INT "$demo_pid" 2>/dev/null || true
+for _ in $(seq 1 120); do kill -0 "$demo_pid" 2>/dev/null || break; sleep 0.5; done
+kill -0 "$demo_pid" 2>/dev/null && { log "the demo ignored Ctrl-C for 60 s: killing it"; kill -KILL "$demo_pid"; }
 status=0
 wait "$demo_pid" || status=$?
 if [[ $status -eq 130 ]]; then pass "Ctrl-C stops demo --keep (exit 130)"; else fail "Ctrl-C stops demo --keep: exit $status"; fi
