@@ -30,7 +30,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The main job without a cluster: the operator, simulated GPU servers and real benchmarks on an embedded Kubernetes
@@ -93,8 +96,19 @@ public class DemoCommand implements Callable<Integer> {
     @Inject
     CommandLine.IFactory factory;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        OptionValues.require(
+                spec, "--port", port >= 0 && port <= 65535, "is not a port number (0 to 65535; 0 picks a free one)");
+        OptionValues.require(spec, "--timeout", timeoutSeconds >= 1, "is below 1 second");
+        OptionValues.require(
+                spec,
+                "--scenario",
+                DemoScenario.NAMES.contains(scenario),
+                "is not a scenario: use " + String.join(" or ", DemoScenario.NAMES));
         DemoConsole.configure(verbose, System.console() != null);
         DemoScenario demo = DemoScenario.named(scenario);
         PrintStream out = System.out;
@@ -111,7 +125,12 @@ public class DemoCommand implements Callable<Integer> {
     }
 
     private int run(DemoScenario demo, DemoShutdown shutdown, PrintStream out) throws InterruptedException {
-        EmbeddedKubernetes kubernetes = shutdown.add(EmbeddedKubernetes.start(port));
+        EmbeddedKubernetes kubernetes;
+        try {
+            kubernetes = shutdown.add(EmbeddedKubernetes.start(port));
+        } catch (IllegalStateException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage() + "; choose another --port");
+        }
         out.printf("Kubernetes API   %s (embedded; CRDs from deploy/crds)%n", kubernetes.url());
         out.println("Operator         ModelServer and BenchmarkRun controllers, in this process");
         out.println("Nodes            simulated: SGLang servers on 127.0.0.x behind pods; benchmark pods run the real "
@@ -133,7 +152,7 @@ public class DemoCommand implements Callable<Integer> {
                         kubernetes.client(),
                         pod -> true,
                         pod -> demo.profileOf(pod.getMetadata().getLabels().get(Labels.MODEL_SERVER)),
-                        (args, log) -> new CommandLine(BenchCommand.class, factory)
+                        (args, log) -> OneLineErrors.install(new CommandLine(BenchCommand.class, factory))
                                 .setOut(log)
                                 .setErr(log)
                                 .execute(args.toArray(String[]::new)))

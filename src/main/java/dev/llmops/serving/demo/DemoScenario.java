@@ -56,6 +56,9 @@ public record DemoScenario(
                 Map.of("llm-half-ready", SimulatedServerProfile.autoregressive().withFault(Fault.HALF_READY)));
     }
 
+    /** The scenarios {@link #named} knows. */
+    public static final List<String> NAMES = List.of("speculative-decoding", "half-ready");
+
     public static DemoScenario named(String name) {
         return switch (name) {
             case "speculative-decoding" -> speculativeDecoding();

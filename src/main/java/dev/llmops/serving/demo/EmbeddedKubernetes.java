@@ -48,7 +48,9 @@ public final class EmbeddedKubernetes implements AutoCloseable {
             server.init(InetAddress.getLoopbackAddress(), port);
         } catch (RuntimeException e) {
             throw new IllegalStateException(
-                    "cannot start the embedded Kubernetes API on port " + port + ": " + e.getMessage(), e);
+                    "cannot start the embedded Kubernetes API on port " + port + ": "
+                            + rootCause(e).getMessage(),
+                    e);
         }
         EmbeddedKubernetes kubernetes = new EmbeddedKubernetes(server, dispatcher);
         kubernetes.installCrds();
@@ -127,5 +129,13 @@ public final class EmbeddedKubernetes implements AutoCloseable {
     public void close() {
         client.close();
         server.destroy();
+    }
+
+    private static Throwable rootCause(Throwable error) {
+        Throwable cause = error;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 }
