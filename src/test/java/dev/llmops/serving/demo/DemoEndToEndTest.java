@@ -71,7 +71,11 @@ class DemoEndToEndTest {
         assertThat(result.exitCode()).as(result.getOutput()).isZero();
         ModelServer server = read(saved.resolve("modelserver-llm-half-ready.yaml"), ModelServer.class);
         assertThat(server.getStatus().phase).isNotEqualTo(ModelServerPhase.Ready);
-        assertThat(server.getStatus().diagnosis).isNotNull();
+        assertThat(server.getStatus().diagnosis.reason).isEqualTo("GenerationFailing");
+        assertThat(server.getStatus().conditions)
+                .filteredOn(c -> c.getType().equals("Ready"))
+                .singleElement()
+                .satisfies(c -> assertThat(c.getReason()).isEqualTo("GenerationFailing"));
         BenchmarkRun run = read(saved.resolve("benchmarkrun-half-ready.yaml"), BenchmarkRun.class);
         assertThat(run.getStatus().phase).isEqualTo(BenchmarkRunPhase.Failed);
         Condition ready = run.getStatus().conditions.stream()
@@ -79,7 +83,7 @@ class DemoEndToEndTest {
                 .findFirst()
                 .orElseThrow();
         assertThat(ready.getReason()).isEqualTo("ServerNotReady");
-        assertThat(ready.getMessage()).contains(server.getStatus().diagnosis.reason);
+        assertThat(ready.getMessage()).contains("GenerationFailing");
     }
 
     private static <T> T read(Path file, Class<T> type) throws IOException {

@@ -321,29 +321,47 @@ class BenchmarkRunnerTest {
 
     @Test
     void openLoopLatencyCountsFromTheIntendedSendTime() throws Exception {
-        // One batch slot and ~25 ms per request: 200 requests/s arrive far faster than they are served.
+        // The server answers at once; the client's only callback thread is held for 600 ms as the stage starts, so
+        // the 20 requests due within about 100 ms are sent only after it: the queueing is the client's own.
         try (SglangSimulator simulator = SglangSimulator.builder()
-                .ttft(Duration.ofMillis(5))
-                .tokenDelay(Duration.ofMillis(2))
-                .maxRunning(1)
-                .start()) {
-            BenchmarkReport report = run(
-                    config(simulator)
-                            .concurrency(List.of())
-                            .rates(List.of(200.0))
-                            .requestsPerLevel(20)
-                            .maxTokens(10)
-                            .build(),
-                    new BenchmarkListener() {});
+                        .ttft(Duration.ofMillis(5))
+                        .tokenDelay(Duration.ofMillis(1))
+                        .maxRunning(64)
+                        .start();
+                OpenAiClient slowClient = OpenAiClient.create(1, Duration.ofSeconds(10))) {
+            BenchmarkListener holdTheClient = new BenchmarkListener() {
+                @Override
+                public void stageStarted(StagePlan stage, int index, int stages) {
+                    slowClient.callbackExecutor().execute(() -> {
+                        try {
+                            Thread.sleep(600);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    });
+                }
+            };
+            BenchmarkReport report = new BenchmarkRunner(
+                            config(simulator)
+                                    .concurrency(List.of())
+                                    .rates(List.of(200.0))
+                                    .requestsPerLevel(20)
+                                    .maxTokens(10)
+                                    .build(),
+                            slowClient,
+                            holdTheClient)
+                    .run();
 
             StageReport r200 = stage(report, "r200");
             assertThat(r200.mode()).isEqualTo(StagePlan.Mode.OPEN_LOOP);
             assertThat(r200.requestRate()).isEqualTo(200.0);
             assertThat(r200.completed()).isEqualTo(20);
-            assertThat(r200.latency(StageReport.SCHEDULE_LAG)).isNotNull();
-            assertThat(r200.latency(StageReport.TTFT).max())
-                    .as("queueing shows up as latency")
-                    .isGreaterThan(200);
+            assertThat(r200.latency(StageReport.SCHEDULE_LAG).median())
+                    .as("the client sent late")
+                    .isGreaterThan(300);
+            assertThat(r200.latency(StageReport.TTFT).median())
+                    .as("TTFT counts the client's delay, not just the server's 5 ms")
+                    .isGreaterThan(300);
         }
     }
 }

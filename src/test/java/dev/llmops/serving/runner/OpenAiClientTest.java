@@ -18,6 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class OpenAiClientTest {
 
@@ -172,7 +173,9 @@ class OpenAiClientTest {
         assertThat(result.httpStatus()).isZero();
     }
 
+    /** join() ignores interrupts, so the limit runs the test on a thread of its own that can be abandoned. */
     @Test
+    @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aHangingServerTimesOut() {
         try (SglangSimulator simulator =
                 SglangSimulator.builder().fault(Fault.HANG).start()) {

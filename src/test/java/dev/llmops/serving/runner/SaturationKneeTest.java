@@ -4,6 +4,7 @@ import static dev.llmops.serving.runner.Reports.closedLoop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SaturationKneeTest {
@@ -39,9 +40,16 @@ class SaturationKneeTest {
     }
 
     @Test
-    void theSingleRequestPhaseAndRatesAreNotLevels() {
-        StageReport single = Reports.stage("single", StagePlan.Mode.SINGLE, 1, 100, 50, java.util.Map.of(), List.of());
+    void theSingleRequestPhaseIsNotALevel() {
+        StageReport single = Reports.stage("single", StagePlan.Mode.SINGLE, 1, 100, 50, Map.of(), List.of());
         assertThat(SaturationKnee.find(List.of(single, closedLoop(8, 100, 400))))
                 .isNull();
+    }
+
+    @Test
+    void aRateIsNotALevel() {
+        // Taken as a level at its peak concurrency of 4, the rate would make a knee at 4 with the level at 8.
+        StageReport rate = Reports.stage("r20", StagePlan.Mode.OPEN_LOOP, 4, 100, 50, Map.of(), List.of());
+        assertThat(SaturationKnee.find(List.of(rate, closedLoop(8, 100, 400)))).isNull();
     }
 }
