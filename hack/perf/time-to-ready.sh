@@ -4,6 +4,10 @@
 #
 #   hack/perf/time-to-ready.sh        # 7 repetitions per arm
 #   hack/perf/time-to-ready.sh 15
+#   hack/perf/time-to-ready.sh 1      # the shortest mode, one repetition per arm: what CI runs so it cannot rot
+#
+# The plane runs no kubelet of its own: the benchmark's probing kubelet alone runs the pods it measures, and a pod run
+# by anything else fails the run, naming the pod, its IP and the kubelet that wrote it.
 #
 # Prints a table; writes target/perf/time-to-ready.json (and the operator's log under target/perf/time-to-ready/).
 source "$(dirname "$0")/common.sh"

@@ -9,6 +9,7 @@ import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * etcd and kube-apiserver through kube-api-test, plus the kube-controller-manager and kube-scheduler it does not run,
  * the fake GPU fleet and a kubelet stand-in for it: a control plane with garbage collection, Deployment/ReplicaSet/Job
  * controllers and real scheduling, whose pods on the fleet run simulated SGLang servers or the real benchmark runner.
+ * A benchmark that brings its own kubelet starts the plane without the stand-in, so one kubelet alone runs the fleet.
  */
 public final class LocalControlPlane implements AutoCloseable {
 
@@ -32,6 +34,9 @@ public final class LocalControlPlane implements AutoCloseable {
      * tainted and have its pods evicted.
      */
     static final List<String> DISABLED_CONTROLLERS = List.of("node-lifecycle-controller", "taint-eviction-controller");
+
+    /** The stand-in's name in the pods' managed fields, where it writes their status. */
+    public static final String STAND_IN_MANAGER = "kubelet-stand-in";
 
     private static final Duration COMPONENT_START_TIMEOUT = Duration.ofMinutes(2);
 
@@ -45,6 +50,7 @@ public final class LocalControlPlane implements AutoCloseable {
     private final List<ComponentProcess> components;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile KubeletStandIn kubelet;
+    private volatile KubernetesClient kubeletClient;
 
     private LocalControlPlane(
             KubeAPIServer apiServer, KubernetesClient client, Path kubeconfig, List<ComponentProcess> components) {
@@ -55,6 +61,10 @@ public final class LocalControlPlane implements AutoCloseable {
     }
 
     static LocalControlPlane start(ControlPlaneBinaries binaries, Path workDirectory) {
+        return start(binaries, workDirectory, true);
+    }
+
+    private static LocalControlPlane start(ControlPlaneBinaries binaries, Path workDirectory, boolean standIn) {
         KubeAPIServer apiServer = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
                 .withTestDir(binaries.kubeApiTestDir().toString())
                 .withApiServerVersion(binaries.version())
@@ -86,9 +96,15 @@ public final class LocalControlPlane implements AutoCloseable {
             controlPlane.awaitLeader("kube-controller-manager");
             controlPlane.awaitLeader("kube-scheduler");
             FakeGpuNodes.register(client);
-            controlPlane.kubelet = new KubeletStandIn(
-                            client, FakeGpuNodes::boundToFleet, pod -> SIMULATED_SERVER, new RunnerProcess())
-                    .start();
+            if (standIn) {
+                controlPlane.kubeletClient = controlPlane.clientAs(STAND_IN_MANAGER);
+                controlPlane.kubelet = new KubeletStandIn(
+                                controlPlane.kubeletClient,
+                                FakeGpuNodes::boundToFleet,
+                                pod -> SIMULATED_SERVER,
+                                new RunnerProcess())
+                        .start();
+            }
         } catch (RuntimeException e) {
             controlPlane.close();
             throw e;
@@ -101,8 +117,25 @@ public final class LocalControlPlane implements AutoCloseable {
         return start(ControlPlaneBinaries.locate(), workDirectory);
     }
 
+    /** As {@link #start(Path)}, but no kubelet runs the fleet's pods: for a benchmark whose own kubelet runs them. */
+    public static LocalControlPlane startWithoutKubelet(Path workDirectory) {
+        return start(ControlPlaneBinaries.locate(), workDirectory, false);
+    }
+
     public KubernetesClient client() {
         return client;
+    }
+
+    /**
+     * A client of its own whose user agent names its writes in the objects' managed fields, so a kubelet's status
+     * writes can be told from another's; the caller closes it.
+     */
+    public KubernetesClient clientAs(String manager) {
+        return new KubernetesClientBuilder()
+                .withConfig(new ConfigBuilder(client.getConfiguration())
+                        .withUserAgent(manager)
+                        .build())
+                .build();
     }
 
     public Path kubeconfig() {
@@ -160,6 +193,9 @@ public final class LocalControlPlane implements AutoCloseable {
         }
         if (kubelet != null) {
             kubelet.close();
+        }
+        if (kubeletClient != null) {
+            kubeletClient.close();
         }
         components.forEach(ComponentProcess::close);
         client.close();

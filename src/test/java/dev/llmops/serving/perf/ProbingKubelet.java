@@ -1,10 +1,12 @@
 package dev.llmops.serving.perf;
 
+import dev.llmops.serving.e2e.LocalControlPlane;
 import dev.llmops.serving.simulator.SglangSimulator;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -41,12 +43,16 @@ import java.util.function.UnaryOperator;
  * does — the startup probe every periodSeconds until it succeeds, then the readiness probe at once and every
  * periodSeconds after (no readiness probe: ready as soon as started) — writing container readiness and the pod's
  * ContainersReady and Ready conditions (Ready also needs every readiness gate True). Deleted pods are stopped and
- * removed.
+ * removed. It must be the only kubelet of the nodes it serves: a pod whose status shows an address it did not give is
+ * remembered as run by another kubelet, named by its writes in the pod's managed fields, and fails the measurement.
  */
 final class ProbingKubelet implements AutoCloseable {
 
     /** Loopback addresses of our own: other tools on a shared machine take 127.0.0.x:30000. */
     private static final String LOOPBACK_PREFIX = "127.77.0.";
+
+    /** Its name in the pods' managed fields, where it writes their status. */
+    private static final String MANAGER = "probing-kubelet";
 
     private final KubernetesClient client;
     private final String namespace;
@@ -54,6 +60,8 @@ final class ProbingKubelet implements AutoCloseable {
     private final Function<String, Duration> slowStart;
     private final Map<String, RunningPod> pods = new ConcurrentHashMap<>();
     private final Map<String, Long> firstGeneration = new ConcurrentHashMap<>();
+    private final Map<String, String> addresses = new ConcurrentHashMap<>();
+    private final Map<String, String> runElsewhere = new ConcurrentHashMap<>();
     private final AtomicInteger nextAddress = new AtomicInteger(1);
     private final ScheduledExecutorService probes = Executors.newScheduledThreadPool(4);
     private final HttpClient http =
@@ -61,8 +69,9 @@ final class ProbingKubelet implements AutoCloseable {
     private final SharedIndexInformer<Pod> informer;
 
     /** Each pod's simulator loads for slowStart(pod name) before it can generate. */
-    ProbingKubelet(KubernetesClient client, String namespace, String model, Function<String, Duration> slowStart) {
-        this.client = client;
+    ProbingKubelet(
+            LocalControlPlane controlPlane, String namespace, String model, Function<String, Duration> slowStart) {
+        this.client = controlPlane.clientAs(MANAGER);
         this.namespace = namespace;
         this.model = model;
         this.slowStart = slowStart;
@@ -93,8 +102,43 @@ final class ProbingKubelet implements AutoCloseable {
         return firstGeneration.get(pod);
     }
 
+    /** Fails, naming the pod, its address and the kubelet that wrote it, if another kubelet ran the pod. */
+    void assertRan(String pod) {
+        Pod current = client.pods().inNamespace(namespace).withName(pod).get();
+        String elsewhere = runElsewhere.get(pod);
+        if (elsewhere == null && current != null) {
+            elsewhere = foreignAddress(current).orElse(null);
+        }
+        if (elsewhere != null) {
+            throw new IllegalStateException("Pod " + pod + " was run by another kubelet, not the benchmark's "
+                    + MANAGER + " (whose pods get " + LOOPBACK_PREFIX + "N): " + elsewhere
+                    + ". One kubelet alone must run the nodes it measures.");
+        }
+    }
+
+    /** The pod's address and its writer, if its status shows an address this kubelet did not give it. */
+    private Optional<String> foreignAddress(Pod pod) {
+        String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+        if (ip == null || ip.equals(addresses.get(pod.getMetadata().getName()))) {
+            return Optional.empty();
+        }
+        return Optional.of("it had IP " + ip + ", written by " + addressWriter(pod));
+    }
+
+    private String addressWriter(Pod pod) {
+        return pod.getMetadata().getManagedFields().stream()
+                .filter(entry -> entry.getFieldsV1() != null
+                        && client.getKubernetesSerialization()
+                                .asJson(entry.getFieldsV1())
+                                .contains("\"f:podIP\""))
+                .map(ManagedFieldsEntry::getManager)
+                .findFirst()
+                .orElse("an unknown writer");
+    }
+
     private void handle(Pod pod) {
         String name = pod.getMetadata().getName();
+        foreignAddress(pod).ifPresent(elsewhere -> runElsewhere.putIfAbsent(name, elsewhere));
         if (pod.getMetadata().getDeletionTimestamp() != null) {
             stop(name);
             try {
@@ -118,6 +162,7 @@ final class ProbingKubelet implements AutoCloseable {
     private RunningPod start(Pod pod) {
         Container container = pod.getSpec().getContainers().get(0);
         String address = LOOPBACK_PREFIX + nextAddress.getAndIncrement();
+        addresses.put(pod.getMetadata().getName(), address);
         int port = container.getPorts().get(0).getContainerPort();
         SglangSimulator simulator = SglangSimulator.builder()
                 .host(address)
@@ -371,5 +416,6 @@ final class ProbingKubelet implements AutoCloseable {
         informer.close();
         pods.keySet().forEach(this::stop);
         probes.shutdownNow();
+        client.close();
     }
 }
