@@ -16,11 +16,7 @@ log() { printf '[readme] %s\n' "$*"; }
 fail() { log "FAIL: $*"; failures=$((failures + 1)); }
 pass() { log "ok: $*"; passes=$((passes + 1)); }
 
-# The lines of the first ```shell block after the README line that starts with $1.
-readme_block() {
-  awk -v start="$1" 'index($0, start) == 1 { found = 1 } found && /^```shell/ { inside = 1; next }
-    inside && /^```/ { exit } inside { print }' README.md
-}
+source hack/ci/readme.sh
 
 # expect FILE DESCRIPTION REGEX: the file has a line matching the extended regular expression.
 expect() {

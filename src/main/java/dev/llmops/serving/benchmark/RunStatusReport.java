@@ -55,8 +55,7 @@ public final class RunStatusReport {
     }
 
     public Report build(BenchmarkRun run, Observation observed) {
-        BenchmarkRunStatus status =
-                run.getStatus() == null ? new BenchmarkRunStatus() : SERIALIZATION.clone(run.getStatus());
+        BenchmarkRunStatus status = copyOfStatus(run);
         Long generation = run.getMetadata().getGeneration();
         Optional<Duration> recheck = Optional.empty();
         if (!isFinished(status.phase)) {
@@ -71,8 +70,7 @@ public final class RunStatusReport {
 
     /** The status after a reconcile failed with {@code error}: Reconciling with the error, Stalled once retries end. */
     public BenchmarkRunStatus reconcileFailed(BenchmarkRun run, Exception error, boolean lastAttempt) {
-        BenchmarkRunStatus status =
-                run.getStatus() == null ? new BenchmarkRunStatus() : SERIALIZATION.clone(run.getStatus());
+        BenchmarkRunStatus status = copyOfStatus(run);
         if (status.phase == null) {
             status.target = targetName(run);
             transition(
@@ -331,5 +329,10 @@ public final class RunStatusReport {
 
     static boolean isFinished(BenchmarkRunPhase phase) {
         return phase == BenchmarkRunPhase.Succeeded || phase == BenchmarkRunPhase.Failed;
+    }
+
+    /** The run's status to change, leaving the run's own untouched so the reconciler can tell whether it changed. */
+    private static BenchmarkRunStatus copyOfStatus(BenchmarkRun run) {
+        return run.getStatus() == null ? new BenchmarkRunStatus() : SERIALIZATION.clone(run.getStatus());
     }
 }

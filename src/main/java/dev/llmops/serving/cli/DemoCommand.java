@@ -101,8 +101,7 @@ public class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        OptionValues.require(
-                spec, "--port", port >= 0 && port <= 65535, "is not a port number (0 to 65535; 0 picks a free one)");
+        OptionValues.requirePort(spec, "--port", port);
         OptionValues.require(spec, "--timeout", timeoutSeconds >= 1, "is below 1 second");
         OptionValues.require(
                 spec,
@@ -129,7 +128,8 @@ public class DemoCommand implements Callable<Integer> {
         try {
             kubernetes = shutdown.add(EmbeddedKubernetes.start(port));
         } catch (IllegalStateException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage() + "; choose another --port");
+            throw new ParameterException(
+                    spec.commandLine(), e.getMessage() + ": " + Causes.rootMessage(e) + "; choose another --port");
         }
         out.printf("Kubernetes API   %s (embedded; CRDs from deploy/crds)%n", kubernetes.url());
         out.println("Operator         ModelServer and BenchmarkRun controllers, in this process");

@@ -67,7 +67,7 @@ public class OperatorCommand implements Callable<Integer> {
             client = kubernetes.get();
         } catch (RuntimeException e) {
             return fail(
-                    "operator: cannot configure the Kubernetes client: " + rootMessage(e)
+                    "operator: cannot configure the Kubernetes client: " + Causes.rootMessage(e)
                             + ". Point KUBECONFIG at a cluster's kubeconfig, or run `demo` to try the operator "
                             + "without a cluster.",
                     e);
@@ -81,7 +81,7 @@ public class OperatorCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             return fail(
                     "operator: could not start the controllers against "
-                            + client.getConfiguration().getMasterUrl() + ": " + rootMessage(e)
+                            + client.getConfiguration().getMasterUrl() + ": " + Causes.rootMessage(e)
                             + (verbose ? "" : " (--verbose shows the stack trace)"),
                     e);
         }
@@ -197,15 +197,7 @@ public class OperatorCommand implements Callable<Integer> {
                 return "TLS handshake failed: " + cause.getMessage();
             }
         }
-        return rootMessage(failure);
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+        return Causes.rootMessage(failure);
     }
 
     /** Debug logs of this project and the operator SDK, and Quarkus's own start-up lines (the HTTP port). */

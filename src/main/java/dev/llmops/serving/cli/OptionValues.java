@@ -23,6 +23,11 @@ final class OptionValues {
                 value);
     }
 
+    /** Fails with {@link #invalid} unless {@code port} is a port number, 0 meaning any free one. */
+    static void requirePort(CommandSpec spec, String option, int port) {
+        require(spec, option, port >= 0 && port <= 65535, "is not a port number (0 to 65535; 0 picks a free one)");
+    }
+
     /** Fails with {@link #invalid} unless {@code valid}. */
     static void require(CommandSpec spec, String option, boolean valid, String cause) {
         if (!valid) {

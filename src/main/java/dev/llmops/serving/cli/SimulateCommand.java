@@ -154,8 +154,7 @@ public class SimulateCommand implements Callable<Integer> {
     }
 
     private void checkOptions() {
-        OptionValues.require(
-                spec, "--port", port >= 0 && port <= 65535, "is not a port number (0 to 65535; 0 picks a free one)");
+        OptionValues.requirePort(spec, "--port", port);
         notNegative("--ttft-ms", ttftMillis);
         notNegative("--token-delay-ms", tokenDelayMillis);
         notNegative("--reasoning-tokens", reasoningTokens);

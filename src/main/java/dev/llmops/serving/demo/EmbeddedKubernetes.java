@@ -47,10 +47,7 @@ public final class EmbeddedKubernetes implements AutoCloseable {
         try {
             server.init(InetAddress.getLoopbackAddress(), port);
         } catch (RuntimeException e) {
-            throw new IllegalStateException(
-                    "cannot start the embedded Kubernetes API on port " + port + ": "
-                            + rootCause(e).getMessage(),
-                    e);
+            throw new IllegalStateException("cannot start the embedded Kubernetes API on port " + port, e);
         }
         EmbeddedKubernetes kubernetes = new EmbeddedKubernetes(server, dispatcher);
         kubernetes.installCrds();
@@ -129,13 +126,5 @@ public final class EmbeddedKubernetes implements AutoCloseable {
     public void close() {
         client.close();
         server.destroy();
-    }
-
-    private static Throwable rootCause(Throwable error) {
-        Throwable cause = error;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 }
