@@ -62,6 +62,11 @@ public final class E2eCluster implements AutoCloseable {
         return localControlPlane.isPresent();
     }
 
+    /** The API server's audit of service-account calls (local control plane only). */
+    public Optional<ApiAudit> audit() {
+        return localControlPlane.map(LocalControlPlane::audit);
+    }
+
     /** Runs kubectl against the cluster and returns its standard output; fails with its output when it fails. */
     public String kubectl(String... args) {
         List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig=" + kubeconfig, "--request-timeout=30s"));

@@ -2,17 +2,31 @@ package dev.llmops.serving.e2e;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.TestWatcher;
+import org.opentest4j.TestAbortedException;
 
 /**
  * Starts one {@link E2eCluster} for the whole run (closed when the run ends), gives each test class a
- * {@link TestNamespace}, and injects both, and the cluster's KubernetesClient, into test parameters.
+ * {@link TestNamespace}, and injects both, and the cluster's KubernetesClient, into test parameters. Tests that did not
+ * run (an assumption the cluster does not meet) are listed when the run ends, so a partial run is not read as a full
+ * one.
  */
-public final class E2eClusterExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+public final class E2eClusterExtension
+        implements BeforeAllCallback,
+                AfterAllCallback,
+                ParameterResolver,
+                TestWatcher,
+                LifecycleMethodExecutionExceptionHandler {
 
     private static final ExtensionContext.Namespace STORE =
             ExtensionContext.Namespace.create(E2eClusterExtension.class);
@@ -46,6 +60,46 @@ public final class E2eClusterExtension implements BeforeAllCallback, AfterAllCal
         }
         E2eCluster cluster = cluster(context);
         return type == KubernetesClient.class ? cluster.client() : cluster;
+    }
+
+    @Override
+    public void testAborted(ExtensionContext context, Throwable cause) {
+        skipped(context)
+                .add(context.getRequiredTestClass().getSimpleName() + "."
+                        + context.getRequiredTestMethod().getName() + ": " + cause.getMessage());
+    }
+
+    @Override
+    public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable cause) throws Throwable {
+        if (cause instanceof TestAbortedException) {
+            Class<?> testClass = context.getRequiredTestClass();
+            long methods = Arrays.stream(testClass.getDeclaredMethods())
+                    .filter(method -> method.isAnnotationPresent(Test.class))
+                    .count();
+            skipped(context).add(testClass.getSimpleName() + " (" + methods + " tests): " + cause.getMessage());
+        }
+        throw cause;
+    }
+
+    private static SkippedTests skipped(ExtensionContext context) {
+        return context.getRoot()
+                .getStore(STORE)
+                .getOrComputeIfAbsent(SkippedTests.class, key -> new SkippedTests(), SkippedTests.class);
+    }
+
+    /** What did not run, printed when the run ends. */
+    private static final class SkippedTests implements ExtensionContext.Store.CloseableResource {
+        private final List<String> entries = new CopyOnWriteArrayList<>();
+
+        void add(String entry) {
+            entries.add(entry);
+        }
+
+        @Override
+        public void close() {
+            System.err.println("e2e: " + entries.size() + " skipped, so this was not a full run:");
+            entries.forEach(entry -> System.err.println("  - " + entry));
+        }
     }
 
     private static E2eCluster cluster(ExtensionContext context) {

@@ -47,16 +47,22 @@ public final class LocalControlPlane implements AutoCloseable {
     private final KubeAPIServer apiServer;
     private final KubernetesClient client;
     private final Path kubeconfig;
+    private final ApiAudit audit;
     private final List<ComponentProcess> components;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile KubeletStandIn kubelet;
     private volatile KubernetesClient kubeletClient;
 
     private LocalControlPlane(
-            KubeAPIServer apiServer, KubernetesClient client, Path kubeconfig, List<ComponentProcess> components) {
+            KubeAPIServer apiServer,
+            KubernetesClient client,
+            Path kubeconfig,
+            ApiAudit audit,
+            List<ComponentProcess> components) {
         this.apiServer = apiServer;
         this.client = client;
         this.kubeconfig = kubeconfig;
+        this.audit = audit;
         this.components = components;
     }
 
@@ -76,6 +82,12 @@ public final class LocalControlPlane implements AutoCloseable {
                 .withApiServerFlag("--bind-address", "127.0.0.1")
                 .withApiServerFlag("--advertise-address", "127.0.0.1")
                 .withApiServerFlag("--endpoint-reconciler-type", "none")
+                // Every refused call is recorded, whatever the caller logs: the suite fails on a 403 (ApiAudit).
+                .withApiServerFlag(
+                        "--audit-policy-file",
+                        ApiAudit.writePolicy(workDirectory).toString())
+                .withApiServerFlag(
+                        "--audit-log-path", ApiAudit.logPath(workDirectory).toString())
                 .build());
         apiServer.start();
         Path kubeconfig = writeKubeconfig(apiServer.getKubeConfigYaml(), workDirectory);
@@ -89,7 +101,8 @@ public final class LocalControlPlane implements AutoCloseable {
                         controllerManagerFlags(kubeconfig, binaries.kubeApiTestDir()),
                         logs),
                 ComponentProcess.start(binaries.path("kube-scheduler"), componentFlags(kubeconfig), logs));
-        LocalControlPlane controlPlane = new LocalControlPlane(apiServer, client, kubeconfig, components);
+        LocalControlPlane controlPlane = new LocalControlPlane(
+                apiServer, client, kubeconfig, new ApiAudit(ApiAudit.logPath(workDirectory)), components);
         // Stops the processes also when the test JVM is terminated before the run ends.
         Runtime.getRuntime().addShutdownHook(new Thread(controlPlane::close));
         try {
@@ -140,6 +153,11 @@ public final class LocalControlPlane implements AutoCloseable {
 
     public Path kubeconfig() {
         return kubeconfig;
+    }
+
+    /** The API server's audit of the calls made by service accounts, which the operators under test run as. */
+    public ApiAudit audit() {
+        return audit;
     }
 
     private static List<String> componentFlags(Path kubeconfig) {

@@ -64,6 +64,8 @@ public final class OperatorProcess implements AutoCloseable {
     private final Map<String, String> environment;
     private final Path workDirectory;
     private final Path log;
+    private final String namespace;
+    private final String serviceAccount;
     private final List<HasMetadata> clusterScoped;
     private Process process;
 
@@ -73,8 +75,12 @@ public final class OperatorProcess implements AutoCloseable {
             List<String> command,
             Map<String, String> environment,
             Path workDirectory,
+            String namespace,
+            String serviceAccount,
             List<HasMetadata> clusterScoped) {
         this.cluster = cluster;
+        this.namespace = namespace;
+        this.serviceAccount = serviceAccount;
         this.httpPort = httpPort;
         this.command = command;
         this.environment = environment;
@@ -152,6 +158,8 @@ public final class OperatorProcess implements AutoCloseable {
                         command(container, workDirectory),
                         environment,
                         workDirectory,
+                        namespace,
+                        serviceAccount,
                         clusterScoped);
                 operator.launch();
                 return operator;
@@ -213,12 +221,25 @@ public final class OperatorProcess implements AutoCloseable {
         }
     }
 
-    /** Fails if the API server refused any call: the chart's RBAC lacks a rule the operator needs. */
+    /**
+     * Fails if the API server refused any call: the chart's RBAC lacks a rule the operator needs. The local control
+     * plane's audit log sees every refusal; the operator's log only those it logs at INFO or above.
+     */
     public void assertNothingForbidden() {
+        assertThat(forbiddenCalls())
+                .as("calls the API server refused (audit log)")
+                .isEmpty();
         assertThat(log())
                 .as("operator log " + log)
                 .doesNotContainIgnoringCase("forbidden")
                 .doesNotContain(" 403");
+    }
+
+    /** The calls of this operator's service account the API server refused, from its audit log; empty without one. */
+    public List<String> forbiddenCalls() {
+        return cluster.audit()
+                .map(audit -> audit.forbidden(namespace, serviceAccount))
+                .orElse(List.of());
     }
 
     private String logTail() {
