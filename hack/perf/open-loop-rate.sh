@@ -4,14 +4,15 @@
 #
 #   hack/perf/open-loop-rate.sh [full|quick]
 #
-# full: 60 s of arrivals per client, and a third run of the peer with bench_serving's relative sleeps (about 4 min)
-# quick: 20 s of arrivals per client (about 1 min 30 s)
+# full: 25 s of arrivals per client, and a third run of the peer with bench_serving's relative sleeps (about 2 min)
+# quick: 20 s of arrivals per client (about 45 s)
 # Results: a table on stdout, target/perf/open-loop-rate/results.json. Exit code 1 when a target is missed.
+# PERF_RUNNER_JAVA_OPTS: JVM options for the runner only (e.g. to try a flag); PERF_RATE: another rate.
 set -euo pipefail
 
 mode=${1:-full}
 case "$mode" in
-  full) duration=60; clients=(runner peer peer-relative) ;;
+  full) duration=25; clients=(runner peer peer-relative) ;;
   quick) duration=20; clients=(runner peer) ;;
   *) echo "usage: $0 [full|quick]" >&2; exit 2 ;;
 esac
@@ -73,7 +74,7 @@ for client in "${clients[@]}"; do
   before=$(cpu_seconds "$simulator")
   load_start=$(load)
   if [[ $client == runner ]]; then
-    /usr/bin/time -f '%e %U %S' -o "$out/runner.time" java -jar "$jar" bench --url "$url" --model simulated/model \
+    /usr/bin/time -f '%e %U %S' -o "$out/runner.time" java ${PERF_RUNNER_JAVA_OPTS:-} -jar "$jar" bench --url "$url" --model simulated/model \
       --no-single --rate "$rate" --duration-per-level "$duration" --seed "$seed" --dataset random \
       --input-len "$input_len" --output-len "$output_len" --ignore-eos --temperature 0 --warmup "$warmup" \
       --warmup-max-tokens "$output_len" --json-out "$out/runner.json" --requests-out "$out/runner.jsonl" \

@@ -9,7 +9,7 @@ Both clients' rates come from their request lines by one formula:
   achieved rate = (sends - 1) / (last send - first send), the send times being the clients' own (the runner's when the
   HTTP client took the body, the peer's bench_serving ``st``);
   schedule's rate = (arrivals - 1) / (last intended send - first intended send), the Poisson draw itself: with n
-  arrivals it deviates from the requested rate by about 1/sqrt(n) (0.4 % at 60,000), whatever the client does.
+  arrivals it deviates from the requested rate by about 1/sqrt(n) (0.7 % at 20,000), whatever the client does.
 The client's rate error is the achieved rate against the schedule's; the runner's intended times come from its JSON
 (first intended send = end of the stage - duration, last = end - drain tail). Schedule lag (send - intended send):
 the runner's JSON, the peer's request lines.
