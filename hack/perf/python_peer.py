@@ -28,8 +28,13 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True, help="base URL, e.g. http://127.0.0.1:30000")
     parser.add_argument("--model", required=True)
-    parser.add_argument("--concurrency", type=int, required=True)
-    parser.add_argument("--requests", type=int, required=True)
+    load = parser.add_mutually_exclusive_group(required=True)
+    load.add_argument("--concurrency", type=int, help="closed loop: requests in flight")
+    load.add_argument("--rate", type=float, help="open loop: Poisson arrivals per second")
+    parser.add_argument("--requests", type=int, help="closed loop: requests to send")
+    parser.add_argument("--duration", type=float, help="open loop: seconds of arrivals")
+    parser.add_argument("--arrival-clock", choices=("absolute", "relative"), default="absolute",
+                        help="open loop: intended times from the start (absolute) or sleeps between sends (relative)")
     parser.add_argument("--input-len", type=int, default=32, help="words per random prompt")
     parser.add_argument("--output-len", type=int, default=100, help="max_tokens, with ignore_eos")
     parser.add_argument("--warmup", type=int, default=1, help="warm-up requests, sent at once and not measured")
@@ -37,7 +42,12 @@ def parse_args():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--requests-out", required=True, help="JSON lines, one per request")
     parser.add_argument("--summary-out", required=True, help="JSON summary of the run")
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.concurrency is not None and (args.requests is None or args.requests < 1 or args.concurrency < 1):
+        parser.error("--concurrency needs --requests, both at least 1")
+    if args.rate is not None and not (args.rate > 0 and args.duration is not None and 0 < args.duration <= 3600):
+        parser.error("--rate needs a positive rate and --duration in (0, 3600] seconds")
+    return args
 
 
 def cpu_seconds():
@@ -45,7 +55,7 @@ def cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-async def send(url, model, prompt, output_len):
+async def send(url, model, prompt, output_len, intended_ns=None):
     """One streaming chat completion, timed as bench_serving's async_request_openai_chat_completions times it."""
     payload = {
         "model": model,
@@ -61,6 +71,8 @@ async def send(url, model, prompt, output_len):
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=6 * 60 * 60)) as session:
         st = time.perf_counter_ns()
         record["send_ns"] = st
+        if intended_ns is not None:
+            record["intended_ns"] = intended_ns
         latest = st
         try:
             async with session.post(url + "/v1/chat/completions", json=payload) as response:
@@ -113,34 +125,93 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def main():
-    args = parse_args()
-    rng = random.Random(args.seed)
-    prompts = [" ".join(rng.choice(WORDS) for _ in range(args.input_len)) for _ in range(args.requests)]
-    warmups = await asyncio.gather(*(send(args.url, args.model, "warm-up %d %s" % (i, prompts[0]), args.warmup_max_tokens)
-                                     for i in range(args.warmup)))
-    if not all(warmup["ok"] for warmup in warmups):
-        sys.exit("python_peer: warm-up failed: %s" % [w["failure"] for w in warmups if not w["ok"]][0])
+def poisson_offsets(rng, rate, duration_s):
+    """Intended send times after the start, in ns: the first at 0, then seeded exponential gaps, until the duration."""
+    offsets, at = [], 0.0
+    while at < duration_s:
+        offsets.append(round(at * 1e9))
+        at += rng.expovariate(rate)
+    return offsets
 
+
+async def closed_loop(args, prompts):
     semaphore = asyncio.Semaphore(args.concurrency)
 
     async def limited(prompt):
         async with semaphore:
             return await send(args.url, args.model, prompt, args.output_len)
 
+    return await asyncio.gather(*(limited(prompt) for prompt in prompts))
+
+
+async def open_loop(args, prompts, offsets):
+    """Creates each request's task at its intended time; the arrivals never wait on responses."""
+    tasks = []
+    start = time.perf_counter_ns()
+    for i, (prompt, offset) in enumerate(zip(prompts, offsets)):
+        intended = start + offset
+        if args.arrival_clock == "absolute":
+            delay = intended - time.perf_counter_ns()
+            if delay > 0:
+                await asyncio.sleep(delay / 1e9)
+        elif i > 0:
+            await asyncio.sleep((offset - offsets[i - 1]) / 1e9)
+        tasks.append(asyncio.create_task(send(args.url, args.model, prompt, args.output_len, intended)))
+    # Lets the last request take its send time before gather queues one callback per finished task ahead of it.
+    await asyncio.sleep(0)
+    return await asyncio.gather(*tasks)
+
+
+def open_loop_figures(args, records):
+    """Requested and achieved rate and schedule lag, from the requests' intended and actual send times."""
+    sends = sorted(r["send_ns"] for r in records)
+    intended = sorted(r["intended_ns"] for r in records)
+    lags = [(r["send_ns"] - r["intended_ns"]) / 1e6 for r in records]
+    send_window = (sends[-1] - sends[0]) / 1e9
+    schedule_window = (intended[-1] - intended[0]) / 1e9
+    return {
+        "request_rate": args.rate,
+        "arrival_clock": args.arrival_clock,
+        "sent": len(records),
+        "send_window_s": send_window,
+        "achieved_request_rate": (len(records) - 1) / send_window if send_window > 0 else 0.0,
+        "schedule_request_rate": (len(records) - 1) / schedule_window if schedule_window > 0 else 0.0,
+        "median_schedule_lag_ms": percentile(lags, 0.5),
+        "p99_schedule_lag_ms": percentile(lags, 0.99),
+        "max_schedule_lag_ms": max(lags),
+    }
+
+
+async def main():
+    args = parse_args()
+    rng = random.Random(args.seed)
+    offsets = []
+    if args.rate is not None:
+        offsets = poisson_offsets(random.Random("arrivals:%d" % args.seed), args.rate, args.duration)
+    count = args.requests if args.rate is None else len(offsets)
+    prompts = [" ".join(rng.choice(WORDS) for _ in range(args.input_len)) for _ in range(count)]
+    warmups = await asyncio.gather(*(send(args.url, args.model, "warm-up %d %s" % (i, prompts[0]), args.warmup_max_tokens)
+                                     for i in range(args.warmup)))
+    if not all(warmup["ok"] for warmup in warmups):
+        sys.exit("python_peer: warm-up failed: %s" % [w["failure"] for w in warmups if not w["ok"]][0])
+
     lags, stop = [], asyncio.Event()
     probe = asyncio.create_task(lag_probe(lags, stop))
     cpu_start = cpu_seconds()
     benchmark_start = time.perf_counter_ns()
-    records = await asyncio.gather(*(limited(prompt) for prompt in prompts))
+    if args.rate is None:
+        records = await closed_loop(args, prompts)
+    else:
+        records = await open_loop(args, prompts, offsets)
     duration_s = (time.perf_counter_ns() - benchmark_start) / 1e9
     cpu = cpu_seconds() - cpu_start
     stop.set()
     await probe
 
+    stage = "c%d" % args.concurrency if args.rate is None else "r%g" % args.rate
     with open(args.requests_out, "w") as out:
         for record in records:
-            out.write(json.dumps(dict(record, stage="c%d" % args.concurrency)) + "\n")
+            out.write(json.dumps(dict(record, stage=stage)) + "\n")
     ok = [r for r in records if r["ok"]]
     output_tokens = sum(r["output_tokens"] for r in ok)
     summary = {
@@ -153,6 +224,8 @@ async def main():
         "client_lag_p99_ms": percentile(lags, 0.99),
         "client_lag_max_ms": max(lags, default=0.0),
     }
+    if args.rate is not None:
+        summary.update(open_loop_figures(args, records))
     with open(args.summary_out, "w") as out:
         json.dump(summary, out, indent=2)
 

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Measures how exactly the benchmark runner keeps an open-loop Poisson schedule at 1000 requests/s, side by side with
+# the Python asyncio peer sending the same kind of schedule. See docs/performance.md, "Open-loop accuracy".
+#
+#   hack/perf/open-loop-rate.sh [full|quick]
+#
+# full: 25 s of arrivals per client, and a third run of the peer with bench_serving's relative sleeps (about 2 min)
+# quick: 20 s of arrivals per client (about 45 s)
+# Results: a table on stdout, target/perf/open-loop-rate/results.json. Exit code 1 when a target is missed.
+# PERF_RUNNER_JAVA_OPTS: JVM options for the runner only (e.g. to try a flag); PERF_RATE: another rate.
+set -euo pipefail
+
+mode=${1:-full}
+case "$mode" in
+  full) duration=25; clients=(runner peer peer-relative) ;;
+  quick) duration=20; clients=(runner peer) ;;
+  *) echo "usage: $0 [full|quick]" >&2; exit 2 ;;
+esac
+rate=${PERF_RATE:-1000}
+ttft_ms=10
+token_delay_ms=5
+input_len=32
+output_len=4      # short answers: about 25 requests in flight, so the simulator is not what limits the rate
+warmup=256        # both clients send these at once before measuring: warms the runner's JIT and the simulator
+seed=1
+port=${PERF_PORT:-31001}
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+jar=target/quarkus-app/quarkus-run.jar
+out=target/perf/open-loop-rate
+venv=target/perf/venv
+
+if [[ ! -f $jar ]]; then
+  mvn -B -q package -DskipTests
+fi
+if [[ ! -x $venv/bin/python ]] || ! cmp -s hack/perf/requirements.txt "$venv/requirements.txt"; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q -r hack/perf/requirements.txt
+  cp hack/perf/requirements.txt "$venv/requirements.txt"
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+ticks=$(getconf CLK_TCK)
+cpu_seconds() { # utime + stime of a process, in seconds
+  awk -v ticks="$ticks" '{ sub(/^.*\) /, ""); print ($12 + $13) / ticks }' "/proc/$1/stat"
+}
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+workload="open loop, Poisson arrivals at ${rate} requests/s for ${duration} s (seed ${seed}), chat, \
+${input_len}-word random prompts, ${output_len} tokens per request (ignore_eos), after ${warmup} warm-up requests \
+sent at once; simulator TTFT ${ttft_ms} ms, ${token_delay_ms} ms per token"
+cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+echo "machine: ${cpu_model}, $(nproc) cores, load average $(load); $(java -version 2>&1 | head -1); \
+$("$venv/bin/python" --version), aiohttp $("$venv/bin/python" -c 'import aiohttp; print(aiohttp.__version__)')"
+echo "workload: $workload"
+load_before=$(load)
+
+java -jar "$jar" simulate --port "$port" --ttft-ms "$ttft_ms" --token-delay-ms "$token_delay_ms" \
+  > "$out/simulator.log" 2>&1 &
+simulator=$!
+trap 'kill "$simulator" 2>/dev/null || true; wait "$simulator" 2>/dev/null || true' EXIT
+url=http://127.0.0.1:$port
+for _ in $(seq 1 120); do
+  curl -sf "$url/health" > /dev/null && break
+  sleep 0.5
+done
+curl -sf "$url/health" > /dev/null || { echo "the simulator did not start:" >&2; cat "$out/simulator.log" >&2; exit 1; }
+
+for client in "${clients[@]}"; do
+  echo "$client: ${rate} requests/s for ${duration} s"
+  before=$(cpu_seconds "$simulator")
+  load_start=$(load)
+  if [[ $client == runner ]]; then
+    /usr/bin/time -f '%e %U %S' -o "$out/runner.time" java ${PERF_RUNNER_JAVA_OPTS:-} -jar "$jar" bench --url "$url" --model simulated/model \
+      --no-single --rate "$rate" --duration-per-level "$duration" --seed "$seed" --dataset random \
+      --input-len "$input_len" --output-len "$output_len" --ignore-eos --temperature 0 --warmup "$warmup" \
+      --warmup-max-tokens "$output_len" --json-out "$out/runner.json" --requests-out "$out/runner.jsonl" \
+      > "$out/runner.log" 2>&1
+  else
+    clock=absolute
+    [[ $client == peer-relative ]] && clock=relative
+    /usr/bin/time -f '%e %U %S' -o "$out/$client.time" "$venv/bin/python" hack/perf/python_peer.py --url "$url" \
+      --model simulated/model --rate "$rate" --duration "$duration" --arrival-clock "$clock" --seed "$seed" \
+      --input-len "$input_len" --output-len "$output_len" --warmup "$warmup" --warmup-max-tokens "$output_len" \
+      --requests-out "$out/$client.jsonl" --summary-out "$out/$client.json" > "$out/$client.log" 2>&1
+  fi
+  awk -v after="$(cpu_seconds "$simulator")" -v before="$before" 'BEGIN { print after - before }' \
+    > "$out/$client.simulator-cpu"
+  echo "$load_start" > "$out/$client.load"
+done
+
+"$venv/bin/python" - "$out/machine.json" "$cpu_model" "$(nproc)" "$load_before" "$(load)" "$workload" "$rate" <<'PY'
+import json, sys
+path, cpu, cores, before, after, workload, rate = sys.argv[1:]
+json.dump({"cpu": cpu, "cores": int(cores), "load_before": before, "load_after": after, "workload": workload,
+           "request_rate": float(rate)}, open(path, "w"), indent=2)
+PY
+"$venv/bin/python" hack/perf/open_loop_compare.py "$out"
