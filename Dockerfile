@@ -27,6 +27,9 @@ ENV HOME=/tmp
 # half holds metaspace, code, threads and malloc; the serial collector keeps the heap compact and its own overhead
 # small; two malloc arenas stop glibc from growing one per thread.
 ENV MALLOC_ARENA_MAX=2
+# The JDK HTTP client completes every response on CompletableFuture's default executor, which starts a new thread per
+# task when the common pool has fewer than 2 threads (pods with under 3 CPUs): at 1000 requests/s that was 1000 thread
+# starts a second in the benchmark runner (docs/performance.md, open-loop accuracy).
 USER 10001:10001
 EXPOSE 8080
-ENTRYPOINT ["java", "-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50.0", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-Djava.io.tmpdir=/tmp", "-jar", "/app/quarkus-run.jar"]
+ENTRYPOINT ["java", "-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50.0", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData", "-Djava.io.tmpdir=/tmp", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2", "-jar", "/app/quarkus-run.jar"]
