@@ -34,7 +34,7 @@ class CompactSummaryWriterTest {
         List<SingleRequestReport> singles = prompts.stream()
                 .map(prompt -> new SingleRequestReport(prompt, 4096, 0, 45.678, 123.456, null, 21.9, 90123.4, null))
                 .toList();
-        return BenchmarkReport.of(config, "2026-01-01T00:00:00Z", stages, singles, warnings);
+        return BenchmarkReport.of(config, "2026-01-01T00:00:00Z", stages, singles, warnings, null);
     }
 
     private static CompactSummary parse(String json) throws Exception {

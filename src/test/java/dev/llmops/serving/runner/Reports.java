@@ -66,6 +66,12 @@ final class Reports {
                 0.9,
                 1.5,
                 0.1,
-                warnings);
+                warnings,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 }
