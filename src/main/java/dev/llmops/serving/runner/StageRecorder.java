@@ -176,7 +176,7 @@ final class StageRecorder {
         return new StageReport(
                 plan.name(),
                 plan.mode(),
-                closed ? plan.concurrency() : plan.maxInFlight() > 0 ? plan.maxInFlight() : null,
+                closed ? Integer.valueOf(plan.concurrency()) : plan.maxInFlight() > 0 ? plan.maxInFlight() : null,
                 closed ? null : plan.rate(),
                 window,
                 completed,
