@@ -356,6 +356,7 @@ public final class BenchmarkRunner {
                         }
                         Map.Entry<Long, String> due = Map.entry(intended, prompts.next());
                         recorder.issued();
+                        listener.requestScheduled(stage, intended);
                         boolean free;
                         synchronized (slots) {
                             free = stage.maxInFlight() == 0 || inFlight[0] < stage.maxInFlight();

@@ -139,7 +139,7 @@ public final class CompactSummaryWriter {
                 root -> root.remove("single"),
                 root -> eachIn(root, "stages", stage -> stage.remove(List.of("itl", "lag"))),
                 root -> eachIn(root, "stages", stage -> stage.remove("e2e")),
-                root -> eachIn(root, "stages", stage -> stage.remove(List.of("dur", "ttps", "rps", "ac"))),
+                root -> eachIn(root, "stages", stage -> stage.remove(List.of("dur", "ttps", "rps", "ac", "r", "ar"))),
                 root -> eachIn(root, "stages", stage -> stage.remove("tpot")),
                 root -> eachIn(root, "stages", stage -> stage.remove("ttft")),
                 root -> eachIn(root, "stages", stage -> stage.remove("otps")),

@@ -56,7 +56,8 @@ class CapacitySearchTest {
 
         assertThat(search.outcome()).isEqualTo(CapacitySearch.Outcome.FOUND);
         assertThat(search.highestMet()).isEqualTo(3);
-        assertThat(search.verdicts()).extracting(CapacitySearch.Verdict::load)
+        assertThat(search.verdicts())
+                .extracting(CapacitySearch.Verdict::load)
                 .containsExactly(1.0, 2.0, 4.0, 8.0, 6.0, 5.0, 4.0, 3.0, 3.0);
     }
 
