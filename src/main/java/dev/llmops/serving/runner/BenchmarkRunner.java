@@ -96,8 +96,8 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * Runs probes as the {@link CapacitySearch} asks for them, each a stage appended to {@code reports}. Progress counts
-     * the probes against the budget, and the last stage reports the total actually run.
+     * Runs probes as the {@link CapacitySearch} asks for them, each a stage appended to {@code reports}.
+     * Progress counts the probes against the budget, and the last stage reports the total actually run.
      */
     private CapacityReport findCapacity(
             ClientLagProbe probe, List<StageReport> reports, List<SingleRequestReport> singles)
@@ -200,8 +200,8 @@ public final class BenchmarkRunner {
 
     /**
      * Runs one stage to its end. With a {@code monitor}, the stage's progress is shown to it every
-     * {@link SaturationCheck#TICK_MILLIS} ms; once the monitor returns true the stage sends nothing more and ends when its
-     * requests in flight have finished.
+     * {@link SaturationCheck#TICK_MILLIS} ms; once the monitor returns true the stage sends nothing more and ends when
+     * its requests in flight have finished.
      */
     private StageRecorder runStage(StagePlan stage, Predicate<StageRecorder.Progress> monitor)
             throws InterruptedException {

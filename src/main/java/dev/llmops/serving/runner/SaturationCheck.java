@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * Tells a capacity probe to stop sending before its end, from snapshots of its progress taken every
  * {@link #TICK_MILLIS} ms: when its attainment can no longer reach the target, or when the server is over-saturated —
- * over the last {@value #WINDOWS} intervals the backlog (scheduled minus finished requests) of a rate probe, or the mean
- * TTFT of a concurrency probe, rose in every interval while each interval's share of requests that missed the SLO
+ * over the last {@value #WINDOWS} intervals the backlog (scheduled minus finished requests) of a rate probe, or the
+ * mean TTFT of a concurrency probe, rose in every interval while each interval's share of requests that missed the SLO
  * stayed above what the attainment allows. A stage that would pass never trips it, so stopping early saves time and
  * does not change a verdict.
  */

@@ -66,8 +66,8 @@ public record StagePlan(
     /**
      * Probe {@code k} (from 1) of a capacity search at {@code load} streams or requests/s. Without a configured count
      * or duration it sends max({@value #MIN_PROBE_REQUESTS}, 10 / (1 − attainment), 4 × streams) requests, at most
-     * {@value #MAX_PROBE_REQUESTS}: at attainment A, 10 / (1 − A) requests hold ten allowed misses, so one late request
-     * more or less does not decide the verdict.
+     * {@value #MAX_PROBE_REQUESTS}: at attainment A, 10 / (1 − A) requests hold ten allowed misses, so one late
+     * request more or less does not decide the verdict.
      */
     static StagePlan probe(BenchmarkConfig config, int k, double load) {
         double allowedMisses = 1 - config.slo().attainment();
