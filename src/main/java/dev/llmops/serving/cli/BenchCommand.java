@@ -2,11 +2,13 @@ package dev.llmops.serving.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.llmops.serving.runner.Arrival;
 import dev.llmops.serving.runner.BenchmarkConfig;
 import dev.llmops.serving.runner.BenchmarkDefaults;
 import dev.llmops.serving.runner.BenchmarkListener;
 import dev.llmops.serving.runner.BenchmarkReport;
 import dev.llmops.serving.runner.BenchmarkRunner;
+import dev.llmops.serving.runner.CapacityMode;
 import dev.llmops.serving.runner.CompactSummaryWriter;
 import dev.llmops.serving.runner.ConsoleProgress;
 import dev.llmops.serving.runner.Dataset;
@@ -15,6 +17,7 @@ import dev.llmops.serving.runner.OpenAiClient;
 import dev.llmops.serving.runner.RequestLog;
 import dev.llmops.serving.runner.RunnerExitCode;
 import dev.llmops.serving.runner.RunnerFlags;
+import dev.llmops.serving.runner.Slo;
 import dev.llmops.serving.runner.TargetNotReadyException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,7 +50,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         exitCodeListHeading = "Exit codes:%n",
-        description = "Benchmark an OpenAI-compatible server: warm-up, single requests, concurrency sweep, rates.")
+        description = "Benchmark an OpenAI-compatible server: warm-up, single requests, concurrency sweep, rates,"
+                + " goodput under an SLO and a capacity search.")
 public class BenchCommand implements Callable<Integer> {
 
     CommandSpec spec;
@@ -123,8 +127,79 @@ public class BenchCommand implements Callable<Integer> {
             names = RunnerFlags.RATE,
             split = RunnerFlags.LIST_SEPARATOR,
             paramLabel = "R",
-            description = "Open-loop Poisson rates, requests/s.")
+            description =
+                    "Open-loop rates, requests/s, run after the sweep (arrivals per " + RunnerFlags.ARRIVAL + ").")
     List<Double> rates;
+
+    @Option(
+            names = RunnerFlags.ARRIVAL,
+            defaultValue = "poisson",
+            converter = ArrivalConverter.class,
+            description = "Spacing of the requests of a rate stage: poisson (exponential gaps, seeded) or constant"
+                    + " (exactly 1/R apart). Default: ${DEFAULT-VALUE}.")
+    Arrival arrival;
+
+    @Option(
+            names = RunnerFlags.MAX_CONCURRENCY,
+            paramLabel = "C",
+            description = "At most C requests in flight in a rate stage; a request due while C are in flight waits"
+                    + " in the client, its latency still counted from its intended send (the wait shows as schedule"
+                    + " lag). The arrival clock never waits on responses.")
+    Integer maxConcurrency;
+
+    @Option(
+            names = RunnerFlags.SLO_TTFT,
+            paramLabel = "MS",
+            description = "SLO: a request is good only if its time to first token is at most MS.")
+    Double sloTtft;
+
+    @Option(
+            names = RunnerFlags.SLO_TPOT,
+            paramLabel = "MS",
+            description = "SLO: a request is good only if its time per output token is at most MS.")
+    Double sloTpot;
+
+    @Option(
+            names = RunnerFlags.SLO_ITL,
+            paramLabel = "MS",
+            description = "SLO: a request is good only if the p99 of its own inter-token latencies is at most MS.")
+    Double sloItl;
+
+    @Option(
+            names = RunnerFlags.SLO_E2E,
+            paramLabel = "MS",
+            description = "SLO: a request is good only if its end-to-end latency is at most MS.")
+    Double sloE2e;
+
+    @Option(
+            names = RunnerFlags.SLO_ATTAINMENT,
+            paramLabel = "A",
+            defaultValue = "" + Slo.DEFAULT_ATTAINMENT,
+            description = "Share of good requests (failures count as not good) a stage needs to meet the SLO, in"
+                    + " (0,1]. With an SLO every stage reports slo_attainment and goodput. Default: ${DEFAULT-VALUE}.")
+    double sloAttainment;
+
+    @Option(
+            names = RunnerFlags.FIND_CAPACITY,
+            paramLabel = "concurrency|rate",
+            converter = CapacityModeConverter.class,
+            description = "After the other stages, search the highest concurrency or request rate that meets the SLO"
+                    + " (needs an SLO limit): probes double the load, then bisect, then re-run the boundary.")
+    CapacityMode findCapacity;
+
+    @Option(
+            names = RunnerFlags.MAX_PROBES,
+            paramLabel = "N",
+            defaultValue = "" + BenchmarkConfig.DEFAULT_MAX_PROBES,
+            description = "Capacity search: at most N probes. Default: ${DEFAULT-VALUE}.")
+    int maxProbes;
+
+    @Option(
+            names = RunnerFlags.MAX_SEARCH_SECONDS,
+            paramLabel = "S",
+            defaultValue = "1800",
+            description = "Capacity search: no probe starts after S seconds of searching. Default: ${DEFAULT-VALUE}.")
+    int maxSearchSeconds;
 
     @Option(
             names = RunnerFlags.REQUESTS_PER_LEVEL,
@@ -304,6 +379,12 @@ public class BenchCommand implements Callable<Integer> {
                 .timeout(Duration.ofSeconds(timeoutSeconds))
                 .continuousUsage(!noContinuousUsage)
                 .seed(seed)
+                .arrival(arrival)
+                .maxConcurrency(maxConcurrency)
+                .slo(new Slo(sloTtft, sloTpot, sloItl, sloE2e, sloAttainment))
+                .findCapacity(findCapacity)
+                .maxProbes(maxProbes)
+                .maxSearch(Duration.ofSeconds(maxSearchSeconds))
                 .build();
         List<String> problems = config.problems();
         if (!problems.isEmpty()) {
@@ -352,6 +433,30 @@ public class BenchCommand implements Callable<Integer> {
                 default ->
                     throw new picocli.CommandLine.TypeConversionException("expected chat or completions, got " + value);
             };
+        }
+    }
+
+    /** Accepts poisson or constant. */
+    public static final class ArrivalConverter implements ITypeConverter<Arrival> {
+        @Override
+        public Arrival convert(String value) {
+            try {
+                return Arrival.valueOf(value.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException("expected poisson or constant, got " + value);
+            }
+        }
+    }
+
+    /** Accepts concurrency or rate. */
+    public static final class CapacityModeConverter implements ITypeConverter<CapacityMode> {
+        @Override
+        public CapacityMode convert(String value) {
+            try {
+                return CapacityMode.valueOf(value.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException("expected concurrency or rate, got " + value);
+            }
         }
     }
 

@@ -73,6 +73,14 @@ public class SimulateCommand implements Callable<Integer> {
     int maxRunning;
 
     @Option(
+            names = "--batch-slowdown",
+            paramLabel = "S",
+            defaultValue = "0",
+            description = "Service time under load: with b requests running each token takes the token delay"
+                    + " × (1 + S × (b - 1)). Default: ${DEFAULT-VALUE} (no slowdown).")
+    double batchSlowdown;
+
+    @Option(
             names = "--loading-seconds",
             defaultValue = "0",
             description = "Slow start: /health 503 and generation failing this long.")
@@ -124,6 +132,7 @@ public class SimulateCommand implements Callable<Integer> {
                     .reasoningTokens(reasoningTokens)
                     .naturalLength(naturalLength)
                     .maxRunning(maxRunning)
+                    .batchSlowdown(batchSlowdown)
                     .loading(Duration.ofSeconds(loadingSeconds))
                     .fault(fault)
                     .errorRate(errorRate)
@@ -160,6 +169,11 @@ public class SimulateCommand implements Callable<Integer> {
         notNegative("--reasoning-tokens", reasoningTokens);
         notNegative("--natural-length", naturalLength);
         notNegative("--max-running", maxRunning);
+        OptionValues.require(
+                spec,
+                "--batch-slowdown",
+                batchSlowdown >= 0 && Double.isFinite(batchSlowdown),
+                "is not a finite number of 0 or more");
         notNegative("--loading-seconds", loadingSeconds);
         OptionValues.require(spec, "--tokens-per-chunk", tokensPerChunk >= 1, "is below 1");
         OptionValues.require(

@@ -1,9 +1,14 @@
 package dev.llmops.serving.runner;
 
+import static dev.llmops.serving.runner.RunnerFlags.ARRIVAL;
 import static dev.llmops.serving.runner.RunnerFlags.CONCURRENCY;
 import static dev.llmops.serving.runner.RunnerFlags.DATASET;
 import static dev.llmops.serving.runner.RunnerFlags.DURATION_PER_LEVEL;
+import static dev.llmops.serving.runner.RunnerFlags.FIND_CAPACITY;
 import static dev.llmops.serving.runner.RunnerFlags.INPUT_LENGTH;
+import static dev.llmops.serving.runner.RunnerFlags.MAX_CONCURRENCY;
+import static dev.llmops.serving.runner.RunnerFlags.MAX_PROBES;
+import static dev.llmops.serving.runner.RunnerFlags.MAX_SEARCH_SECONDS;
 import static dev.llmops.serving.runner.RunnerFlags.MAX_TOKENS;
 import static dev.llmops.serving.runner.RunnerFlags.MODEL;
 import static dev.llmops.serving.runner.RunnerFlags.NO_SINGLE;
@@ -13,6 +18,11 @@ import static dev.llmops.serving.runner.RunnerFlags.PROMPTS;
 import static dev.llmops.serving.runner.RunnerFlags.PROMPTS_FILE;
 import static dev.llmops.serving.runner.RunnerFlags.RATE;
 import static dev.llmops.serving.runner.RunnerFlags.REQUESTS_PER_LEVEL;
+import static dev.llmops.serving.runner.RunnerFlags.SLO_ATTAINMENT;
+import static dev.llmops.serving.runner.RunnerFlags.SLO_E2E;
+import static dev.llmops.serving.runner.RunnerFlags.SLO_ITL;
+import static dev.llmops.serving.runner.RunnerFlags.SLO_TPOT;
+import static dev.llmops.serving.runner.RunnerFlags.SLO_TTFT;
 import static dev.llmops.serving.runner.RunnerFlags.TEMPERATURE;
 import static dev.llmops.serving.runner.RunnerFlags.TIMEOUT;
 import static dev.llmops.serving.runner.RunnerFlags.TOP_P;
@@ -40,9 +50,15 @@ import java.util.stream.Collectors;
  * @param concurrency closed-loop levels, run in this order
  * @param requestsPerLevel requests per level; null means 4 × concurrency (closed loop) or 30 s of arrivals (rate)
  * @param durationPerLevel instead of a request count: send for this long, then await what is in flight
- * @param rates open-loop Poisson arrival rates in requests per second, run after the sweep
+ * @param rates open-loop arrival rates in requests per second, run after the sweep
  * @param continuousUsage ask for usage on every chunk so chunk token counts come from the server
  * @param seed seeds random prompts and Poisson arrivals, so runs are repeatable
+ * @param arrival how the requests of a rate stage are spaced
+ * @param maxConcurrency at most this many requests in flight in a rate stage, or null for no cap
+ * @param slo the latency objective for attainment and goodput; {@link Slo#NONE} for none
+ * @param findCapacity what a capacity search after the other stages varies, or null for no search
+ * @param maxProbes at most this many probes in the capacity search
+ * @param maxSearch no probe of the capacity search starts after this much time
  */
 public record BenchmarkConfig(
         URI url,
@@ -66,9 +82,21 @@ public record BenchmarkConfig(
         double topP,
         Duration timeout,
         boolean continuousUsage,
-        long seed) {
+        long seed,
+        Arrival arrival,
+        Integer maxConcurrency,
+        Slo slo,
+        CapacityMode findCapacity,
+        int maxProbes,
+        Duration maxSearch) {
 
     public static final int MAX_LEVELS = 64;
+    public static final int MAX_CONCURRENCY_LEVEL = 4096;
+    public static final double MAX_RATE = 100000;
+    public static final int DEFAULT_MAX_PROBES = 12;
+    public static final int MAX_MAX_PROBES = 64;
+    public static final Duration DEFAULT_MAX_SEARCH = Duration.ofSeconds(1800);
+    public static final Duration MAX_MAX_SEARCH = Duration.ofSeconds(86400);
 
     public BenchmarkConfig {
         prompts = List.copyOf(prompts);
@@ -104,7 +132,7 @@ public record BenchmarkConfig(
             problems.add("the single-request phase needs at least one prompt: give " + PROMPTS + " or " + PROMPTS_FILE
                     + ", or " + NO_SINGLE);
         }
-        boolean sweeps = !concurrency.isEmpty() || !rates.isEmpty();
+        boolean sweeps = !concurrency.isEmpty() || !rates.isEmpty() || findCapacity != null;
         if (dataset == Dataset.PROMPTS && sweeps && prompts.isEmpty()) {
             problems.add(DATASET + " prompts needs at least one prompt: give " + PROMPTS + " or " + PROMPTS_FILE
                     + ", or " + DATASET + " random");
@@ -123,12 +151,13 @@ public record BenchmarkConfig(
             problems.add(CONCURRENCY + " and " + RATE + ": at most " + MAX_LEVELS + " levels and rates together, got "
                     + (concurrency.size() + rates.size()));
         }
-        if (concurrency.stream().anyMatch(c -> c < 1 || c > 4096)) {
-            problems.add(invalid(CONCURRENCY, joined(concurrency), "has a level outside 1 to 4096"));
+        if (concurrency.stream().anyMatch(c -> c < 1 || c > MAX_CONCURRENCY_LEVEL)) {
+            problems.add(
+                    invalid(CONCURRENCY, joined(concurrency), "has a level outside 1 to " + MAX_CONCURRENCY_LEVEL));
         } else if (new HashSet<>(concurrency).size() != concurrency.size()) {
             problems.add(invalid(CONCURRENCY, joined(concurrency), "repeats a level"));
         }
-        if (rates.stream().anyMatch(r -> !(r > 0) || r > 100000)) {
+        if (rates.stream().anyMatch(r -> !(r > 0) || r > MAX_RATE)) {
             problems.add(invalid(RATE, joined(rates), "has a rate outside (0, 100000] requests per second"));
         } else if (new HashSet<>(rates).size() != rates.size()) {
             problems.add(invalid(RATE, joined(rates), "repeats a rate"));
@@ -147,6 +176,8 @@ public record BenchmarkConfig(
             problems.add("nothing to measure: " + NO_SINGLE + " and " + NO_SWEEP + " leave no stage; drop one or give "
                     + RATE);
         }
+        openLoopProblems(problems);
+        sloProblems(problems);
         if (warmupRequests < 0) {
             problems.add(invalid(WARMUP, warmupRequests, "is negative; use 0 for no warm-up"));
         }
@@ -167,6 +198,52 @@ public record BenchmarkConfig(
                     TIMEOUT, timeout == null ? null : timeout.toSeconds(), "is not a positive number of seconds"));
         }
         return problems;
+    }
+
+    private void openLoopProblems(List<String> problems) {
+        if (arrival == null) {
+            problems.add(ARRIVAL + " must be poisson or constant");
+        }
+        if (maxConcurrency != null && (maxConcurrency < 1 || maxConcurrency > MAX_CONCURRENCY_LEVEL)) {
+            problems.add(invalid(MAX_CONCURRENCY, maxConcurrency, "is outside 1 to " + MAX_CONCURRENCY_LEVEL));
+        }
+        if (maxConcurrency != null && rates.isEmpty() && findCapacity != CapacityMode.RATE) {
+            problems.add(MAX_CONCURRENCY + " caps the requests in flight of rate stages: give " + RATE + " or "
+                    + FIND_CAPACITY + " rate");
+        }
+    }
+
+    private void sloProblems(List<String> problems) {
+        if (slo == null) {
+            problems.add("the SLO must not be null; use Slo.NONE for none");
+            return;
+        }
+        checkLimit(problems, SLO_TTFT, slo.ttftMillis());
+        checkLimit(problems, SLO_TPOT, slo.tpotMillis());
+        checkLimit(problems, SLO_ITL, slo.itlMillis());
+        checkLimit(problems, SLO_E2E, slo.e2eMillis());
+        if (!(slo.attainment() > 0 && slo.attainment() <= 1)) {
+            problems.add(invalid(SLO_ATTAINMENT, slo.attainment(), "is not above 0 and at most 1"));
+        }
+        if (findCapacity != null && !slo.hasLimits()) {
+            problems.add(FIND_CAPACITY + " needs an SLO to search against: give at least one of " + SLO_TTFT + ", "
+                    + SLO_TPOT + ", " + SLO_ITL + ", " + SLO_E2E);
+        }
+        if (maxProbes < 1 || maxProbes > MAX_MAX_PROBES) {
+            problems.add(invalid(MAX_PROBES, maxProbes, "is outside 1 to " + MAX_MAX_PROBES));
+        }
+        if (maxSearch == null || maxSearch.toSeconds() < 1 || maxSearch.compareTo(MAX_MAX_SEARCH) > 0) {
+            problems.add(invalid(
+                    MAX_SEARCH_SECONDS,
+                    maxSearch == null ? null : maxSearch.toSeconds(),
+                    "is outside 1 to " + MAX_MAX_SEARCH.toSeconds() + " seconds"));
+        }
+    }
+
+    private static void checkLimit(List<String> problems, String option, Double limit) {
+        if (limit != null && !(limit > 0 && limit < 1e9)) {
+            problems.add(invalid(option, limit, "is not a positive number of milliseconds"));
+        }
     }
 
     /** A problem with one option, worded as picocli words a value it cannot convert. */
@@ -202,6 +279,12 @@ public record BenchmarkConfig(
         private Duration timeout = Duration.ofSeconds(BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS);
         private boolean continuousUsage = true;
         private long seed = BenchmarkDefaults.SEED;
+        private Arrival arrival = Arrival.POISSON;
+        private Integer maxConcurrency;
+        private Slo slo = Slo.NONE;
+        private CapacityMode findCapacity;
+        private int maxProbes = DEFAULT_MAX_PROBES;
+        private Duration maxSearch = DEFAULT_MAX_SEARCH;
 
         private Builder(URI url, String model) {
             this.url = url;
@@ -308,6 +391,36 @@ public record BenchmarkConfig(
             return this;
         }
 
+        public Builder arrival(Arrival value) {
+            arrival = value;
+            return this;
+        }
+
+        public Builder maxConcurrency(Integer value) {
+            maxConcurrency = value;
+            return this;
+        }
+
+        public Builder slo(Slo value) {
+            slo = value;
+            return this;
+        }
+
+        public Builder findCapacity(CapacityMode value) {
+            findCapacity = value;
+            return this;
+        }
+
+        public Builder maxProbes(int value) {
+            maxProbes = value;
+            return this;
+        }
+
+        public Builder maxSearch(Duration value) {
+            maxSearch = value;
+            return this;
+        }
+
         public BenchmarkConfig build() {
             return new BenchmarkConfig(
                     url,
@@ -331,7 +444,13 @@ public record BenchmarkConfig(
                     topP,
                     timeout,
                     continuousUsage,
-                    seed);
+                    seed,
+                    arrival,
+                    maxConcurrency,
+                    slo,
+                    findCapacity,
+                    maxProbes,
+                    maxSearch);
         }
     }
 }

@@ -13,6 +13,12 @@ public interface BenchmarkListener {
 
     default void stageStarted(StagePlan stage, int index, int stages) {}
 
+    /**
+     * Each request of a rate stage as it falls due, with its intended send time ({@link System#nanoTime()}), on the
+     * arrival timer's thread: keep it short, or the schedule slips.
+     */
+    default void requestScheduled(StagePlan stage, long intendedNanos) {}
+
     /** Every measured request as it finishes, on the client's callback threads: keep it short. */
     default void requestFinished(StagePlan stage, RequestResult result) {}
 
@@ -47,6 +53,12 @@ public interface BenchmarkListener {
             public void stageStarted(StagePlan stage, int index, int stages) {
                 first.stageStarted(stage, index, stages);
                 second.stageStarted(stage, index, stages);
+            }
+
+            @Override
+            public void requestScheduled(StagePlan stage, long intendedNanos) {
+                first.requestScheduled(stage, intendedNanos);
+                second.requestScheduled(stage, intendedNanos);
             }
 
             @Override

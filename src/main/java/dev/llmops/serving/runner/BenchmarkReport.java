@@ -16,6 +16,8 @@ import java.util.TreeMap;
  * @param peakOutputThroughput highest output tokens/s of the closed-loop levels and rates
  * @param peakStage the stage where the peak was reached
  * @param kneeConcurrency see {@link SaturationKnee}
+ * @param slo the SLO's limits and attainment target, when one was given
+ * @param capacity the result of the capacity search, when one ran
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BenchmarkReport(
@@ -38,14 +40,17 @@ public record BenchmarkReport(
         @JsonProperty("completed") int completed,
         @JsonProperty("failed") int failed,
         @JsonProperty("failures") Map<String, Integer> failures,
-        @JsonProperty("warnings") List<String> warnings) {
+        @JsonProperty("warnings") List<String> warnings,
+        @JsonProperty("slo") Slo slo,
+        @JsonProperty("capacity") CapacityReport capacity) {
 
     static BenchmarkReport of(
             BenchmarkConfig config,
             String startedAt,
             List<StageReport> stages,
             List<SingleRequestReport> singles,
-            List<String> runWarnings) {
+            List<String> runWarnings,
+            CapacityReport capacity) {
         OptionalDouble singleStreamMean = singles.stream()
                 .filter(single -> single.failure() == null)
                 .mapToDouble(SingleRequestReport::tokensPerSecond)
@@ -80,7 +85,9 @@ public record BenchmarkReport(
                 stages.stream().mapToInt(StageReport::completed).sum(),
                 stages.stream().mapToInt(StageReport::failed).sum(),
                 failures,
-                List.copyOf(warnings));
+                List.copyOf(warnings),
+                config.slo().hasLimits() ? config.slo() : null,
+                capacity);
     }
 
     /** True when requests were sent and not one of them succeeded. */

@@ -2,20 +2,28 @@ package dev.llmops.serving.runner;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
-import java.util.Random;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Runs a benchmark plan against one server: a readiness check (one real completion), warm-up, then each stage —
- * the single-request phase, the closed-loop concurrency levels and the open-loop rates — and reports them.
+ * the single-request phase, the closed-loop concurrency levels, the open-loop rates and the probes of a capacity search
+ * — and reports them.
  *
  * <p>Requests are sent from completion callbacks (closed loop) or a timer (open loop), never from a thread that
  * waits for them; the calling thread only waits for each stage to end.
@@ -65,21 +73,84 @@ public final class BenchmarkRunner {
         checkReadiness();
         warmUp(warnings);
         List<StagePlan> plan = StagePlan.of(config);
+        int total = plan.size() + (config.findCapacity() == null ? 0 : config.maxProbes());
         List<StageReport> reports = new ArrayList<>();
         List<SingleRequestReport> singles = new ArrayList<>();
+        CapacityReport capacity = null;
         try (ClientLagProbe probe = new ClientLagProbe(client.callbackExecutor())) {
             probe.start();
             for (int i = 0; i < plan.size(); i++) {
                 StagePlan stage = plan.get(i);
-                listener.stageStarted(stage, i, plan.size());
+                listener.stageStarted(stage, i, total);
                 probe.readAndReset();
-                StageRecorder recorder = runStage(stage);
-                reports.add(recorder.report(probe.readAndReset()));
+                StageRecorder recorder = runStage(stage, null);
+                reports.add(recorder.report(probe.readAndReset(), false));
                 singles.addAll(recorder.singles());
-                listener.stageFinished(reports.get(i), i + 1, plan.size());
+                listener.stageFinished(reports.get(i), i + 1, total);
+            }
+            if (config.findCapacity() != null) {
+                capacity = findCapacity(probe, reports, singles);
             }
         }
-        return BenchmarkReport.of(config, startedAt, reports, singles, warnings);
+        return BenchmarkReport.of(config, startedAt, reports, singles, warnings, capacity);
+    }
+
+    /**
+     * Runs probes as the {@link CapacitySearch} asks for them, each a stage appended to {@code reports}.
+     * Progress counts the probes against the budget, and the last stage reports the total actually run.
+     */
+    private CapacityReport findCapacity(
+            ClientLagProbe probe, List<StageReport> reports, List<SingleRequestReport> singles)
+            throws InterruptedException {
+        CapacitySearch search = new CapacitySearch(
+                config.findCapacity(),
+                startRate(singles),
+                config.maxProbes(),
+                config.maxSearch().toSeconds());
+        long searchStart = System.nanoTime();
+        Optional<Double> load = search.next(0);
+        int total = reports.size() + config.maxProbes();
+        for (int k = 1; load.isPresent(); k++) {
+            StagePlan stage = StagePlan.probe(config, k, load.get());
+            listener.stageStarted(stage, reports.size(), total);
+            probe.readAndReset();
+            SaturationCheck check = new SaturationCheck(
+                    stage.mode() == StagePlan.Mode.OPEN_LOOP,
+                    plannedRequests(stage),
+                    config.slo().attainment());
+            boolean[] stopped = new boolean[1];
+            StageRecorder recorder = runStage(stage, progress -> stopped[0] |= check.shouldStop(progress));
+            StageReport report = recorder.report(probe.readAndReset(), stopped[0]);
+            reports.add(report);
+            boolean met = !stopped[0]
+                    && report.sloAttainment() != null
+                    && report.sloAttainment() >= config.slo().attainment();
+            search.record(new CapacitySearch.Verdict(load.get(), met, stopped[0], report));
+            load = search.next((System.nanoTime() - searchStart) / 1e9);
+            if (load.isEmpty()) {
+                total = reports.size();
+            }
+            listener.stageFinished(report, reports.size(), total);
+        }
+        return CapacityReport.of(config.findCapacity(), search);
+    }
+
+    /** A rate search starts at what one stream served in the single phase (1 / mean E2E), else 1 request/s. */
+    private static double startRate(List<SingleRequestReport> singles) {
+        OptionalDouble e2e = singles.stream()
+                .filter(single -> single.failure() == null)
+                .mapToDouble(SingleRequestReport::e2eMillis)
+                .average();
+        return e2e.isPresent() && e2e.getAsDouble() > 0 ? 1000 / e2e.getAsDouble() : 1;
+    }
+
+    private static int plannedRequests(StagePlan stage) {
+        if (stage.requests() > 0) {
+            return stage.requests();
+        }
+        return stage.mode() == StagePlan.Mode.OPEN_LOOP
+                ? (int) Math.ceil(stage.rate() * stage.duration().toNanos() / 1e9)
+                : 0;
     }
 
     /** A model the server does not list usually means a typo or another served name: say so before anything fails. */
@@ -127,26 +198,42 @@ public final class BenchmarkRunner {
         listener.warmupFinished(config.warmupRequests() - failed, failed);
     }
 
-    private StageRecorder runStage(StagePlan stage) throws InterruptedException {
+    /**
+     * Runs one stage to its end. With a {@code monitor}, the stage's progress is shown to it every
+     * {@link SaturationCheck#TICK_MILLIS} ms; once the monitor returns true the stage sends nothing more and ends when
+     * its requests in flight have finished.
+     */
+    private StageRecorder runStage(StagePlan stage, Predicate<StageRecorder.Progress> monitor)
+            throws InterruptedException {
         boolean measuredSweep = stage.mode() != StagePlan.Mode.SINGLE;
         int maxTokens = measuredSweep ? config.measuredMaxTokens() : config.maxTokens();
-        StageRecorder recorder = new StageRecorder(stage, maxTokens, measuredSweep && config.ignoreEos());
+        StageRecorder recorder = new StageRecorder(stage, maxTokens, measuredSweep && config.ignoreEos(), config.slo());
         CompletionRequest request = template.toBuilder()
                 .maxTokens(maxTokens)
                 .ignoreEos(measuredSweep && config.ignoreEos())
                 .build();
+        AtomicBoolean stop = new AtomicBoolean();
         CompletableFuture<Void> finished = switch (stage.mode()) {
             case SINGLE -> runSingles(stage, request, recorder);
-            case CLOSED_LOOP -> runClosedLoop(stage, request, recorder);
-            case OPEN_LOOP -> runOpenLoop(stage, request, recorder);
+            case CLOSED_LOOP -> runClosedLoop(stage, request, recorder, stop);
+            case OPEN_LOOP -> runOpenLoop(stage, request, recorder, stop);
         };
         long start = System.nanoTime();
+        long nextProgress = start + PROGRESS_INTERVAL.toNanos();
+        long tick = monitor == null ? PROGRESS_INTERVAL.toMillis() : SaturationCheck.TICK_MILLIS;
         while (true) {
             try {
-                finished.get(PROGRESS_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+                finished.get(tick, TimeUnit.MILLISECONDS);
                 return recorder;
             } catch (TimeoutException stillRunning) {
-                listener.stageProgress(stage, recorder.done(), (System.nanoTime() - start) / 1e9);
+                if (monitor != null && !stop.get() && monitor.test(recorder.progress())) {
+                    stop.set(true);
+                    listener.warning(stage.name() + ": stopped early, the server is over-saturated for the SLO");
+                }
+                if (System.nanoTime() - nextProgress >= 0) {
+                    nextProgress += PROGRESS_INTERVAL.toNanos();
+                    listener.stageProgress(stage, recorder.done(), (System.nanoTime() - start) / 1e9);
+                }
             } catch (ExecutionException e) {
                 throw new IllegalStateException("stage " + stage.name() + " broke: " + e.getCause(), e.getCause());
             }
@@ -164,7 +251,8 @@ public final class BenchmarkRunner {
     }
 
     /** N workers, each sending its next request from the completion of its previous one. */
-    private CompletableFuture<Void> runClosedLoop(StagePlan stage, CompletionRequest request, StageRecorder recorder) {
+    private CompletableFuture<Void> runClosedLoop(
+            StagePlan stage, CompletionRequest request, StageRecorder recorder, AtomicBoolean stop) {
         CompletableFuture<Void> finished = new CompletableFuture<>();
         AtomicInteger issued = new AtomicInteger();
         AtomicInteger workers = new AtomicInteger(stage.concurrency());
@@ -173,9 +261,10 @@ public final class BenchmarkRunner {
                 : System.nanoTime() + stage.duration().toNanos();
         Runnable[] worker = new Runnable[1];
         worker[0] = () -> {
-            boolean more = stage.duration() == null
-                    ? issued.getAndIncrement() < stage.requests()
-                    : System.nanoTime() < deadline;
+            boolean more = !stop.get()
+                    && (stage.duration() == null
+                            ? issued.getAndIncrement() < stage.requests()
+                            : System.nanoTime() < deadline);
             if (!more) {
                 if (workers.decrementAndGet() == 0) {
                     finished.complete(null);
@@ -183,6 +272,7 @@ public final class BenchmarkRunner {
                 return;
             }
             String prompt = prompts.next();
+            recorder.issued();
             client.complete(request.withPrompt(prompt)).whenComplete((result, error) -> {
                 try {
                     record(stage, recorder, result, result.sendNanos(), prompt);
@@ -199,58 +289,94 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * Poisson arrivals on an absolute schedule from one timer thread. Each request keeps its intended send time;
-     * latency counts from it, so a late send (schedule lag) shows up as latency instead of hiding queueing.
+     * Arrivals on an absolute schedule ({@link ArrivalSchedule}) from one timer thread, which never waits on responses.
+     * Each request keeps its intended send time; latency counts from it, so a late send (schedule lag) shows up as
+     * latency instead of hiding queueing. With a cap on requests in flight, a request due while the cap is reached
+     * waits in a FIFO and is sent when a request finishes, still timed from its intended send.
      */
-    private CompletableFuture<Void> runOpenLoop(StagePlan stage, CompletionRequest request, StageRecorder recorder) {
+    private CompletableFuture<Void> runOpenLoop(
+            StagePlan stage, CompletionRequest request, StageRecorder recorder, AtomicBoolean stop) {
         CompletableFuture<Void> finished = new CompletableFuture<>();
         ScheduledExecutorService timer =
                 new ScheduledThreadPoolExecutor(1, OpenAiClient.daemonThreads("bench-arrivals-" + stage.name()));
-        Random arrivals = new Random(config.seed() * 31 + stage.name().hashCode());
+        ArrivalSchedule schedule = ArrivalSchedule.of(stage, config.seed());
         long start = System.nanoTime();
         long end = stage.duration() == null
                 ? Long.MAX_VALUE
                 : start + stage.duration().toNanos();
-        AtomicInteger inFlight = new AtomicInteger(1);
+        Object slots = new Object();
+        Deque<Map.Entry<Long, String>> waiting = new ArrayDeque<>();
+        int[] inFlight = new int[1];
+        boolean[] scheduling = {true};
+        Runnable maybeFinish = () -> {
+            synchronized (slots) {
+                if (!scheduling[0] && inFlight[0] == 0 && (waiting.isEmpty() || stop.get())) {
+                    finished.complete(null);
+                }
+            }
+        };
+        Consumer<Map.Entry<Long, String>> send = new Consumer<>() {
+            @Override
+            public void accept(Map.Entry<Long, String> due) {
+                client.complete(request.withPrompt(due.getValue())).whenComplete((result, error) -> {
+                    try {
+                        record(stage, recorder, result, due.getKey(), due.getValue());
+                    } catch (RuntimeException e) {
+                        finished.completeExceptionally(e);
+                    }
+                    Map.Entry<Long, String> next;
+                    synchronized (slots) {
+                        next = stop.get() ? null : waiting.poll();
+                        if (next == null) {
+                            inFlight[0]--;
+                        }
+                    }
+                    if (next != null) {
+                        accept(next);
+                    }
+                    maybeFinish.run();
+                });
+            }
+        };
         Runnable arrive = new Runnable() {
-            private long intended = start;
+            private long intended = start + schedule.nextOffsetNanos();
             private int sent;
 
             @Override
             public void run() {
                 try {
                     while (intended <= System.nanoTime()) {
-                        if (stage.duration() == null ? sent >= stage.requests() : intended >= end) {
+                        if (stop.get() || (stage.duration() == null ? sent >= stage.requests() : intended >= end)) {
                             timer.shutdown();
-                            if (inFlight.decrementAndGet() == 0) {
-                                finished.complete(null);
+                            synchronized (slots) {
+                                scheduling[0] = false;
                             }
+                            maybeFinish.run();
                             return;
                         }
-                        send(intended);
+                        Map.Entry<Long, String> due = Map.entry(intended, prompts.next());
+                        recorder.issued();
+                        listener.requestScheduled(stage, intended);
+                        boolean free;
+                        synchronized (slots) {
+                            free = stage.maxInFlight() == 0 || inFlight[0] < stage.maxInFlight();
+                            if (free) {
+                                inFlight[0]++;
+                            } else {
+                                waiting.add(due);
+                            }
+                        }
+                        if (free) {
+                            send.accept(due);
+                        }
                         sent++;
-                        intended += Math.round(-Math.log(1 - arrivals.nextDouble()) / stage.rate() * 1e9);
+                        intended = start + schedule.nextOffsetNanos();
                     }
                     timer.schedule(this, intended - System.nanoTime(), TimeUnit.NANOSECONDS);
                 } catch (RuntimeException e) {
                     timer.shutdown();
                     finished.completeExceptionally(e);
                 }
-            }
-
-            private void send(long intendedNanos) {
-                String prompt = prompts.next();
-                inFlight.incrementAndGet();
-                client.complete(request.withPrompt(prompt)).whenComplete((result, error) -> {
-                    try {
-                        record(stage, recorder, result, intendedNanos, prompt);
-                    } catch (RuntimeException e) {
-                        finished.completeExceptionally(e);
-                    }
-                    if (inFlight.decrementAndGet() == 0) {
-                        finished.complete(null);
-                    }
-                });
             }
         };
         timer.execute(arrive);

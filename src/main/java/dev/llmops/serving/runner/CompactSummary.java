@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * The runner's results in at most {@value #MAX_BYTES} bytes of JSON: what a benchmark pod leaves as its termination
- * message and the operator copies into the BenchmarkRun status. Only {@code v} and the stage names, levels and counts
- * are always present; the writer drops the other fields, most detailed first, when space runs short, and says so in
- * {@code truncated}.
+ * message and the operator copies into the BenchmarkRun status. Only {@code v}, the stage names, levels, counts and
+ * goodput figures and the capacity are always present; the writer drops the other fields, most detailed first, when
+ * space runs short, and says so in {@code truncated}. Version 2 added the open-loop, goodput and capacity fields.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CompactSummary(
@@ -20,15 +20,23 @@ public record CompactSummary(
         @JsonProperty("sum") Headline headline,
         @JsonProperty("fails") Map<String, Integer> failuresByClass,
         @JsonProperty("warn") List<String> warnings,
-        @JsonProperty("trunc") Boolean truncated) {
+        @JsonProperty("trunc") Boolean truncated,
+        @JsonProperty("cap") Capacity capacity) {
 
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
     public static final int MAX_BYTES = 4096;
 
     /**
      * One measured stage. Latency arrays are milliseconds in the order mean, p50, p90, p99, max.
      *
-     * @param name single, or c&lt;N&gt; for concurrency level N, or r&lt;R&gt; for an open-loop rate
+     * @param name single, c&lt;N&gt; for concurrency level N, r&lt;R&gt; for an open-loop rate, or
+     *     probe&lt;K&gt;-c&lt;N&gt; / probe&lt;K&gt;-r&lt;R&gt; for a capacity probe
+     * @param requestRate the requested rate of an open-loop stage
+     * @param achievedRequestRate the rate the client actually sent at
+     * @param scheduleLagMillis how late requests were sent: p50, p99, max
+     * @param sloAttainment share of requests that met the SLO
+     * @param goodputRequestsPerSecond good requests per second
+     * @param goodputTokensPerSecond output tokens per second of good requests
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Stage(
@@ -44,7 +52,41 @@ public record CompactSummary(
             @JsonProperty("ttft") double[] ttftMillis,
             @JsonProperty("tpot") double[] tpotMillis,
             @JsonProperty("itl") double[] itlMillis,
-            @JsonProperty("e2e") double[] e2eMillis) {}
+            @JsonProperty("e2e") double[] e2eMillis,
+            @JsonProperty("r") Double requestRate,
+            @JsonProperty("ar") Double achievedRequestRate,
+            @JsonProperty("lag") double[] scheduleLagMillis,
+            @JsonProperty("att") Double sloAttainment,
+            @JsonProperty("gps") Double goodputRequestsPerSecond,
+            @JsonProperty("gtps") Double goodputTokensPerSecond) {}
+
+    /**
+     * The capacity search's result, never dropped: the highest load that met the SLO and the figures there.
+     *
+     * @param mode concurrency or rate
+     * @param concurrency the capacity in streams (mode concurrency)
+     * @param requestRate the capacity in requests/s (mode rate)
+     * @param outcome found, budget-exhausted or never-met
+     * @param reason how the search was bounded, at most 200 characters
+     * @param probes how many probes the search made
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Capacity(
+            @JsonProperty("m") String mode,
+            @JsonProperty("c") Integer concurrency,
+            @JsonProperty("r") Double requestRate,
+            @JsonProperty("out") String outcome,
+            @JsonProperty("why") String reason,
+            @JsonProperty("otps") Double outputTokensPerSecond,
+            @JsonProperty("rps") Double requestsPerSecond,
+            @JsonProperty("att") Double sloAttainment,
+            @JsonProperty("gps") Double goodputRequestsPerSecond,
+            @JsonProperty("gtps") Double goodputTokensPerSecond,
+            @JsonProperty("ttft99") Double p99TtftMillis,
+            @JsonProperty("tpot99") Double p99TpotMillis,
+            @JsonProperty("itl99") Double p99ItlMillis,
+            @JsonProperty("e2e99") Double p99E2eMillis,
+            @JsonProperty("np") int probes) {}
 
     /** One prompt of the single-request phase; the prompt text is shortened. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

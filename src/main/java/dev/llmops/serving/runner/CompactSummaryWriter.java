@@ -15,8 +15,9 @@ import java.util.function.Consumer;
 /**
  * Turns a report into a {@link CompactSummary} of at most {@value CompactSummary#MAX_BYTES} bytes of UTF-8 JSON. When
  * the whole summary does not fit, it drops detail step by step, least useful first — prompt texts, maxima, long
- * warnings, the single-request list, then whole latency arrays (ITL, E2E, TPOT, TTFT) — and marks the result
- * {@code trunc}. Stage names, levels and counts stay; only if even they do not fit are the last stages dropped.
+ * warnings, the single-request list, then whole latency arrays (schedule lag with ITL, then E2E, TPOT, TTFT) — and
+ * marks the result {@code trunc}. Stage names, levels, counts, attainment and goodput stay, and so does the capacity;
+ * only if even they do not fit are the last stages dropped.
  */
 public final class CompactSummaryWriter {
 
@@ -24,6 +25,7 @@ public final class CompactSummaryWriter {
     private static final int MAX_MODEL_CHARS = 253;
     private static final int MAX_PROMPT_CHARS = 60;
     private static final int MAX_WARNING_CHARS = 300;
+    private static final int MAX_REASON_CHARS = 200;
 
     private CompactSummaryWriter() {}
 
@@ -53,7 +55,30 @@ public final class CompactSummaryWriter {
                 headline,
                 report.failures().isEmpty() ? null : report.failures(),
                 warnings(report.warnings()),
-                null));
+                null,
+                capacity(report.capacity())));
+    }
+
+    private static CompactSummary.Capacity capacity(CapacityReport capacity) {
+        if (capacity == null) {
+            return null;
+        }
+        return new CompactSummary.Capacity(
+                capacity.mode().flagValue(),
+                capacity.maxConcurrency(),
+                round(capacity.maxRequestRate()),
+                capacity.outcome(),
+                cut(capacity.reason(), MAX_REASON_CHARS),
+                round(capacity.outputThroughput()),
+                round(capacity.requestThroughput()),
+                round(capacity.sloAttainment()),
+                round(capacity.goodputRequestRate()),
+                round(capacity.goodputOutputThroughput()),
+                round(capacity.p99TtftMillis()),
+                round(capacity.p99TpotMillis()),
+                round(capacity.p99ItlMillis()),
+                round(capacity.p99E2eMillis()),
+                capacity.probes().size());
     }
 
     /** The summary of a run that measured nothing, with the reason as its warning. */
@@ -66,6 +91,7 @@ public final class CompactSummaryWriter {
                 null,
                 null,
                 warnings(List.of(reason)),
+                null,
                 null));
     }
 
@@ -92,6 +118,9 @@ public final class CompactSummaryWriter {
         ObjectNode minimal = JSON.createObjectNode();
         minimal.put("v", CompactSummary.FORMAT_VERSION);
         minimal.put("trunc", true);
+        if (root.get("cap") != null) {
+            minimal.set("cap", root.get("cap"));
+        }
         return minimal.toString();
     }
 
@@ -108,9 +137,9 @@ public final class CompactSummaryWriter {
                         })),
                 root -> shortenWarnings(root, 5, 100),
                 root -> root.remove("single"),
-                root -> eachIn(root, "stages", stage -> stage.remove("itl")),
+                root -> eachIn(root, "stages", stage -> stage.remove(List.of("itl", "lag"))),
                 root -> eachIn(root, "stages", stage -> stage.remove("e2e")),
-                root -> eachIn(root, "stages", stage -> stage.remove(List.of("dur", "ttps", "rps", "ac"))),
+                root -> eachIn(root, "stages", stage -> stage.remove(List.of("dur", "ttps", "rps", "ac", "r", "ar"))),
                 root -> eachIn(root, "stages", stage -> stage.remove("tpot")),
                 root -> eachIn(root, "stages", stage -> stage.remove("ttft")),
                 root -> eachIn(root, "stages", stage -> stage.remove("otps")),
@@ -209,7 +238,19 @@ public final class CompactSummaryWriter {
                 array(stage.latency(StageReport.TTFT)),
                 array(stage.latency(StageReport.TPOT)),
                 array(stage.latency(StageReport.ITL)),
-                array(stage.latency(StageReport.E2E)));
+                array(stage.latency(StageReport.E2E)),
+                stage.requestRate(),
+                round(stage.achievedRequestRate()),
+                lag(stage.latency(StageReport.SCHEDULE_LAG)),
+                round(stage.sloAttainment()),
+                round(stage.goodputRequestRate()),
+                round(stage.goodputOutputThroughput()));
+    }
+
+    private static double[] lag(LatencySummary summary) {
+        return summary == null
+                ? null
+                : new double[] {round(summary.median()), round(summary.p99()), round(summary.max())};
     }
 
     private static double[] array(LatencySummary summary) {

@@ -3,21 +3,32 @@ package dev.llmops.serving.runner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * Folds the results of one stage into counters and histograms as they arrive (from many threads), so no per-request
- * data outlives its request; then turns them into a {@link StageReport}.
+ * data outlives its request — whether a request met the SLO is decided as it is recorded; then turns them into a
+ * {@link StageReport}.
  */
 final class StageRecorder {
 
     static final double CLIENT_LAG_WARNING_MILLIS = 5;
     static final double CLIENT_CPU_WARNING = 0.9;
+    /** A rate stage whose sends ran below this share of its schedule's rate gets a warning. */
+    static final double SCHEDULE_KEPT_SHARE = 0.99;
+
+    static final double SCHEDULE_LAG_WARNING_MILLIS = 5;
+
+    /** What a running stage has done so far, for the capacity search's saturation check. */
+    record Progress(int issued, int done, int bad, double ttftSumMillis, int ttftCount) {}
 
     private final StagePlan plan;
     private final int maxTokens;
     private final boolean ignoreEos;
+    private final Slo slo;
     private final LatencyHistogram ttft = new LatencyHistogram();
     private final LatencyHistogram ttfc = new LatencyHistogram();
     private final LatencyHistogram tpot = new LatencyHistogram();
@@ -29,6 +40,11 @@ final class StageRecorder {
     private final List<SingleRequestReport> singles = new ArrayList<>();
     private long firstSendNanos = Long.MAX_VALUE;
     private long lastSendNanos = Long.MIN_VALUE;
+    private long lastActualSendNanos = Long.MIN_VALUE;
+    private int issued;
+    private int good;
+    private long goodOutputTokens;
+    private double ttftSumMillis;
     private long lastEndNanos = Long.MIN_VALUE;
     private double sumLatencyNanos;
     private int completed;
@@ -40,14 +56,24 @@ final class StageRecorder {
     private int countedOutputs;
     private int estimatedSplits;
 
-    StageRecorder(StagePlan plan, int maxTokens, boolean ignoreEos) {
+    StageRecorder(StagePlan plan, int maxTokens, boolean ignoreEos, Slo slo) {
         this.plan = plan;
         this.maxTokens = maxTokens;
         this.ignoreEos = ignoreEos;
+        this.slo = slo;
     }
 
     synchronized int done() {
         return completed + failed;
+    }
+
+    /** Counts a request the stage has scheduled, sent or not yet. */
+    synchronized void issued() {
+        issued++;
+    }
+
+    synchronized Progress progress() {
+        return new Progress(issued, done(), done() - good, ttftSumMillis, (int) ttft.count());
     }
 
     /**
@@ -57,6 +83,7 @@ final class StageRecorder {
     synchronized void record(RequestResult result, long intendedNanos, String prompt) {
         firstSendNanos = Math.min(firstSendNanos, intendedNanos);
         lastSendNanos = Math.max(lastSendNanos, intendedNanos);
+        lastActualSendNanos = Math.max(lastActualSendNanos, result.sendNanos());
         lastEndNanos = Math.max(lastEndNanos, result.endNanos());
         sumLatencyNanos += result.endNanos() - intendedNanos;
         if (plan.mode() == StagePlan.Mode.OPEN_LOOP) {
@@ -81,6 +108,10 @@ final class StageRecorder {
             return;
         }
         completed++;
+        if (slo.isGood(result, intendedNanos)) {
+            good++;
+            goodOutputTokens += result.outputTokens();
+        }
         inputTokens += result.promptTokens();
         outputTokens += result.outputTokens();
         reasoningTokens += result.reasoningTokens();
@@ -97,6 +128,7 @@ final class StageRecorder {
         long ttftNanos = result.firstTokenNanos() - intendedNanos;
         e2e.record(e2eNanos);
         ttft.record(ttftNanos);
+        ttftSumMillis += ttftNanos / 1e6;
         if (result.firstContentNanos() != RequestResult.NO_TIME) {
             ttfc.record(result.firstContentNanos() - intendedNanos);
         }
@@ -122,7 +154,7 @@ final class StageRecorder {
         return List.copyOf(singles);
     }
 
-    synchronized StageReport report(ClientLagProbe.Reading client) {
+    synchronized StageReport report(ClientLagProbe.Reading client, boolean stoppedEarly) {
         boolean any = done() > 0;
         double window = any ? (lastEndNanos - firstSendNanos) / 1e9 : 0;
         Map<String, LatencySummary> latencies = new LinkedHashMap<>();
@@ -135,10 +167,16 @@ final class StageRecorder {
         boolean closed = plan.mode() != StagePlan.Mode.OPEN_LOOP;
         double cpuUtilisation =
                 window > 0 ? client.cpuSeconds() / window / Runtime.getRuntime().availableProcessors() : 0;
+        Double achievedRate = closed ? null : rate(lastActualSendNanos);
+        boolean withSlo = slo.hasLimits() && any;
+        List<String> warnings = warnings(client, cpuUtilisation);
+        if (!closed) {
+            scheduleWarning(achievedRate, rate(lastSendNanos)).ifPresent(warnings::add);
+        }
         return new StageReport(
                 plan.name(),
                 plan.mode(),
-                closed ? plan.concurrency() : null,
+                closed ? Integer.valueOf(plan.concurrency()) : plan.maxInFlight() > 0 ? plan.maxInFlight() : null,
                 closed ? null : plan.rate(),
                 window,
                 completed,
@@ -160,7 +198,47 @@ final class StageRecorder {
                 client.maxMillis(),
                 client.cpuSeconds(),
                 cpuUtilisation,
-                warnings(client, cpuUtilisation));
+                warnings,
+                closed ? null : plan.arrival(),
+                achievedRate,
+                withSlo ? (double) good / done() : null,
+                withSlo ? perSecond(good, window) : null,
+                withSlo ? perSecond(goodOutputTokens, window) : null,
+                stoppedEarly ? Boolean.TRUE : null);
+    }
+
+    /** Sends after the first over the time from the first intended send to {@code lastNanos}; null below 2 sends. */
+    private Double rate(long lastNanos) {
+        int sends = done();
+        return sends < 2 || lastNanos <= firstSendNanos ? null : (sends - 1) / ((lastNanos - firstSendNanos) / 1e9);
+    }
+
+    /**
+     * A warning when sends fell behind the stage's own schedule (compared with the schedule drawn, not the requested
+     * rate, which a short Poisson sample misses by chance) or ran late, since latencies count from intended sends.
+     */
+    private Optional<String> scheduleWarning(Double achievedRate, Double scheduledRate) {
+        LatencySummary lag = scheduleLag.summary();
+        boolean slow =
+                achievedRate != null && scheduledRate != null && achievedRate < SCHEDULE_KEPT_SHARE * scheduledRate;
+        boolean late = lag != null && lag.p99() > SCHEDULE_LAG_WARNING_MILLIS;
+        if (!slow && !late) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(
+                Locale.ROOT,
+                "%s: the client could not keep the arrival schedule (achieved %.2f req/s of %.2f req/s scheduled, %s"
+                        + " requested; schedule lag p99 %.1f ms, max %.1f ms)%s; latencies count from the intended"
+                        + " send times, so TTFT and E2E include this client-side delay",
+                plan.name(),
+                achievedRate == null ? 0 : achievedRate,
+                scheduledRate == null ? plan.rate() : scheduledRate,
+                StagePlan.number(plan.rate()),
+                lag == null ? 0 : lag.p99(),
+                lag == null ? 0 : lag.max(),
+                plan.maxInFlight() > 0
+                        ? " — " + RunnerFlags.MAX_CONCURRENCY + " " + plan.maxInFlight() + " held requests back"
+                        : ""));
     }
 
     private List<String> warnings(ClientLagProbe.Reading client, double cpuUtilisation) {
@@ -168,7 +246,7 @@ final class StageRecorder {
         String stage = plan.name() + ": ";
         if (client.p99Millis() > CLIENT_LAG_WARNING_MILLIS || cpuUtilisation > CLIENT_CPU_WARNING) {
             warnings.add(String.format(
-                    java.util.Locale.ROOT,
+                    Locale.ROOT,
                     "%sthe client may have been the bottleneck (its threads ran"
                             + " p99 %.1f ms late, CPU %.0f%% of %d cores); TTFT and ITL include client delay",
                     stage,

@@ -13,8 +13,9 @@ import java.util.Map;
  * The figures of one stage, under the field names of SGLang's and vLLM's bench_serving where the meaning is the same
  * (duration, completed, failed, request_throughput, mean_ttft_ms, ...), so existing scripts read them.
  *
- * @param maxConcurrency the requested concurrency (closed loop and single phase)
- * @param requestRate the requested Poisson rate (open loop)
+ * @param maxConcurrency the requested concurrency (closed loop and single phase), or the cap on requests in flight of
+ *     a rate stage
+ * @param requestRate the requested rate (open loop)
  * @param durationSeconds the window: first send (intended send for a rate) to last completion
  * @param achievedConcurrency Σ E2E / window (Little's law), next to the requested one
  * @param drainTailSeconds last completion minus last send: how long stragglers stretched the window
@@ -24,9 +25,31 @@ import java.util.Map;
  * @param errors one example message per failure class
  * @param clientLagP99Millis p99 of how late the client's own threads ran their tasks during the stage
  * @param clientCpuUtilisation process CPU time over the window divided by the processors available
+ * @param arrival how a rate stage spaced its requests
+ * @param achievedRequestRate of a rate stage: sends after the first over the time from the first intended send to the
+ *     last actual send
+ * @param sloAttainment with an SLO: good requests over all requests of the stage (failures are not good)
+ * @param goodputRequestRate with an SLO: good requests per second of the window
+ * @param goodputOutputThroughput with an SLO: output tokens of good requests per second of the window
+ * @param stoppedEarly true when a capacity probe stopped sending because the server was over-saturated
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"name", "mode", "max_concurrency", "request_rate", "duration", "completed", "failed", "failures"})
+@JsonPropertyOrder({
+    "name",
+    "mode",
+    "max_concurrency",
+    "request_rate",
+    "arrival",
+    "achieved_request_rate",
+    "duration",
+    "completed",
+    "failed",
+    "failures",
+    "slo_attainment",
+    "goodput_request_rate",
+    "goodput_output_throughput",
+    "stopped_early"
+})
 public record StageReport(
         @JsonProperty("name") String name,
         @JsonProperty("mode") StagePlan.Mode mode,
@@ -52,7 +75,13 @@ public record StageReport(
         @JsonProperty("client_lag_max_ms") double clientLagMaxMillis,
         @JsonProperty("client_cpu_seconds") double clientCpuSeconds,
         @JsonProperty("client_cpu_utilisation") double clientCpuUtilisation,
-        @JsonProperty("warnings") List<String> warnings) {
+        @JsonProperty("warnings") List<String> warnings,
+        @JsonProperty("arrival") Arrival arrival,
+        @JsonProperty("achieved_request_rate") Double achievedRequestRate,
+        @JsonProperty("slo_attainment") Double sloAttainment,
+        @JsonProperty("goodput_request_rate") Double goodputRequestRate,
+        @JsonProperty("goodput_output_throughput") Double goodputOutputThroughput,
+        @JsonProperty("stopped_early") Boolean stoppedEarly) {
 
     public static final String TTFT = "ttft";
     public static final String TTFC = "ttfc";

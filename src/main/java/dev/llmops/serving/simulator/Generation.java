@@ -9,9 +9,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One simulated generation: its schedule (first chunk at start + TTFT, then one chunk every tokens-per-chunk × token
- * delay) and its emission, one timer task per chunk on a shared scheduler, so a thousand streams need no thousand
- * threads. Each chunk is written when its last token would have been produced.
+ * One simulated generation: its schedule (first chunk at start + TTFT, then one chunk every tokens-per-chunk × the
+ * per-token delay at the running batch size when the chunk is scheduled) and its emission, one timer task per chunk on
+ * a shared scheduler, so a thousand streams need no thousand threads. Each chunk is written when its last token would
+ * have been produced.
  */
 final class Generation {
 
@@ -69,7 +70,8 @@ final class Generation {
     private final int chunkCount;
     private final int disconnectAtChunk;
     private final long ttftNanos;
-    private final long chunkIntervalNanos;
+    private final long tokenDelayNanos;
+    private final double batchSlowdown;
     private final long receivedNanos;
     private final long createdSeconds = System.currentTimeMillis() / 1000;
     private final long[] intendedNanos;
@@ -99,6 +101,7 @@ final class Generation {
             int tokensPerChunk,
             long ttftNanos,
             long tokenDelayNanos,
+            double batchSlowdown,
             boolean disconnect,
             long receivedNanos) {
         this.simulator = simulator;
@@ -118,7 +121,8 @@ final class Generation {
         this.chunkCount = (outputTokens + tokensPerChunk - 1) / tokensPerChunk;
         this.disconnectAtChunk = disconnect ? Math.max(1, chunkCount / 2) : -1;
         this.ttftNanos = ttftNanos;
-        this.chunkIntervalNanos = tokenDelayNanos * tokensPerChunk;
+        this.tokenDelayNanos = tokenDelayNanos;
+        this.batchSlowdown = batchSlowdown;
         this.receivedNanos = receivedNanos;
         this.intendedNanos = new long[chunkCount];
         this.sentNanos = new long[chunkCount];
@@ -138,9 +142,6 @@ final class Generation {
     /** Generation begins (a batch slot is free): the role-only chunk goes out now, the first token after TTFT. */
     synchronized void start() {
         startedNanos = System.nanoTime();
-        for (int i = 0; i < chunkCount; i++) {
-            intendedNanos[i] = startedNanos + ttftNanos + i * chunkIntervalNanos;
-        }
         if (stream && chat) {
             if (!write("data: " + chunkJson("\"role\":\"assistant\",\"content\":\"\"", null, -1) + "\n\n")) {
                 return;
@@ -149,10 +150,23 @@ final class Generation {
         scheduleChunk(0);
     }
 
+    /**
+     * Fixes when chunk {@code index} is due, from the previous chunk's due time (so a late write does not delay the
+     * rest) and the batch running now. A whole answer without slowdown jumps straight to its last chunk's time.
+     */
     private void scheduleChunk(int index) {
-        int target = stream ? index : chunkCount - 1;
+        int target = stream || batchSlowdown > 0 ? index : chunkCount - 1;
+        for (int i = index; i <= target; i++) {
+            intendedNanos[i] = i == 0 ? startedNanos + ttftNanos : intendedNanos[i - 1] + chunkIntervalNanos();
+        }
         long delay = intendedNanos[target] - System.nanoTime();
         scheduler.schedule(() -> emit(target), Math.max(0, delay), TimeUnit.NANOSECONDS);
+    }
+
+    /** Tokens-per-chunk × token delay × (1 + slowdown × (running batch − 1)). */
+    private long chunkIntervalNanos() {
+        int batch = Math.max(1, simulator.batchSize());
+        return Math.round(tokenDelayNanos * (double) tokensPerChunk * (1 + batchSlowdown * (batch - 1)));
     }
 
     private synchronized void emit(int index) {
@@ -160,7 +174,11 @@ final class Generation {
             return;
         }
         if (!stream) {
-            finishWhole();
+            if (index < chunkCount - 1) {
+                scheduleChunk(index + 1);
+            } else {
+                finishWhole();
+            }
             return;
         }
         if (index == disconnectAtChunk) {
@@ -201,7 +219,7 @@ final class Generation {
         chunkTokens[index] = last - first;
         sentChunks = index + 1;
         sentTokens = last;
-        simulator.tokensGenerated(last - first, index == 0 ? sentNanos[0] - startedNanos : -1);
+        simulator.tokensGenerated(last - first, index == 0 ? sentNanos[0] - receivedNanos : -1);
         if (lastChunk) {
             end(SimulatedRequest.Outcome.COMPLETED, finishReason());
         } else {
@@ -243,7 +261,7 @@ final class Generation {
         }
         sentChunks = chunkCount;
         sentTokens = outputTokens;
-        simulator.tokensGenerated(outputTokens, now - startedNanos);
+        simulator.tokensGenerated(outputTokens, now - receivedNanos);
         end(SimulatedRequest.Outcome.COMPLETED, finishReason());
     }
 

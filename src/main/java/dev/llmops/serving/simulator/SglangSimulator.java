@@ -65,7 +65,9 @@ public final class SglangSimulator implements AutoCloseable {
     private final Set<HttpExchange> hung = ConcurrentHashMap.newKeySet();
     private final Queue<Generation> waiting = new ArrayDeque<>();
     private final List<SimulatedRequest> groundTruth = new ArrayList<>();
-    private int running;
+    /** Requests holding a batch slot (prefill or decode); written under this object's lock. */
+    private volatile int running;
+
     private volatile Fault fault;
     private volatile double errorRate;
     private volatile long loadedAtNanos;
@@ -113,6 +115,11 @@ public final class SglangSimulator implements AutoCloseable {
         return config.model;
     }
 
+    /** The capacities of this simulator's speed settings under a latency SLO. */
+    public SimulatedCapacity capacity() {
+        return config.capacity();
+    }
+
     public Fault fault() {
         return fault;
     }
@@ -148,7 +155,7 @@ public final class SglangSimulator implements AutoCloseable {
         return metrics.generationTokens.get();
     }
 
-    public synchronized int running() {
+    public int running() {
         return running;
     }
 
@@ -171,6 +178,11 @@ public final class SglangSimulator implements AutoCloseable {
 
     String modelJson() {
         return modelJson;
+    }
+
+    /** The running batch a token's delay is computed from. */
+    int batchSize() {
+        return running;
     }
 
     void tokensGenerated(int tokens, long ttftNanos) {
@@ -236,12 +248,7 @@ public final class SglangSimulator implements AutoCloseable {
                                     + modelJson
                                     + ",\"max_model_len\":" + config.contextLength + "}]}");
                 case "/get_server_info" -> send(exchange, 200, "application/json", serverInfo());
-                case "/metrics" ->
-                    send(
-                            exchange,
-                            200,
-                            "text/plain; version=0.0.4",
-                            metrics.render(config.model, running(), queued(), config.maxRunning));
+                case "/metrics" -> metrics(exchange);
                 case "/simulator/ground_truth" -> groundTruth(exchange);
                 case "/v1/chat/completions" -> generate(exchange, requestBody, true);
                 case "/v1/completions" -> generate(exchange, requestBody, false);
@@ -250,6 +257,21 @@ public final class SglangSimulator implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             exchange.close();
         }
+    }
+
+    /** The running and queued counts of one instant, so they add up to the requests the server holds. */
+    private void metrics(HttpExchange exchange) throws IOException {
+        int runningNow;
+        int queuedNow;
+        synchronized (this) {
+            runningNow = running;
+            queuedNow = waiting.size();
+        }
+        send(
+                exchange,
+                200,
+                "text/plain; version=0.0.4",
+                metrics.render(config.model, runningNow, queuedNow, config.maxRunning));
     }
 
     private void groundTruth(HttpExchange exchange) throws IOException {
@@ -354,6 +376,7 @@ public final class SglangSimulator implements AutoCloseable {
                 config.tokensPerChunk,
                 config.ttft.toNanos(),
                 config.tokenDelay.toNanos(),
+                config.batchSlowdown,
                 current == Fault.DISCONNECT,
                 received);
         active.add(generation);
@@ -495,6 +518,7 @@ public final class SglangSimulator implements AutoCloseable {
         private int reasoningTokens;
         private int naturalLength;
         private int maxRunning;
+        private double batchSlowdown;
         private Duration loading = Duration.ZERO;
         private Fault fault = Fault.NONE;
         private double errorRate;
@@ -560,6 +584,23 @@ public final class SglangSimulator implements AutoCloseable {
         public Builder maxRunning(int value) {
             this.maxRunning = atLeast(value, 0, "maxRunning");
             return this;
+        }
+
+        /**
+         * Service time under load: with b requests running (in prefill or decode) each token takes token delay × (1 +
+         * this × (b − 1)), b taken when the token (or chunk) is scheduled. 0 (the default) keeps the delay fixed.
+         */
+        public Builder batchSlowdown(double value) {
+            if (!(value >= 0 && Double.isFinite(value))) {
+                throw new IllegalArgumentException("batchSlowdown must be a finite number of at least 0, was " + value);
+            }
+            this.batchSlowdown = value;
+            return this;
+        }
+
+        /** The capacities this configuration has under a latency SLO, computed from its speed settings. */
+        public SimulatedCapacity capacity() {
+            return new SimulatedCapacity(ttft, tokenDelay, batchSlowdown, maxRunning);
         }
 
         /** Slow start: for this long /health answers 503 and generation fails with 503; /v1/models answers. */

@@ -8,9 +8,12 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
 import dev.llmops.serving.api.v1alpha1.DatasetType;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.benchmark.RunnerArguments;
+import dev.llmops.serving.runner.Arrival;
 import dev.llmops.serving.runner.BenchmarkConfig;
+import dev.llmops.serving.runner.CapacityMode;
 import dev.llmops.serving.runner.Dataset;
 import dev.llmops.serving.runner.RunnerFlags;
+import dev.llmops.serving.runner.Slo;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -115,6 +118,49 @@ class RunnerContractTest {
     void withoutItsOptionalFlagsTheCommandRunsTheConfigurationsDefaults() {
         assertThat(configOf(parse(List.of(RunnerFlags.URL, URL, RunnerFlags.MODEL, MODEL))))
                 .isEqualTo(expected().build());
+    }
+
+    @Test
+    void theOpenLoopSloAndCapacityFlagsParseIntoTheConfiguration() {
+        BenchCommand command = parse(List.of(
+                RunnerFlags.URL,
+                URL,
+                RunnerFlags.MODEL,
+                MODEL,
+                RunnerFlags.RATE,
+                "2.5,5",
+                RunnerFlags.ARRIVAL,
+                "constant",
+                RunnerFlags.MAX_CONCURRENCY,
+                "32",
+                RunnerFlags.SLO_TTFT,
+                "500",
+                RunnerFlags.SLO_TPOT,
+                "50",
+                RunnerFlags.SLO_ITL,
+                "80",
+                RunnerFlags.SLO_E2E,
+                "30000",
+                RunnerFlags.SLO_ATTAINMENT,
+                "0.99",
+                RunnerFlags.FIND_CAPACITY,
+                "rate",
+                RunnerFlags.MAX_PROBES,
+                "8",
+                RunnerFlags.MAX_SEARCH_SECONDS,
+                "600"));
+
+        assertThat(configOf(command))
+                .isEqualTo(expected()
+                        .concurrency(List.of())
+                        .rates(List.of(2.5, 5.0))
+                        .arrival(Arrival.CONSTANT)
+                        .maxConcurrency(32)
+                        .slo(new Slo(500.0, 50.0, 80.0, 30000.0, 0.99))
+                        .findCapacity(CapacityMode.RATE)
+                        .maxProbes(8)
+                        .maxSearch(Duration.ofSeconds(600))
+                        .build());
     }
 
     /**

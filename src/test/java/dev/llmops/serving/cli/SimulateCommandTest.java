@@ -23,6 +23,8 @@ class SimulateCommandTest {
                 "--port -1|Invalid value for option '--port': -1 is not a port number (0 to 65535; 0 picks a free one)",
                 "--ttft-ms -5|Invalid value for option '--ttft-ms': -5 is negative; use 0 or more",
                 "--token-delay-ms -0.5|Invalid value for option '--token-delay-ms': -0.5 is negative; use 0 or more",
+                "--batch-slowdown -0.1|Invalid value for option '--batch-slowdown': -0.1 is not a finite number of 0 or"
+                        + " more",
                 "--tokens-per-chunk 0|Invalid value for option '--tokens-per-chunk': 0 is below 1",
                 "--error-rate 1.5|Invalid value for option '--error-rate': 1.5 is not a fraction between 0 and 1",
                 "--duration-seconds 0|Invalid value for option '--duration-seconds': 0 is not a positive number of "

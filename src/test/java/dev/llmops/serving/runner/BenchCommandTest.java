@@ -73,7 +73,22 @@ class BenchCommandTest {
                         + "BENCH_TEST_UNSET_VARIABLE is not set in the environment (export it or drop the option)",
                 "--no-single --no-sweep|nothing to measure: --no-single and --no-sweep leave no stage; drop one or "
                         + "give --rate",
-                "--concurency 8|Unknown options: '--concurency', '8' (did you mean --concurrency?)"
+                "--concurency 8|Unknown options: '--concurency', '8' (did you mean --concurrency?)",
+                "--rate 5 --arrival uniform|Invalid value for option '--arrival': expected poisson or constant, got "
+                        + "uniform",
+                "--max-concurrency 4|--max-concurrency caps the requests in flight of rate stages: give --rate or "
+                        + "--find-capacity rate",
+                "--rate 5 --max-concurrency 0|Invalid value for option '--max-concurrency': 0 is outside 1 to 4096",
+                "--slo-ttft-p99-ms 0|Invalid value for option '--slo-ttft-p99-ms': 0.0 is not a positive number of "
+                        + "milliseconds",
+                "--slo-attainment 0|Invalid value for option '--slo-attainment': 0.0 is not above 0 and at most 1",
+                "--slo-attainment 1.01|Invalid value for option '--slo-attainment': 1.01 is not above 0 and at most 1",
+                "--find-capacity rate|--find-capacity needs an SLO to search against: give at least one of "
+                        + "--slo-ttft-p99-ms, --slo-tpot-p99-ms, --slo-itl-p99-ms, --slo-e2e-p99-ms",
+                "--find-capacity speed|Invalid value for option '--find-capacity': expected concurrency or rate, got "
+                        + "speed",
+                "--slo-e2e-p99-ms 900 --find-capacity rate --max-probes 0|Invalid value for option '--max-probes': 0 "
+                        + "is outside 1 to 64"
             })
     void badConfigurationExitsTwoWithOneLineNamingTheOptionAndAPointerToHelp(String options, String message) {
         List<String> args = new ArrayList<>(List.of("--url", "http://127.0.0.1:9", "--model", "m"));
@@ -308,6 +323,102 @@ class BenchCommandTest {
             assertThat(line.path("send_ns").asLong()).isLessThan(served.sentChunkNanos()[0]);
             assertThat(line.path("end_ns").asLong()).isGreaterThanOrEqualTo(received[received.length - 1]);
         });
+    }
+
+    @Test
+    void aCapacitySearchCountsItsProbesAgainstTheBudgetAndReportsWhereItStopped() throws IOException {
+        Path report = dir.resolve("report.json");
+        Path summary = dir.resolve("termination-log");
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(5))
+                .tokenDelay(Duration.ofMillis(4))
+                .batchSlowdown(1)
+                .start()) {
+            Cli.Run run = bench(
+                    "--url",
+                    simulator.baseUrl().toString(),
+                    "--model",
+                    simulator.model(),
+                    "--warmup",
+                    "1",
+                    "--no-single",
+                    "--no-sweep",
+                    "--max-tokens",
+                    "16",
+                    "--ignore-eos",
+                    "--requests-per-level",
+                    "12",
+                    "--slo-tpot-p99-ms",
+                    "14",
+                    "--slo-attainment",
+                    "0.9",
+                    "--find-capacity",
+                    "concurrency",
+                    "--max-probes",
+                    "3",
+                    "--json-out",
+                    report.toString(),
+                    "--summary-file",
+                    summary.toString());
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.err()
+                            .lines()
+                            .filter(line -> line.startsWith("PROGRESS"))
+                            .toList())
+                    .containsExactly(
+                            "PROGRESS 0/3 probe1-c1",
+                            "PROGRESS 1/3 probe2-c2",
+                            "PROGRESS 2/3 probe3-c4",
+                            "PROGRESS 3/3");
+        }
+        JsonNode full = JSON.readTree(report.toFile());
+        assertThat(full.path("slo").path("tpot_p99_ms").asDouble()).isEqualTo(14);
+        assertThat(full.path("slo").path("attainment").asDouble()).isEqualTo(0.9);
+        JsonNode capacity = full.path("capacity");
+        assertThat(capacity.path("mode").asText()).isEqualTo("concurrency");
+        assertThat(capacity.path("outcome").asText()).isEqualTo("budget-exhausted");
+        assertThat(capacity.path("max_concurrency").asInt()).isEqualTo(2);
+        assertThat(capacity.path("reason").asText()).contains("all 3 probes were used", "4 streams missed it");
+        assertThat(capacity.path("p99_tpot_ms").asDouble()).isBetween(6.0, 14.0);
+        assertThat(capacity.path("probes").findValuesAsText("name"))
+                .containsExactly("probe1-c1", "probe2-c2", "probe3-c4");
+        assertThat(capacity.path("probes").findValues("met"))
+                .extracting(JsonNode::asBoolean)
+                .containsExactly(true, true, false);
+        JsonNode probe = full.path("stages").get(2);
+        for (String field : List.of("slo_attainment", "goodput_request_rate", "goodput_output_throughput")) {
+            assertThat(probe.has(field)).as(field).isTrue();
+        }
+        CompactSummary compact = JSON.readValue(Files.readString(summary), CompactSummary.class);
+        assertThat(compact.version()).isEqualTo(2);
+        assertThat(compact.capacity().mode()).isEqualTo("concurrency");
+        assertThat(compact.capacity().concurrency()).isEqualTo(2);
+        assertThat(compact.capacity().outcome()).isEqualTo("budget-exhausted");
+        assertThat(compact.capacity().probes()).isEqualTo(3);
+        assertThat(compact.stages().get(2).sloAttainment()).isLessThan(0.9);
+    }
+
+    @Test
+    void theHelpDescribesEveryNewFlag() {
+        Cli.Run run = bench("--help");
+
+        for (String flag : List.of(
+                RunnerFlags.ARRIVAL,
+                RunnerFlags.MAX_CONCURRENCY,
+                RunnerFlags.SLO_TTFT,
+                RunnerFlags.SLO_TPOT,
+                RunnerFlags.SLO_ITL,
+                RunnerFlags.SLO_E2E,
+                RunnerFlags.SLO_ATTAINMENT,
+                RunnerFlags.FIND_CAPACITY,
+                RunnerFlags.MAX_PROBES,
+                RunnerFlags.MAX_SEARCH_SECONDS)) {
+            assertThat(run.out().lines().filter(line -> line.contains(flag)))
+                    .as(flag)
+                    .isNotEmpty();
+        }
+        assertThat(run.out()).contains("poisson", "constant", "(0,1]", "bisect");
     }
 
     @Test

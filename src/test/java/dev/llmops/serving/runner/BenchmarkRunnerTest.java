@@ -38,7 +38,7 @@ class BenchmarkRunnerTest {
     }
 
     /** Keeps every measured result by stage, so tests can pair it with the simulator's record. */
-    static final class Recording implements BenchmarkListener {
+    static class Recording implements BenchmarkListener {
         final ConcurrentLinkedQueue<Map.Entry<String, RequestResult>> results = new ConcurrentLinkedQueue<>();
 
         @Override

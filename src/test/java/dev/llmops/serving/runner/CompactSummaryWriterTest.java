@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +35,7 @@ class CompactSummaryWriterTest {
         List<SingleRequestReport> singles = prompts.stream()
                 .map(prompt -> new SingleRequestReport(prompt, 4096, 0, 45.678, 123.456, null, 21.9, 90123.4, null))
                 .toList();
-        return BenchmarkReport.of(config, "2026-01-01T00:00:00Z", stages, singles, warnings);
+        return BenchmarkReport.of(config, "2026-01-01T00:00:00Z", stages, singles, warnings, null);
     }
 
     private static CompactSummary parse(String json) throws Exception {
@@ -107,6 +108,91 @@ class CompactSummaryWriterTest {
         });
         assertThat(summary.stages().get(1).failed()).isPositive();
         assertThat(summary.headline().failedRequests()).isPositive();
+    }
+
+    private static BenchmarkReport rateReport(int stages, List<String> warnings) {
+        BenchmarkConfig config = BenchmarkConfig.builder(URI.create("http://127.0.0.1:30000"), "m")
+                .findCapacity(CapacityMode.RATE)
+                .slo(new Slo(500.0, null, null, null, 0.95))
+                .build();
+        CapacitySearch search = new CapacitySearch(CapacityMode.RATE, 1, 4, 1800);
+        List<StageReport> reports = new ArrayList<>();
+        for (int k = 1; k <= stages; k++) {
+            reports.add(Reports.rate("r" + k, k, 0.99));
+        }
+        Optional<Double> next = search.next(0);
+        for (int k = 1; next.isPresent(); k++) {
+            double rate = next.get();
+            boolean met = rate <= 3;
+            StageReport probe = Reports.rate("probe" + k + "-r" + StagePlan.number(rate), rate, met ? 0.98 : 0.5);
+            search.record(new CapacitySearch.Verdict(rate, met, false, probe));
+            reports.add(probe);
+            next = search.next(0);
+        }
+        return BenchmarkReport.of(
+                config,
+                "2026-01-01T00:00:00Z",
+                reports,
+                List.of(),
+                warnings,
+                CapacityReport.of(CapacityMode.RATE, search));
+    }
+
+    @Test
+    void version2CarriesRatesGoodputAndTheCapacity() throws Exception {
+        CompactSummary summary = parse(CompactSummaryWriter.write(rateReport(4, List.of())));
+
+        assertThat(summary.version()).isEqualTo(2);
+        assertThat(summary.truncated()).isNull();
+        assertThat(summary.stages())
+                .extracting(CompactSummary.Stage::name)
+                .containsExactly("r1", "r2", "r3", "r4", "probe1-r1", "probe2-r2", "probe3-r4", "probe4-r3");
+        CompactSummary.Stage first = summary.stages().get(4);
+        assertThat(first.requestRate()).isEqualTo(1.0);
+        assertThat(first.achievedRequestRate()).isEqualTo(0.988);
+        assertThat(first.scheduleLagMillis()).containsExactly(0.543, 3.46, 12.3);
+        assertThat(first.sloAttainment()).isEqualTo(0.98);
+        assertThat(first.goodputRequestsPerSecond()).isEqualTo(12.1);
+        assertThat(first.goodputTokensPerSecond()).isEqualTo(1210);
+        CompactSummary.Capacity capacity = summary.capacity();
+        assertThat(capacity.mode()).isEqualTo("rate");
+        assertThat(capacity.outcome()).isEqualTo("budget-exhausted");
+        assertThat(capacity.requestRate()).isEqualTo(3.0);
+        assertThat(capacity.concurrency()).isNull();
+        assertThat(capacity.sloAttainment()).isEqualTo(0.98);
+        assertThat(capacity.p99TtftMillis()).isEqualTo(345.7);
+        assertThat(capacity.probes()).isEqualTo(4);
+        assertThat(capacity.reason()).isNotBlank().hasSizeLessThanOrEqualTo(200);
+    }
+
+    @Test
+    void truncationDropsScheduleLagWithTheLatencyArraysButNeverGoodputOrTheCapacity() throws Exception {
+        List<String> warnings = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            warnings.add("probe" + i + ": the client could not keep the arrival schedule " + "x".repeat(200));
+        }
+        String json = CompactSummaryWriter.write(rateReport(40, warnings));
+        CompactSummary summary = parse(json);
+
+        assertThat(summary.truncated()).isTrue();
+        assertThat(summary.stages()).hasSize(44).allSatisfy(stage -> {
+            assertThat(stage.scheduleLagMillis()).isNull();
+            assertThat(stage.sloAttainment()).isNotNull();
+            assertThat(stage.goodputRequestsPerSecond()).isNotNull();
+            assertThat(stage.goodputTokensPerSecond()).isNotNull();
+        });
+        assertThat(summary.capacity()).isNotNull();
+        assertThat(summary.capacity().sloAttainment()).isEqualTo(0.98);
+        assertThat(summary.capacity().p99E2eMillis()).isNotNull();
+    }
+
+    @Test
+    void scheduleLagGoesBeforeTtft() throws Exception {
+        CompactSummary summary = parse(CompactSummaryWriter.write(rateReport(14, List.of())));
+
+        assertThat(summary.truncated()).isTrue();
+        assertThat(summary.stages().get(0).scheduleLagMillis()).isNull();
+        assertThat(summary.stages().get(0).ttftMillis()).isNotNull();
     }
 
     @Test

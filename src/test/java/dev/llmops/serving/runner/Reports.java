@@ -20,6 +20,45 @@ final class Reports {
                 List.of());
     }
 
+    /** An open-loop stage with schedule lag, achieved rate, SLO attainment and goodput. */
+    static StageReport rate(String name, double rate, double attainment) {
+        StageReport base = stage(name, StagePlan.Mode.OPEN_LOOP, 1, 1234.567, 2345.678, Map.of(), List.of());
+        Map<String, LatencySummary> latencies = new LinkedHashMap<>(base.latencies());
+        latencies.put(StageReport.SCHEDULE_LAG, new LatencySummary(1.2345, 0.5432, 2.3456, 3.4567, 12.345));
+        return new StageReport(
+                name,
+                StagePlan.Mode.OPEN_LOOP,
+                null,
+                rate,
+                base.durationSeconds(),
+                base.completed(),
+                base.failed(),
+                base.failures(),
+                base.totalInputTokens(),
+                base.totalOutputTokens(),
+                0,
+                base.requestThroughput(),
+                base.outputThroughput(),
+                base.totalTokenThroughput(),
+                base.achievedConcurrency(),
+                base.drainTailSeconds(),
+                0,
+                0,
+                latencies,
+                Map.of(),
+                0.2,
+                0.9,
+                1.5,
+                0.1,
+                List.of(),
+                Arrival.POISSON,
+                rate * 0.987654,
+                attainment,
+                12.345 * attainment,
+                1234.567 * attainment,
+                null);
+    }
+
     static StageReport stage(
             String name,
             StagePlan.Mode mode,
@@ -66,6 +105,12 @@ final class Reports {
                 0.9,
                 1.5,
                 0.1,
-                warnings);
+                warnings,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 }

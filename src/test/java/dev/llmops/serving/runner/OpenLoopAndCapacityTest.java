@@ -1,0 +1,312 @@
+package dev.llmops.serving.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+import dev.llmops.serving.simulator.SglangSimulator;
+import dev.llmops.serving.simulator.SimulatedCapacity;
+import dev.llmops.serving.simulator.SimulatedRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Open-loop arrivals, the cap on requests in flight, goodput and the capacity search against the simulator over real
+ * HTTP, checked with the simulator's own record of when requests arrived and what its settings imply.
+ */
+class OpenLoopAndCapacityTest {
+
+    private static final Duration TTFT = Duration.ofMillis(5);
+    private static final Duration TOKEN_DELAY = Duration.ofMillis(4);
+    private static final double BATCH_SLOWDOWN = 1;
+    private static final int OUTPUT_TOKENS = 16;
+
+    private static OpenAiClient client;
+
+    @BeforeAll
+    static void createClient() {
+        client = OpenAiClient.create();
+    }
+
+    @AfterAll
+    static void closeClient() {
+        client.close();
+    }
+
+    private static BenchmarkConfig.Builder config(SglangSimulator simulator) {
+        return BenchmarkConfig.builder(simulator.baseUrl(), simulator.model())
+                .singleRequests(false)
+                .concurrency(List.of())
+                .warmupRequests(1)
+                .maxTokens(OUTPUT_TOKENS)
+                .ignoreEos(true)
+                .timeout(Duration.ofSeconds(20));
+    }
+
+    private static SglangSimulator.Builder fastSimulator() {
+        return SglangSimulator.builder().ttft(Duration.ofMillis(1)).tokenDelay(Duration.ofMillis(1));
+    }
+
+    private static BenchmarkReport run(BenchmarkConfig config, BenchmarkRunnerTest.Recording recording)
+            throws Exception {
+        return new BenchmarkRunner(config, client, recording).run();
+    }
+
+    private static StageReport stage(BenchmarkReport report, String name) {
+        return report.stages().stream()
+                .filter(stage -> stage.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** The simulator's record of a stage's requests, in order of arrival. */
+    private static List<SimulatedRequest> truthOf(
+            SglangSimulator simulator, BenchmarkRunnerTest.Recording recording, String stage) {
+        Set<String> ids =
+                recording.of(stage).stream().map(RequestResult::responseId).collect(Collectors.toSet());
+        return await().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> simulator.requests().stream()
+                                .filter(request -> ids.contains(request.id()))
+                                .sorted((a, b) -> Long.compare(a.receivedNanos(), b.receivedNanos()))
+                                .toList(),
+                        requests -> requests.size() == ids.size());
+    }
+
+    /** Records the intended send times of one stage's requests, as the arrival timer hands them out. */
+    static final class Schedule extends BenchmarkRunnerTest.Recording {
+        final List<Long> intendedNanos = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void requestScheduled(StagePlan stage, long intended) {
+            intendedNanos.add(intended);
+        }
+
+        double[] gapsSeconds() {
+            double[] gaps = new double[intendedNanos.size() - 1];
+            for (int i = 1; i < intendedNanos.size(); i++) {
+                gaps[i - 1] = (intendedNanos.get(i) - intendedNanos.get(i - 1)) / 1e9;
+            }
+            return gaps;
+        }
+    }
+
+    @Test
+    void poissonInterArrivalTimesFitTheExponentialDistribution() throws Exception {
+        double rate = 100;
+        try (SglangSimulator simulator = fastSimulator().start()) {
+            Schedule schedule = new Schedule();
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .rates(List.of(rate))
+                            .requestsPerLevel(300)
+                            .maxTokens(2)
+                            .build(),
+                    schedule);
+
+            double[] gaps = schedule.gapsSeconds();
+            assertThat(gaps).hasSize(299);
+            assertThat(Statistics.ksDistanceFromExponential(gaps, rate))
+                    .as("Kolmogorov–Smirnov distance from Exp(%s) of %s gaps", rate, gaps.length)
+                    .isLessThan(Statistics.ksCriticalValue(gaps.length));
+            assertThat(truthOf(simulator, schedule, "r100"))
+                    .as("requests the server saw")
+                    .hasSize(300);
+            StageReport r100 = stage(report, "r100");
+            assertThat(r100.arrival()).isEqualTo(Arrival.POISSON);
+            assertThat(r100.requestRate()).isEqualTo(rate);
+            assertThat(r100.achievedRequestRate()).isCloseTo(rate, within(rate * 0.25));
+        }
+    }
+
+    @Test
+    void constantArrivalsAreEvenlySpaced() throws Exception {
+        double rate = 50;
+        try (SglangSimulator simulator = fastSimulator().start()) {
+            Schedule schedule = new Schedule();
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .rates(List.of(rate))
+                            .arrival(Arrival.CONSTANT)
+                            .requestsPerLevel(100)
+                            .maxTokens(2)
+                            .build(),
+                    schedule);
+
+            assertThat(Arrays.stream(schedule.gapsSeconds()).boxed().toList())
+                    .hasSize(99)
+                    .allSatisfy(gap -> assertThat(gap).isCloseTo(1 / rate, within(1e-6)));
+            List<SimulatedRequest> arrivals = truthOf(simulator, schedule, "r50");
+            double[] serverGapsMillis = new double[arrivals.size() - 1];
+            for (int i = 1; i < arrivals.size(); i++) {
+                serverGapsMillis[i - 1] =
+                        (arrivals.get(i).receivedNanos() - arrivals.get(i - 1).receivedNanos()) / 1e6;
+            }
+            Arrays.sort(serverGapsMillis);
+            assertThat(serverGapsMillis[serverGapsMillis.length / 2])
+                    .as("the median gap between arrivals at the server (a Poisson stream's would be 13.9 ms)")
+                    .isCloseTo(1000 / rate, within(2.0));
+            StageReport r50 = stage(report, "r50");
+            assertThat(r50.arrival()).isEqualTo(Arrival.CONSTANT);
+            assertThat(r50.achievedRequestRate()).isCloseTo(rate, within(rate * 0.1));
+        }
+    }
+
+    @Test
+    void maxConcurrencyCapsTheRequestsInFlightAndTheWaitShowsAsScheduleLag() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(10))
+                .tokenDelay(Duration.ofMillis(5))
+                .start()) {
+            BenchmarkRunnerTest.Recording recording = new BenchmarkRunnerTest.Recording();
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .rates(List.of(200.0))
+                            .maxConcurrency(3)
+                            .requestsPerLevel(60)
+                            .maxTokens(8)
+                            .build(),
+                    recording);
+
+            List<long[]> busy = new ArrayList<>();
+            for (SimulatedRequest request : truthOf(simulator, recording, "r200")) {
+                long[] sent = request.sentChunkNanos();
+                busy.add(new long[] {request.receivedNanos(), sent[sent.length - 1]});
+            }
+            assertThat(mostAtOnce(busy)).as("requests the server held at once").isEqualTo(3);
+            StageReport r200 = stage(report, "r200");
+            assertThat(r200.completed()).isEqualTo(60);
+            assertThat(r200.maxConcurrency()).isEqualTo(3);
+            assertThat(r200.latency(StageReport.SCHEDULE_LAG).p99())
+                    .as("requests waited for a slot")
+                    .isGreaterThan(100);
+            assertThat(r200.warnings())
+                    .anySatisfy(warning ->
+                            assertThat(warning).contains("could not keep the arrival schedule", "--max-concurrency 3"));
+        }
+    }
+
+    private static int mostAtOnce(List<long[]> intervals) {
+        int most = 0;
+        for (long[] interval : intervals) {
+            int atOnce = 0;
+            for (long[] other : intervals) {
+                if (other[0] <= interval[0] && interval[0] < other[1]) {
+                    atOnce++;
+                }
+            }
+            most = Math.max(most, atOnce);
+        }
+        return most;
+    }
+
+    @Test
+    void attainmentAndGoodputCountOnlyRequestsThatMetEveryLimit() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(40))
+                .tokenDelay(Duration.ofMillis(10))
+                .errorRate(0.25)
+                .start()) {
+            BenchmarkConfig.Builder base = config(simulator)
+                    .concurrency(List.of(4))
+                    .requestsPerLevel(40)
+                    .maxTokens(4);
+            StageReport loose = stage(
+                    run(
+                            base.slo(new Slo(1000.0, 100.0, 100.0, 2000.0, 0.95))
+                                    .build(),
+                            new BenchmarkRunnerTest.Recording()),
+                    "c4");
+            StageReport slowFirstToken = stage(
+                    run(base.slo(new Slo(20.0, null, null, null, 0.95)).build(), new BenchmarkRunnerTest.Recording()),
+                    "c4");
+            StageReport slowTokens = stage(
+                    run(base.slo(new Slo(null, null, 5.0, null, 0.95)).build(), new BenchmarkRunnerTest.Recording()),
+                    "c4");
+
+            assertThat(loose.failed()).isPositive();
+            assertThat(loose.sloAttainment())
+                    .as("failures are not good")
+                    .isEqualTo((double) loose.completed() / (loose.completed() + loose.failed()));
+            assertThat(loose.goodputRequestRate()).isCloseTo(loose.requestThroughput(), within(1e-9));
+            assertThat(loose.goodputOutputThroughput()).isCloseTo(loose.outputThroughput(), within(1e-9));
+            assertThat(slowFirstToken.sloAttainment()).isZero();
+            assertThat(slowFirstToken.goodputRequestRate()).isZero();
+            assertThat(slowTokens.sloAttainment())
+                    .as("ITL of 10 ms over a 5 ms limit")
+                    .isZero();
+            assertThat(slowTokens.goodputOutputThroughput()).isZero();
+        }
+    }
+
+    @Test
+    void theConcurrencySearchFindsTheSimulatorsCapacity() throws Exception {
+        double tpotLimit = 14;
+        int truth = new SimulatedCapacity(TTFT, TOKEN_DELAY, BATCH_SLOWDOWN, 0).maxConcurrency(tpotLimit, null);
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(TTFT)
+                .tokenDelay(TOKEN_DELAY)
+                .batchSlowdown(BATCH_SLOWDOWN)
+                .start()) {
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .findCapacity(CapacityMode.CONCURRENCY)
+                            .slo(new Slo(null, tpotLimit, null, null, 0.9))
+                            .requestsPerLevel(20)
+                            .build(),
+                    new BenchmarkRunnerTest.Recording());
+
+            CapacityReport capacity = report.capacity();
+            assertThat(capacity.outcome()).as(capacity.reason()).isEqualTo("found");
+            assertThat(capacity.maxConcurrency()).isBetween(truth - 1, truth + 1);
+            assertThat(capacity.probes()).extracting(CapacityReport.Probe::name).startsWith("probe1-c1", "probe2-c2");
+            assertThat(capacity.p99TpotMillis()).isLessThanOrEqualTo(tpotLimit * 1.1);
+            assertThat(report.stages()).hasSize(capacity.probes().size());
+        }
+    }
+
+    @Test
+    void theRateSearchFindsTheSimulatorsCapacity() throws Exception {
+        double tpotLimit = 14;
+        // A batch limit the search never reaches (about 3.5 requests run at the capacity) keeps the model's answer
+        // quick
+        int maxRunning = 8;
+        double truth = new SimulatedCapacity(TTFT, TOKEN_DELAY, BATCH_SLOWDOWN, maxRunning)
+                .maxConstantRate(tpotLimit, null, OUTPUT_TOKENS);
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(TTFT)
+                .tokenDelay(TOKEN_DELAY)
+                .batchSlowdown(BATCH_SLOWDOWN)
+                .maxRunning(maxRunning)
+                .start()) {
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .singleRequests(true)
+                            .findCapacity(CapacityMode.RATE)
+                            .maxProbes(16)
+                            .arrival(Arrival.CONSTANT)
+                            .slo(new Slo(null, tpotLimit, null, null, 0.9))
+                            .durationPerLevel(Duration.ofSeconds(2))
+                            .build(),
+                    new BenchmarkRunnerTest.Recording());
+
+            CapacityReport capacity = report.capacity();
+            assertThat(capacity.outcome()).as(capacity.reason()).isEqualTo("found");
+            double step = 1 + CapacitySearch.RATE_RESOLUTION;
+            assertThat(capacity.maxRequestRate())
+                    .as("true capacity %.2f req/s; %s", truth, capacity.probes())
+                    .isBetween(truth / step / step, truth * step);
+            assertThat(capacity.probes().get(0).requestRate())
+                    .as("the search starts at what one stream served in the single phase")
+                    .isBetween(10.0, 16.0);
+        }
+    }
+}
