@@ -11,6 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -147,15 +150,50 @@ class SimulatedCapacityTest {
         }
     }
 
-    /** {@code streams} streams each sending {@code rounds} requests one after the other, all started at once. */
-    private static List<RequestResult> closedLoop(
-            OpenAiClient client, SglangSimulator simulator, int streams, int rounds, int tokens) {
-        CompletionRequest request = CompletionRequest.builder(simulator.baseUrl(), simulator.model())
+    @Test
+    void theServerUnderConstantArrivalsMeasuresTheSteadyStateOfTheModel() throws InterruptedException {
+        int tokens = 40;
+        double rate = 10;
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                        .ttft(Duration.ofMillis(20))
+                        .tokenDelay(Duration.ofMillis(5))
+                        .batchSlowdown(0.25)
+                        .recordGroundTruth(false)
+                        .start();
+                OpenAiClient client = OpenAiClient.create()) {
+            double expected = simulator.capacity().constantRateTpotMillis(rate, tokens);
+            assertThat(expected).as("about 3.2 running at once").isBetween(7.5, 8.1);
+
+            CompletionRequest request = request(simulator, tokens);
+            List<CompletableFuture<RequestResult>> sent = new ArrayList<>();
+            ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+            try {
+                clock.scheduleAtFixedRate(
+                        () -> sent.add(client.complete(request)), 0, Math.round(1000 / rate), TimeUnit.MILLISECONDS);
+                Thread.sleep(3000);
+            } finally {
+                clock.shutdown();
+                assertThat(clock.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+            }
+            List<RequestResult> steady =
+                    sent.stream().skip(10).map(CompletableFuture::join).toList();
+            assertThat(medianTpot(steady)).isCloseTo(expected, within(0.5));
+        }
+    }
+
+    private static CompletionRequest request(SglangSimulator simulator, int tokens) {
+        return CompletionRequest.builder(simulator.baseUrl(), simulator.model())
                 .prompt("How long is a token?")
                 .maxTokens(tokens)
                 .ignoreEos(true)
                 .timeout(Duration.ofSeconds(30))
                 .build();
+    }
+
+    /** {@code streams} streams each sending {@code rounds} requests one after the other, all started at once. */
+    private static List<RequestResult> closedLoop(
+            OpenAiClient client, SglangSimulator simulator, int streams, int rounds, int tokens) {
+        CompletionRequest request = request(simulator, tokens);
         List<CompletableFuture<List<RequestResult>>> loops = new ArrayList<>();
         for (int i = 0; i < streams; i++) {
             CompletableFuture<List<RequestResult>> loop = CompletableFuture.completedFuture(List.of());
