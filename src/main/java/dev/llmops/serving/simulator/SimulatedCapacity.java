@@ -20,7 +20,7 @@ import java.time.Duration;
  * service time, n output tokens) and requests move through the queue in waves of M. A request that ends rejoins the
  * queue behind the C − M waiting, so at position p in (C − M, C] it starts ⌈p / M⌉ − 1 waves later: the longest wait is
  * (⌈C / M⌉ − 1) × S, and TTFT(C) = ttft + (⌈C / M⌉ − 1) × S for the requests at the back (with C a multiple of M,
- * every request; otherwise the waits alternate between ⌊C / M⌋ − 1 and ⌈C / M⌉ − 1 waves, mean (C − M) / M × S by
+ * every request; otherwise a request waits ⌊C / M⌋ − 1 or ⌈C / M⌉ − 1 waves, mean (C − M) / M × S by
  * Little's law). So the highest C meeting a TTFT limit L ≥ ttft is M × (⌊(L − ttft) / S⌋ + 1).
  *
  * <p><b>Constant arrivals at rate λ</b>: in steady state every request spends the same E2E in the server and the
@@ -29,8 +29,8 @@ import java.time.Duration;
  * limits: the server no longer serves the rate). E2E solves the fixed point E2E = ttft + (n − 1) × tokenDelay × (1 +
  * s × (b̄ − 1)), where b̄ is the mean running batch over the request's own decode phase (itself included, the others
  * arriving every 1/λ and staying E2E): about λ × E2E, exactly λ × E2E + r(1 − r)/(λ × E2E) over the whole request
- * with r the fractional part of λ × E2E, and never below 1. When the fixed point does not exist (from λ × (n − 1) ×
- * tokenDelay × s ≥ 1 on, the slowdown outgrows the arrivals) there is no steady state either.
+ * with r the fractional part of λ × E2E, and never below 1. When the fixed point does not exist (from about λ × (n − 1)
+ * × tokenDelay × s ≥ 1 on, the slowdown outgrows the arrivals) there is no steady state either.
  */
 public final class SimulatedCapacity {
 
