@@ -20,15 +20,17 @@ import java.time.Duration;
  * service time, n output tokens) and requests move through the queue in waves of M. A request that ends rejoins the
  * queue behind the C − M waiting, so at position p in (C − M, C] it starts ⌈p / M⌉ − 1 waves later: the longest wait is
  * (⌈C / M⌉ − 1) × S, and TTFT(C) = ttft + (⌈C / M⌉ − 1) × S for the requests at the back (with C a multiple of M,
- * every request; otherwise the waits alternate between ⌊C / M⌋ − 1 and ⌈C / M⌉ − 1 waves, mean (C − M) / M × S by
+ * every request; otherwise a request waits ⌊C / M⌋ − 1 or ⌈C / M⌉ − 1 waves, mean (C − M) / M × S by
  * Little's law). So the highest C meeting a TTFT limit L ≥ ttft is M × (⌊(L − ttft) / S⌋ + 1).
  *
  * <p><b>Constant arrivals at rate λ</b>: in steady state every request spends the same E2E in the server and the
  * running batch is the number of arrivals in the last E2E; it never exceeds M (nobody queues, TTFT = ttft) as long as
- * λ × E2E ≤ M. Above that the queue grows without bound: no steady state, no rate there meets the SLO. E2E solves the
- * fixed point E2E = ttft + (n − 1) × tokenDelay × (1 + s × (b̄ − 1)), where b̄ is the mean running batch over the
- * request's own decode phase (itself included, the others arriving every 1/λ), which is about λ × E2E; when the fixed
- * point does not exist (the slowdown outgrows the arrivals) there is no steady state either.
+ * λ × E2E ≤ M. Above that the queue grows without bound: no steady state, no rate there meets the SLO (whatever the
+ * limits: the server no longer serves the rate). E2E solves the fixed point E2E = ttft + (n − 1) × tokenDelay × (1 +
+ * s × (b̄ − 1)), where b̄ is the mean running batch over the request's own decode phase (itself included, the others
+ * arriving every 1/λ and staying E2E): about λ × E2E, exactly λ × E2E + r(1 − r)/(λ × E2E) over the whole request
+ * with r the fractional part of λ × E2E, and never below 1. When the fixed point does not exist (from about λ × (n − 1)
+ * × tokenDelay × s ≥ 1 on, the slowdown outgrows the arrivals) there is no steady state either.
  */
 public final class SimulatedCapacity {
 
@@ -36,8 +38,10 @@ public final class SimulatedCapacity {
     public static final int UNBOUNDED_CONCURRENCY = Integer.MAX_VALUE;
 
     private static final double TOLERANCE = 1e-9;
-    private static final int FIXED_POINT_ITERATIONS = 100_000;
     private static final int BISECTION_STEPS = 200;
+    private static final int RATE_DOUBLINGS = 64;
+    /** A running batch beyond any server's: the latency has run away, there is no steady state. */
+    private static final double RUNAWAY_BATCH = 1e6;
 
     private final double ttftMillis;
     private final double tokenDelayMillis;
@@ -159,7 +163,10 @@ public final class SimulatedCapacity {
             return Double.POSITIVE_INFINITY;
         } else {
             high = 1000 / lowest;
-            while (meetsAtRate(high, tpotLimit, outputTokens)) {
+            for (int i = 0; meetsAtRate(high, tpotLimit, outputTokens); i++) {
+                if (i == RATE_DOUBLINGS) {
+                    return Double.POSITIVE_INFINITY;
+                }
                 high *= 2;
             }
         }
@@ -181,41 +188,61 @@ public final class SimulatedCapacity {
                 && (tpotLimitMs == null || (e2e - ttftMillis) / (outputTokens - 1) <= tpotLimitMs + TOLERANCE);
     }
 
-    /** The least fixed point of E ↦ ttft + (n − 1) × TPOT(b̄(E)), iterated from below; +∞ when there is none. */
+    /**
+     * The E2E that reproduces itself, E = ttft + (n − 1) × TPOT(b̄(E)), found by bisection above the unloaded E2E;
+     * +∞ when it would hold more than the batch limit (or a run-away batch) at once.
+     */
     private double steadyStateE2eMillis(double ratePerMilli, int outputTokens) {
-        double e2e = ttftMillis + (outputTokens - 1) * tokenDelayMillis;
-        for (int i = 0; i < FIXED_POINT_ITERATIONS; i++) {
-            if (maxRunning > 0 && ratePerMilli * e2e > maxRunning + TOLERANCE) {
+        double low = ttftMillis + (outputTokens - 1) * tokenDelayMillis;
+        double ceiling = (maxRunning > 0 ? maxRunning : RUNAWAY_BATCH) / ratePerMilli;
+        if (excessMillis(ratePerMilli, low, outputTokens) <= 0) {
+            return low > ceiling * (1 + TOLERANCE) ? Double.POSITIVE_INFINITY : low;
+        }
+        double high = low;
+        do {
+            if (high >= ceiling) {
                 return Double.POSITIVE_INFINITY;
             }
-            double next = ttftMillis
-                    + (outputTokens - 1)
-                            * tokenDelayMillis
-                            * (1 + batchSlowdown * (meanDecodeBatch(ratePerMilli, e2e) - 1));
-            if (next - e2e <= TOLERANCE * Math.max(1, e2e)) {
-                return next;
+            low = high;
+            high = Math.min(2 * high, ceiling);
+        } while (excessMillis(ratePerMilli, high, outputTokens) > 0);
+        for (int i = 0; i < BISECTION_STEPS && high - low > TOLERANCE * high; i++) {
+            double middle = (low + high) / 2;
+            if (excessMillis(ratePerMilli, middle, outputTokens) > 0) {
+                low = middle;
+            } else {
+                high = middle;
             }
-            e2e = next;
         }
-        return Double.POSITIVE_INFINITY;
+        return high;
+    }
+
+    /** How much longer than {@code e2e} a request takes when every request stays {@code e2e}. */
+    private double excessMillis(double ratePerMilli, double e2e, int outputTokens) {
+        double batch = meanDecodeBatch(ratePerMilli, e2e);
+        return ttftMillis + (outputTokens - 1) * tokenDelayMillis * (1 + batchSlowdown * (batch - 1)) - e2e;
     }
 
     /**
-     * Mean number of requests in the server over one request's decode phase [ttft, E) when all stay E and arrive every
-     * 1/λ: the sum of each arrival's overlap with that window, divided by its length (the request itself counts 1).
+     * Mean number of requests in the server over one request's decode phase [ttft, E) when each stays E and one
+     * arrives every 1/λ (the request itself at 0): the number in the server at t is ⌊λt⌋ − ⌊λ(t − E)⌋, integrated in
+     * closed form.
      */
     private double meanDecodeBatch(double ratePerMilli, double e2e) {
         double decode = e2e - ttftMillis;
         if (decode <= 0) {
             return 1;
         }
-        long reach = (long) Math.ceil(ratePerMilli * e2e) + 1;
-        double overlap = 0;
-        for (long k = -reach; k <= reach; k++) {
-            double arrival = k / ratePerMilli;
-            overlap += Math.max(0, Math.min(arrival + e2e, e2e) - Math.max(arrival, ttftMillis));
-        }
-        return overlap / decode;
+        double inServer = floorIntegral(ratePerMilli, e2e)
+                - floorIntegral(ratePerMilli, ttftMillis)
+                + floorIntegral(ratePerMilli, ttftMillis - e2e);
+        return inServer / decode;
+    }
+
+    /** ∫₀ˣ ⌊λt⌋ dt, for x of either sign. */
+    private static double floorIntegral(double rate, double x) {
+        double steps = Math.floor(rate * x);
+        return steps * (steps - 1) / 2 / rate + steps * (x - steps / rate);
     }
 
     private int maxConcurrencyByTpot(Double tpotLimitMs) {

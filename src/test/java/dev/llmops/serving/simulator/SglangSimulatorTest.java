@@ -187,6 +187,36 @@ class SglangSimulatorTest {
     }
 
     @Test
+    void metricsCountTheRunningBatchAndTheQueueAndTtftIncludesTheWait() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .model("m")
+                .maxRunning(2)
+                .ttft(Duration.ofMillis(400))
+                .tokenDelay(Duration.ZERO)
+                .start()) {
+            List<CompletableFuture<HttpResponse<String>>> answers = List.of(
+                    post(simulator, "/v1/chat/completions", chat(1, true)),
+                    post(simulator, "/v1/chat/completions", chat(1, true)),
+                    post(simulator, "/v1/chat/completions", chat(1, true)));
+            await().atMost(Duration.ofSeconds(5)).until(() -> simulator.running() + simulator.queued() == 3);
+
+            assertThat(get(simulator, "/metrics", null).body())
+                    .contains(
+                            "sglang:num_running_reqs{model_name=\"m\"} 2.0",
+                            "sglang:num_queue_reqs{model_name=\"m\"} 1.0");
+            answers.forEach(answer -> assertThat(answer.join().statusCode()).isEqualTo(200));
+            await().atMost(Duration.ofSeconds(5)).until(() -> simulator.running() == 0);
+            assertThat(get(simulator, "/metrics", null).body())
+                    .as("the queued request's TTFT, wait included, is above 0.5 s")
+                    .contains(
+                            "sglang:num_running_reqs{model_name=\"m\"} 0.0",
+                            "sglang:num_queue_reqs{model_name=\"m\"} 0.0",
+                            "sglang:time_to_first_token_seconds_bucket{model_name=\"m\",le=\"0.5\"} 2",
+                            "sglang:time_to_first_token_seconds_count{model_name=\"m\"} 3");
+        }
+    }
+
+    @Test
     void anApiKeyGuardsEverythingButHealthAndMetrics() throws Exception {
         try (SglangSimulator simulator =
                 SglangSimulator.builder().apiKey("sekret").start()) {

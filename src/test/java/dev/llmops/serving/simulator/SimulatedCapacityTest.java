@@ -4,10 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.llmops.serving.runner.CompletionRequest;
+import dev.llmops.serving.runner.OpenAiClient;
+import dev.llmops.serving.runner.RequestResult;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The capacities a simulator's settings imply, worked out by hand for a few settings. */
+/**
+ * The capacities a simulator's settings imply, worked out by hand for a few settings, and checked against the
+ * simulator itself under a closed loop measured by the runner's client.
+ */
 class SimulatedCapacityTest {
 
     /** ttft 50 ms, token delay 10 ms, +10 % per extra running request, batch limit 8. */
@@ -93,11 +105,118 @@ class SimulatedCapacityTest {
         assertThat(unlimited.constantRateTpotMillis(rate, tokens)).isCloseTo(15, within(1e-6));
         assertThat(unlimited.constantRateTpotMillis(rate * 0.9, tokens)).isLessThan(15);
 
+        assertThat(unlimited.maxConstantRate(null, null, tokens))
+                .as("without limits only the run-away bounds it: E2E ≈ (50 + 900) / (1 − 100 × 10 ms × 0.1 × λ)")
+                .isCloseTo(10, within(0.3));
+
         var limited = new SimulatedCapacity(Duration.ofMillis(50), Duration.ofMillis(10), 0.1, 4);
         assertThat(limited.maxConstantRate(15.0, null, tokens))
                 .as("the batch limit binds first: 4 running at E2E 50 + 100 × 10 × (1 + 0.1 × ~3)")
                 .isCloseTo(4 / 1.35, within(0.05));
         assertThat(limited.maxConstantRate(9.0, null, tokens)).isZero();
         assertThat(limited.maxConstantRate(null, 40.0, tokens)).isZero();
+    }
+
+    @Test
+    void theServerUnderAClosedLoopMeasuresWhatTheModelSays() {
+        int tokens = 40;
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                        .ttft(Duration.ofMillis(20))
+                        .tokenDelay(Duration.ofMillis(5))
+                        .batchSlowdown(0.25)
+                        .maxRunning(4)
+                        .recordGroundTruth(false)
+                        .start();
+                OpenAiClient client = OpenAiClient.create()) {
+            SimulatedCapacity model = simulator.capacity();
+
+            List<RequestResult> two = closedLoop(client, simulator, 2, 3, tokens);
+            assertThat(medianTpot(two)).isCloseTo(model.closedLoopTpotMillis(2), within(0.5));
+            assertThat(model.closedLoopTpotMillis(2)).isCloseTo(6.25, within(1e-9));
+
+            List<RequestResult> five = closedLoop(client, simulator, 5, 4, tokens);
+            assertThat(medianTpot(five))
+                    .as("above the batch limit the batch stays 4")
+                    .isCloseTo(model.closedLoopTpotMillis(5), within(0.5));
+            assertThat(model.closedLoopTpotMillis(5)).isCloseTo(8.75, within(1e-9));
+            double longestTtft = five.stream()
+                    .mapToDouble(result -> result.ttft().orElseThrow().toNanos() / 1e6)
+                    .max()
+                    .orElseThrow();
+            assertThat(longestTtft)
+                    .as("a queued request waits one whole request time of the full batch")
+                    .isCloseTo(
+                            model.closedLoopTtftMillis(5, tokens), within(0.1 * model.closedLoopTtftMillis(5, tokens)));
+        }
+    }
+
+    @Test
+    void theServerUnderConstantArrivalsMeasuresTheSteadyStateOfTheModel() throws InterruptedException {
+        int tokens = 40;
+        double rate = 10;
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                        .ttft(Duration.ofMillis(20))
+                        .tokenDelay(Duration.ofMillis(5))
+                        .batchSlowdown(0.25)
+                        .recordGroundTruth(false)
+                        .start();
+                OpenAiClient client = OpenAiClient.create()) {
+            double expected = simulator.capacity().constantRateTpotMillis(rate, tokens);
+            assertThat(expected).as("about 3.2 running at once").isBetween(7.5, 8.1);
+
+            CompletionRequest request = request(simulator, tokens);
+            List<CompletableFuture<RequestResult>> sent = new ArrayList<>();
+            ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+            try {
+                clock.scheduleAtFixedRate(
+                        () -> sent.add(client.complete(request)), 0, Math.round(1000 / rate), TimeUnit.MILLISECONDS);
+                Thread.sleep(3000);
+            } finally {
+                clock.shutdown();
+                assertThat(clock.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+            }
+            List<RequestResult> steady =
+                    sent.stream().skip(10).map(CompletableFuture::join).toList();
+            assertThat(medianTpot(steady)).isCloseTo(expected, within(0.5));
+        }
+    }
+
+    private static CompletionRequest request(SglangSimulator simulator, int tokens) {
+        return CompletionRequest.builder(simulator.baseUrl(), simulator.model())
+                .prompt("How long is a token?")
+                .maxTokens(tokens)
+                .ignoreEos(true)
+                .timeout(Duration.ofSeconds(30))
+                .build();
+    }
+
+    /** {@code streams} streams each sending {@code rounds} requests one after the other, all started at once. */
+    private static List<RequestResult> closedLoop(
+            OpenAiClient client, SglangSimulator simulator, int streams, int rounds, int tokens) {
+        CompletionRequest request = request(simulator, tokens);
+        List<CompletableFuture<List<RequestResult>>> loops = new ArrayList<>();
+        for (int i = 0; i < streams; i++) {
+            CompletableFuture<List<RequestResult>> loop = CompletableFuture.completedFuture(List.of());
+            for (int round = 0; round < rounds; round++) {
+                loop = loop.thenCompose(done -> client.complete(request).thenApply(result -> {
+                    List<RequestResult> more = new ArrayList<>(done);
+                    more.add(result);
+                    return more;
+                }));
+            }
+            loops.add(loop);
+        }
+        List<RequestResult> results =
+                loops.stream().flatMap(loop -> loop.join().stream()).toList();
+        assertThat(results).allSatisfy(result -> assertThat(result.succeeded()).isTrue());
+        return results;
+    }
+
+    private static double medianTpot(List<RequestResult> results) {
+        double[] tpots = results.stream()
+                .mapToDouble(result -> result.tpotMillis().orElseThrow())
+                .sorted()
+                .toArray();
+        return tpots[tpots.length / 2];
     }
 }
