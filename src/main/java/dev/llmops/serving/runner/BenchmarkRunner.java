@@ -61,6 +61,7 @@ public final class BenchmarkRunner {
     public BenchmarkReport run() throws TargetNotReadyException, InterruptedException {
         String startedAt = Instant.now().toString();
         List<String> warnings = new ArrayList<>();
+        datasetWarnings(warnings);
         checkModelIsListed(warnings);
         checkReadiness();
         warmUp(warnings);
@@ -80,6 +81,15 @@ public final class BenchmarkRunner {
             }
         }
         return BenchmarkReport.of(config, startedAt, reports, singles, warnings);
+    }
+
+    private void datasetWarnings(List<String> warnings) {
+        if (config.shareGpt() != null) {
+            config.shareGpt().warnings().forEach(warning -> {
+                warnings.add(warning);
+                listener.warning(warning);
+            });
+        }
     }
 
     /** A model the server does not list usually means a typo or another served name: say so before anything fails. */
@@ -130,7 +140,8 @@ public final class BenchmarkRunner {
     private StageRecorder runStage(StagePlan stage) throws InterruptedException {
         boolean measuredSweep = stage.mode() != StagePlan.Mode.SINGLE;
         int maxTokens = measuredSweep ? config.measuredMaxTokens() : config.maxTokens();
-        StageRecorder recorder = new StageRecorder(stage, maxTokens, measuredSweep && config.ignoreEos());
+        StageRecorder recorder = new StageRecorder(
+                stage, maxTokens, measuredSweep && config.ignoreEos() && !config.variableOutputLength());
         CompletionRequest request = template.toBuilder()
                 .maxTokens(maxTokens)
                 .ignoreEos(measuredSweep && config.ignoreEos())
@@ -171,6 +182,7 @@ public final class BenchmarkRunner {
         long deadline = stage.duration() == null
                 ? Long.MAX_VALUE
                 : System.nanoTime() + stage.duration().toNanos();
+        PromptSource.StageRequests requests = prompts.forStage(stage.name());
         Runnable[] worker = new Runnable[1];
         worker[0] = () -> {
             boolean more = stage.duration() == null
@@ -182,10 +194,10 @@ public final class BenchmarkRunner {
                 }
                 return;
             }
-            String prompt = prompts.next();
-            client.complete(request.withPrompt(prompt)).whenComplete((result, error) -> {
+            DatasetRequest next = requests.next();
+            client.complete(next.applyTo(request)).whenComplete((result, error) -> {
                 try {
-                    record(stage, recorder, result, result.sendNanos(), prompt);
+                    record(stage, recorder, result, result.sendNanos(), next.prompt());
                     worker[0].run();
                 } catch (RuntimeException e) {
                     finished.completeExceptionally(e);
@@ -212,6 +224,7 @@ public final class BenchmarkRunner {
                 ? Long.MAX_VALUE
                 : start + stage.duration().toNanos();
         AtomicInteger inFlight = new AtomicInteger(1);
+        PromptSource.StageRequests requests = prompts.forStage(stage.name());
         Runnable arrive = new Runnable() {
             private long intended = start;
             private int sent;
@@ -239,11 +252,11 @@ public final class BenchmarkRunner {
             }
 
             private void send(long intendedNanos) {
-                String prompt = prompts.next();
+                DatasetRequest next = requests.next();
                 inFlight.incrementAndGet();
-                client.complete(request.withPrompt(prompt)).whenComplete((result, error) -> {
+                client.complete(next.applyTo(request)).whenComplete((result, error) -> {
                     try {
-                        record(stage, recorder, result, intendedNanos, prompt);
+                        record(stage, recorder, result, intendedNanos, next.prompt());
                     } catch (RuntimeException e) {
                         finished.completeExceptionally(e);
                     }
