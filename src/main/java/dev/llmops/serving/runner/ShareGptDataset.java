@@ -122,10 +122,9 @@ public final class ShareGptDataset {
             }
         } catch (JsonProcessingException e) {
             skipped.merge("cut short by the JSON error", 1, Integer::sum);
-            JsonLocation at = e.getLocation();
-            stoppedEarly = "stopped reading at "
-                    + (at == null ? "an unknown place" : "line " + at.getLineNr() + ", column " + at.getColumnNr())
-                    + ": " + e.getOriginalMessage();
+            JsonLocation at = e.getLocation() != null ? e.getLocation() : json.currentLocation();
+            stoppedEarly = "stopped reading at line " + at.getLineNr() + ", column " + at.getColumnNr() + ": "
+                    + e.getOriginalMessage();
         }
     }
 
