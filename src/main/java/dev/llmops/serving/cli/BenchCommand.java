@@ -11,12 +11,12 @@ import dev.llmops.serving.runner.BenchmarkRunner;
 import dev.llmops.serving.runner.CapacityMode;
 import dev.llmops.serving.runner.CompactSummaryWriter;
 import dev.llmops.serving.runner.ConsoleProgress;
-import dev.llmops.serving.runner.Dataset;
 import dev.llmops.serving.runner.Endpoint;
 import dev.llmops.serving.runner.OpenAiClient;
 import dev.llmops.serving.runner.RequestLog;
 import dev.llmops.serving.runner.RunnerExitCode;
 import dev.llmops.serving.runner.RunnerFlags;
+import dev.llmops.serving.runner.ShareGptDataset;
 import dev.llmops.serving.runner.Slo;
 import dev.llmops.serving.runner.TargetNotReadyException;
 import java.io.IOException;
@@ -99,14 +99,29 @@ public class BenchCommand implements Callable<Integer> {
     @Option(
             names = RunnerFlags.DATASET,
             defaultValue = "prompts",
-            converter = DatasetConverter.class,
-            description = "prompts (the prompts in rotation) or random (random words). Default: ${DEFAULT-VALUE}.")
-    Dataset dataset;
+            paramLabel = "DATASET",
+            converter = DatasetOption.Converter.class,
+            description = {
+                "The sweep's requests; each stage's are a pure function of --seed, the dataset and the stage's name."
+                        + " Default: ${DEFAULT-VALUE}.",
+                "  prompts: the prompts in rotation.",
+                "  random:IN,OUT (or random with --input-len, --output-len): IN random words (about one token each),"
+                        + " max_tokens OUT.",
+                "  sharegpt:FILE: the first user turn of each conversation of a ShareGPT JSON file, in a seeded"
+                        + " order; max_tokens is the reply's length (characters / 4), at most --max-tokens,"
+                        + " or --output-len when given.",
+                "  shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS: each request is a seeded group's system prompt"
+                        + " of PREFIX_TOKENS words plus a unique question of QUESTION_TOKENS words; max_tokens is"
+                        + " --output-len, else --max-tokens."
+            })
+    DatasetOption dataset;
 
     @Option(names = RunnerFlags.INPUT_LENGTH, description = "Words per random prompt (dataset random).")
     Integer inputLength;
 
-    @Option(names = RunnerFlags.OUTPUT_LENGTH, description = "max_tokens of every sweep request (dataset random).")
+    @Option(
+            names = RunnerFlags.OUTPUT_LENGTH,
+            description = "max_tokens of every sweep request (datasets random, sharegpt, shared-prefix).")
     Integer outputLength;
 
     @Option(names = RunnerFlags.IGNORE_EOS, description = "Ask the server to generate exactly max_tokens in the sweep.")
@@ -352,15 +367,24 @@ public class BenchCommand implements Callable<Integer> {
                 throw OptionValues.invalid(spec, RunnerFlags.PROMPTS_FILE, "cannot be read: " + e);
             }
         }
+        if (dataset.inputLength() != null && (inputLength != null || outputLength != null)) {
+            throw OptionValues.invalid(
+                    spec,
+                    RunnerFlags.DATASET,
+                    "already gives the lengths: drop " + RunnerFlags.INPUT_LENGTH + " and "
+                            + RunnerFlags.OUTPUT_LENGTH);
+        }
         boolean defaultSweep = concurrency == null && rates == null;
         BenchmarkConfig config = BenchmarkConfig.builder(url, model)
                 .apiKey(apiKey)
                 .endpoint(endpoint)
                 .prompts(prompts == null && promptsFile == null ? BenchmarkDefaults.PROMPTS : allPrompts)
                 .singleRequests(!noSingle)
-                .dataset(dataset)
-                .inputLength(inputLength)
-                .outputLength(outputLength)
+                .dataset(dataset.kind())
+                .inputLength(dataset.inputLength() != null ? dataset.inputLength() : inputLength)
+                .outputLength(dataset.outputLength() != null ? dataset.outputLength() : outputLength)
+                .shareGpt(dataset.shareGptFile() == null ? null : shareGpt(dataset.shareGptFile()))
+                .sharedPrefix(dataset.sharedPrefix())
                 .ignoreEos(ignoreEos)
                 .concurrency(
                         noSweep
@@ -391,6 +415,16 @@ public class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), String.join("; ", problems));
         }
         return config;
+    }
+
+    private ShareGptDataset shareGpt(Path file) {
+        try {
+            return ShareGptDataset.read(file);
+        } catch (IllegalArgumentException e) {
+            throw OptionValues.invalid(spec, RunnerFlags.DATASET, e.getMessage());
+        } catch (IOException e) {
+            throw OptionValues.invalid(spec, RunnerFlags.DATASET, "cannot be read: " + e);
+        }
     }
 
     private RequestLog openRequestLog() {
@@ -456,18 +490,6 @@ public class BenchCommand implements Callable<Integer> {
                 return CapacityMode.valueOf(value.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException("expected concurrency or rate, got " + value);
-            }
-        }
-    }
-
-    /** Accepts prompts or random. */
-    public static final class DatasetConverter implements ITypeConverter<Dataset> {
-        @Override
-        public Dataset convert(String value) {
-            try {
-                return Dataset.valueOf(value.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("expected prompts or random, got " + value);
             }
         }
     }

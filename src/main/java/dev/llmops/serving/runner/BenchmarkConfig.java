@@ -46,13 +46,16 @@ import java.util.stream.Collectors;
  * @param prompts the single-request prompts, also the sweep's prompts with {@link Dataset#PROMPTS}
  * @param singleRequests run the single-request phase (each prompt alone)
  * @param inputLength words per random prompt ({@link Dataset#RANDOM} only)
- * @param outputLength max_tokens of every measured request with {@link Dataset#RANDOM}, replacing maxTokens
+ * @param outputLength max_tokens of every measured request, replacing maxTokens (and, with {@link Dataset#SHAREGPT},
+ *     the reply's length); not with {@link Dataset#PROMPTS}
+ * @param shareGpt the conversations of {@link Dataset#SHAREGPT}, else null
+ * @param sharedPrefix the shape of {@link Dataset#SHARED_PREFIX}, else null
  * @param concurrency closed-loop levels, run in this order
  * @param requestsPerLevel requests per level; null means 4 × concurrency (closed loop) or 30 s of arrivals (rate)
  * @param durationPerLevel instead of a request count: send for this long, then await what is in flight
  * @param rates open-loop arrival rates in requests per second, run after the sweep
  * @param continuousUsage ask for usage on every chunk so chunk token counts come from the server
- * @param seed seeds random prompts and Poisson arrivals, so runs are repeatable
+ * @param seed seeds each stage's requests (with the stage's name) and Poisson arrivals, so runs are repeatable
  * @param arrival how the requests of a rate stage are spaced
  * @param maxConcurrency at most this many requests in flight in a rate stage, or null for no cap
  * @param slo the latency objective for attainment and goodput; {@link Slo#NONE} for none
@@ -70,6 +73,8 @@ public record BenchmarkConfig(
         Dataset dataset,
         Integer inputLength,
         Integer outputLength,
+        ShareGptDataset shareGpt,
+        SharedPrefixShape sharedPrefix,
         boolean ignoreEos,
         List<Integer> concurrency,
         Integer requestsPerLevel,
@@ -108,9 +113,14 @@ public record BenchmarkConfig(
         return new Builder(url, model);
     }
 
-    /** max_tokens of each measured request. */
+    /** max_tokens of each measured request; with {@link #variableOutputLength()}, the cap of each one's. */
     public int measuredMaxTokens() {
-        return dataset == Dataset.RANDOM && outputLength != null ? outputLength : maxTokens;
+        return dataset != Dataset.PROMPTS && outputLength != null ? outputLength : maxTokens;
+    }
+
+    /** Whether each measured request has its own max_tokens: the reply's length of a ShareGPT conversation. */
+    public boolean variableOutputLength() {
+        return dataset == Dataset.SHAREGPT && outputLength == null;
     }
 
     /** Every problem with this configuration, each a sentence naming the option; empty when it can run. */
@@ -138,10 +148,23 @@ public record BenchmarkConfig(
                     + ", or " + DATASET + " random");
         }
         if (dataset == Dataset.RANDOM && (inputLength == null || outputLength == null)) {
-            problems.add(DATASET + " random needs " + INPUT_LENGTH + " and " + OUTPUT_LENGTH);
+            problems.add(DATASET + " random needs " + INPUT_LENGTH + " and " + OUTPUT_LENGTH + " (or give them as "
+                    + DATASET + " random:IN,OUT)");
         }
-        if (dataset == Dataset.PROMPTS && (inputLength != null || outputLength != null)) {
-            problems.add(INPUT_LENGTH + " and " + OUTPUT_LENGTH + " apply only to " + DATASET + " random");
+        if (dataset != Dataset.RANDOM && inputLength != null) {
+            problems.add(INPUT_LENGTH + " applies only to " + DATASET + " random");
+        }
+        if (dataset == Dataset.PROMPTS && outputLength != null) {
+            problems.add(OUTPUT_LENGTH + " does not apply to " + DATASET + " prompts");
+        }
+        if (dataset == Dataset.SHAREGPT && shareGpt == null) {
+            problems.add(DATASET + " sharegpt needs the conversations of a file: " + DATASET + " sharegpt:FILE");
+        }
+        if (dataset == Dataset.SHARED_PREFIX && sharedPrefix == null) {
+            problems.add(DATASET + " shared-prefix needs its shape: " + DATASET
+                    + " shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS");
+        } else if (dataset == Dataset.SHARED_PREFIX && sharedPrefix.problem() != null) {
+            problems.add(invalid(DATASET, sharedPrefix, sharedPrefix.problem()));
         }
         if (inputLength != null && inputLength < 1 || outputLength != null && outputLength < 1) {
             problems.add(INPUT_LENGTH + " and " + OUTPUT_LENGTH + " must be at least 1, got " + inputLength + " and "
@@ -266,6 +289,8 @@ public record BenchmarkConfig(
         private Dataset dataset = Dataset.PROMPTS;
         private Integer inputLength;
         private Integer outputLength;
+        private ShareGptDataset shareGpt;
+        private SharedPrefixShape sharedPrefix;
         private boolean ignoreEos;
         private List<Integer> concurrency = BenchmarkDefaults.CONCURRENCY;
         private Integer requestsPerLevel;
@@ -323,6 +348,16 @@ public record BenchmarkConfig(
 
         public Builder outputLength(Integer value) {
             outputLength = value;
+            return this;
+        }
+
+        public Builder shareGpt(ShareGptDataset value) {
+            shareGpt = value;
+            return this;
+        }
+
+        public Builder sharedPrefix(SharedPrefixShape value) {
+            sharedPrefix = value;
             return this;
         }
 
@@ -432,6 +467,8 @@ public record BenchmarkConfig(
                     dataset,
                     inputLength,
                     outputLength,
+                    shareGpt,
+                    sharedPrefix,
                     ignoreEos,
                     concurrency,
                     requestsPerLevel,

@@ -69,7 +69,7 @@ public record BenchmarkReport(
                 config.model(),
                 config.url().toString(),
                 config.endpoint().path(),
-                config.dataset().name().toLowerCase(java.util.Locale.ROOT),
+                config.dataset().label(),
                 config.measuredMaxTokens(),
                 config.temperature(),
                 config.topP(),

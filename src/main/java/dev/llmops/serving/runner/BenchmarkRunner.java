@@ -69,6 +69,7 @@ public final class BenchmarkRunner {
     public BenchmarkReport run() throws TargetNotReadyException, InterruptedException {
         String startedAt = Instant.now().toString();
         List<String> warnings = new ArrayList<>();
+        datasetWarnings(warnings);
         checkModelIsListed(warnings);
         checkReadiness();
         warmUp(warnings);
@@ -153,6 +154,15 @@ public final class BenchmarkRunner {
                 : 0;
     }
 
+    private void datasetWarnings(List<String> warnings) {
+        if (config.shareGpt() != null) {
+            config.shareGpt().warnings().forEach(warning -> {
+                warnings.add(warning);
+                listener.warning(warning);
+            });
+        }
+    }
+
     /** A model the server does not list usually means a typo or another served name: say so before anything fails. */
     private void checkModelIsListed(List<String> warnings) throws InterruptedException {
         Duration timeout = config.timeout().compareTo(MODELS_TIMEOUT) < 0 ? config.timeout() : MODELS_TIMEOUT;
@@ -207,7 +217,8 @@ public final class BenchmarkRunner {
             throws InterruptedException {
         boolean measuredSweep = stage.mode() != StagePlan.Mode.SINGLE;
         int maxTokens = measuredSweep ? config.measuredMaxTokens() : config.maxTokens();
-        StageRecorder recorder = new StageRecorder(stage, maxTokens, measuredSweep && config.ignoreEos(), config.slo());
+        StageRecorder recorder = new StageRecorder(
+                stage, maxTokens, measuredSweep && config.ignoreEos() && !config.variableOutputLength(), config.slo());
         CompletionRequest request = template.toBuilder()
                 .maxTokens(maxTokens)
                 .ignoreEos(measuredSweep && config.ignoreEos())
@@ -259,6 +270,7 @@ public final class BenchmarkRunner {
         long deadline = stage.duration() == null
                 ? Long.MAX_VALUE
                 : System.nanoTime() + stage.duration().toNanos();
+        PromptSource.StageRequests requests = prompts.forStage(stage.name());
         Runnable[] worker = new Runnable[1];
         worker[0] = () -> {
             boolean more = !stop.get()
@@ -271,11 +283,11 @@ public final class BenchmarkRunner {
                 }
                 return;
             }
-            String prompt = prompts.next();
+            DatasetRequest next = requests.next();
             recorder.issued();
-            client.complete(request.withPrompt(prompt)).whenComplete((result, error) -> {
+            client.complete(next.applyTo(request)).whenComplete((result, error) -> {
                 try {
-                    record(stage, recorder, result, result.sendNanos(), prompt);
+                    record(stage, recorder, result, result.sendNanos(), next.prompt());
                     worker[0].run();
                 } catch (RuntimeException e) {
                     finished.completeExceptionally(e);
@@ -304,8 +316,9 @@ public final class BenchmarkRunner {
         long end = stage.duration() == null
                 ? Long.MAX_VALUE
                 : start + stage.duration().toNanos();
+        PromptSource.StageRequests requests = prompts.forStage(stage.name());
         Object slots = new Object();
-        Deque<Map.Entry<Long, String>> waiting = new ArrayDeque<>();
+        Deque<Map.Entry<Long, DatasetRequest>> waiting = new ArrayDeque<>();
         int[] inFlight = new int[1];
         boolean[] scheduling = {true};
         Runnable maybeFinish = () -> {
@@ -315,16 +328,21 @@ public final class BenchmarkRunner {
                 }
             }
         };
-        Consumer<Map.Entry<Long, String>> send = new Consumer<>() {
+        Consumer<Map.Entry<Long, DatasetRequest>> send = new Consumer<>() {
             @Override
-            public void accept(Map.Entry<Long, String> due) {
-                client.complete(request.withPrompt(due.getValue())).whenComplete((result, error) -> {
+            public void accept(Map.Entry<Long, DatasetRequest> due) {
+                client.complete(due.getValue().applyTo(request)).whenComplete((result, error) -> {
                     try {
-                        record(stage, recorder, result, due.getKey(), due.getValue());
+                        record(
+                                stage,
+                                recorder,
+                                result,
+                                due.getKey(),
+                                due.getValue().prompt());
                     } catch (RuntimeException e) {
                         finished.completeExceptionally(e);
                     }
-                    Map.Entry<Long, String> next;
+                    Map.Entry<Long, DatasetRequest> next;
                     synchronized (slots) {
                         next = stop.get() ? null : waiting.poll();
                         if (next == null) {
@@ -354,7 +372,7 @@ public final class BenchmarkRunner {
                             maybeFinish.run();
                             return;
                         }
-                        Map.Entry<Long, String> due = Map.entry(intended, prompts.next());
+                        Map.Entry<Long, DatasetRequest> due = Map.entry(intended, requests.next());
                         recorder.issued();
                         listener.requestScheduled(stage, intended);
                         boolean free;

@@ -8,6 +8,8 @@ import java.util.Objects;
  * One generation request against an OpenAI-compatible server: where to send it, what to ask and how long to wait.
  *
  * @param baseUrl server root, e.g. {@code http://10.0.0.5:30000}; the endpoint path is appended
+ * @param systemPrompt null for none; sent as a system message on the chat endpoint, and before the prompt (followed by
+ *     a blank line) on the completions endpoint
  * @param temperature null leaves the server's default
  * @param topP null leaves the server's default
  * @param ignoreEos ask the server (SGLang, vLLM) to generate exactly {@code maxTokens}
@@ -22,6 +24,7 @@ public record CompletionRequest(
         URI baseUrl,
         Endpoint endpoint,
         String model,
+        String systemPrompt,
         String prompt,
         int maxTokens,
         Double temperature,
@@ -77,6 +80,7 @@ public record CompletionRequest(
     public Builder toBuilder() {
         return new Builder(baseUrl, model)
                         .endpoint(endpoint)
+                        .systemPrompt(systemPrompt)
                         .prompt(prompt)
                         .maxTokens(maxTokens)
                         .temperature(temperature)
@@ -94,6 +98,7 @@ public record CompletionRequest(
         private final URI baseUrl;
         private final String model;
         private Endpoint endpoint = Endpoint.CHAT;
+        private String systemPrompt;
         private String prompt = "Say hello.";
         private int maxTokens = 16;
         private Double temperature;
@@ -112,6 +117,11 @@ public record CompletionRequest(
 
         public Builder endpoint(Endpoint value) {
             this.endpoint = value;
+            return this;
+        }
+
+        public Builder systemPrompt(String value) {
+            this.systemPrompt = value;
             return this;
         }
 
@@ -170,6 +180,7 @@ public record CompletionRequest(
                     baseUrl,
                     endpoint,
                     model,
+                    systemPrompt,
                     prompt,
                     maxTokens,
                     temperature,

@@ -135,9 +135,13 @@ public final class OpenAiClient implements AutoCloseable {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", request.model());
         if (request.endpoint() == Endpoint.CHAT) {
-            ObjectNode message = body.putArray("messages").addObject();
-            message.put("role", "user");
-            message.put("content", request.prompt());
+            var messages = body.putArray("messages");
+            if (request.systemPrompt() != null) {
+                messages.addObject().put("role", "system").put("content", request.systemPrompt());
+            }
+            messages.addObject().put("role", "user").put("content", request.prompt());
+        } else if (request.systemPrompt() != null) {
+            body.put("prompt", request.systemPrompt() + "\n\n" + request.prompt());
         } else {
             body.put("prompt", request.prompt());
         }

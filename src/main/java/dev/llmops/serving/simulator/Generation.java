@@ -368,6 +368,7 @@ final class Generation {
                         Arrays.copyOf(chunkTokens, sentChunks),
                         sentTokens,
                         Math.min(reasoningTokens, sentTokens),
-                        finishReason));
+                        finishReason,
+                        null));
     }
 }

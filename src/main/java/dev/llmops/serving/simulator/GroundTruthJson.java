@@ -33,6 +33,7 @@ final class GroundTruthJson {
                 json.writeNumberField("started_ns", request.startedNanos());
                 json.writeNumberField("completion_tokens", request.completionTokens());
                 json.writeNumberField("reasoning_tokens", request.reasoningTokens());
+                json.writeStringField("body_sha256", request.bodySha256());
                 json.writeFieldName("intended_chunk_ns");
                 json.writeArray(request.intendedChunkNanos(), 0, request.intendedChunkNanos().length);
                 json.writeFieldName("chunk_ns");

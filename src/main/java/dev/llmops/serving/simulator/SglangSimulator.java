@@ -10,10 +10,14 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.Set;
@@ -65,6 +69,9 @@ public final class SglangSimulator implements AutoCloseable {
     private final Set<HttpExchange> hung = ConcurrentHashMap.newKeySet();
     private final Queue<Generation> waiting = new ArrayDeque<>();
     private final List<SimulatedRequest> groundTruth = new ArrayList<>();
+    /** The body digest of each generation request until its ground truth is recorded. */
+    private final Map<String, String> bodyDigests = new ConcurrentHashMap<>();
+
     /** Requests holding a batch slot (prefill or decode); written under this object's lock. */
     private volatile int running;
 
@@ -211,7 +218,7 @@ public final class SglangSimulator implements AutoCloseable {
     private void record(SimulatedRequest record) {
         if (config.recordGroundTruth) {
             synchronized (groundTruth) {
-                groundTruth.add(record);
+                groundTruth.add(record.withBodySha256(bodyDigests.remove(record.id())));
             }
         }
     }
@@ -311,6 +318,9 @@ public final class SglangSimulator implements AutoCloseable {
     private void generate(HttpExchange exchange, byte[] requestBody, boolean chat) throws IOException {
         long received = ARRIVED.get()[0];
         String id = (chat ? "chatcmpl-" : "cmpl-") + Long.toHexString(generationCounter.incrementAndGet());
+        if (config.recordGroundTruth) {
+            bodyDigests.put(id, sha256(requestBody));
+        }
         if (!"POST".equals(exchange.getRequestMethod())) {
             reject(exchange, id, received, 405, "Method not allowed");
             return;
@@ -418,6 +428,7 @@ public final class SglangSimulator implements AutoCloseable {
                 new int[0],
                 0,
                 0,
+                null,
                 null));
         sendError(exchange, status, message);
     }
@@ -440,6 +451,14 @@ public final class SglangSimulator implements AutoCloseable {
         }
         info.put("version", "simulator");
         return info.toString();
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 
     private static int countWords(JsonNode node) {

@@ -13,6 +13,7 @@ package dev.llmops.serving.simulator;
  * @param sentChunkNanos when each chunk's write began (a client cannot see it earlier)
  * @param chunkTokens tokens in each chunk
  * @param completionTokens tokens sent, reasoning included
+ * @param bodySha256 hex SHA-256 of the request body as received, so a client's requests can be compared across runs
  */
 public record SimulatedRequest(
         String id,
@@ -29,7 +30,8 @@ public record SimulatedRequest(
         int[] chunkTokens,
         int completionTokens,
         int reasoningTokens,
-        String finishReason) {
+        String finishReason,
+        String bodySha256) {
 
     /** How the request ended. */
     public enum Outcome {
@@ -42,6 +44,27 @@ public record SimulatedRequest(
         ABORTED,
         /** Never answered (HANG fault) until the simulator closed. */
         HUNG
+    }
+
+    /** This record with the request body's digest. */
+    SimulatedRequest withBodySha256(String digest) {
+        return new SimulatedRequest(
+                id,
+                outcome,
+                status,
+                stream,
+                promptTokens,
+                maxTokens,
+                ignoreEos,
+                receivedNanos,
+                startedNanos,
+                intendedChunkNanos,
+                sentChunkNanos,
+                chunkTokens,
+                completionTokens,
+                reasoningTokens,
+                finishReason,
+                digest);
     }
 
     /** Index of the first chunk carrying content rather than reasoning, or -1. */

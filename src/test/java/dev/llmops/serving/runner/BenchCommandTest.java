@@ -59,8 +59,27 @@ class BenchCommandTest {
             value = {
                 "--concurrency 0|Invalid value for option '--concurrency': 0 has a level outside 1 to 4096",
                 "--concurrency 8,8|Invalid value for option '--concurrency': 8,8 repeats a level",
-                "--dataset random|--dataset random needs --input-len and --output-len",
-                "--input-len 10|--input-len and --output-len apply only to --dataset random",
+                "--dataset random|--dataset random needs --input-len and --output-len (or give them as --dataset"
+                        + " random:IN,OUT)",
+                "--input-len 10|--input-len applies only to --dataset random",
+                "--output-len 10|--output-len does not apply to --dataset prompts",
+                "--dataset sharegpt|Invalid value for option '--dataset': expected sharegpt:FILE, got sharegpt",
+                "--dataset random:5|Invalid value for option '--dataset': expected random:IN,OUT, got random:5",
+                "--dataset random:5,x|Invalid value for option '--dataset': expected random:IN,OUT with whole numbers,"
+                        + " got random:5,x",
+                "--dataset random:5,0|--input-len and --output-len must be at least 1, got 5 and 0",
+                "--dataset random:5,6 --output-len 3|Invalid value for option '--dataset': random:5,6 already gives the"
+                        + " lengths: drop --input-len and --output-len",
+                "--dataset shared-prefix:4,100|Invalid value for option '--dataset': expected"
+                        + " shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS, got shared-prefix:4,100",
+                "--dataset shared-prefix:0,100,10|Invalid value for option '--dataset': shared-prefix:0,100,10 has 0"
+                        + " groups, outside 1 to 10000",
+                "--dataset shared-prefix:1000,100000,10|Invalid value for option '--dataset':"
+                        + " shared-prefix:1000,100000,10 asks for 1000 × 100000 prefix tokens, more than 2097152",
+                "--dataset prompts:x|Invalid value for option '--dataset': expected prompts (it takes no parameters),"
+                        + " got prompts:x",
+                "--dataset squad|Invalid value for option '--dataset': expected prompts, random, random:IN,OUT,"
+                        + " sharegpt:FILE or shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS, got squad",
                 "--requests-per-level 5 --duration-per-level 3|set --requests-per-level or --duration-per-level, "
                         + "not both",
                 "--endpoint foo|Invalid value for option '--endpoint': expected chat or completions, got foo",
@@ -465,6 +484,70 @@ class BenchCommandTest {
                     .containsExactly("single", "c2");
             assertThat(run.err()).contains("TTFT p50/p99").contains("PROGRESS 2/2");
         }
+    }
+
+    @Test
+    void aShareGptFileIsReadFromTheDatasetFlagAndItsSkippedRecordsAreReported() throws IOException {
+        Path file = Files.writeString(
+                dir.resolve("conversations.json"),
+                Files.readString(ShareGptDatasetTest.SAMPLE).replaceFirst("\\[", "[42, {\"conversations\": []},"));
+        try (SglangSimulator simulator = fastSimulator()) {
+            Cli.Run run = bench(
+                    "--url",
+                    simulator.baseUrl().toString(),
+                    "--model",
+                    simulator.model(),
+                    "--warmup",
+                    "0",
+                    "--no-single",
+                    "--concurrency",
+                    "2",
+                    "--requests-per-level",
+                    "8",
+                    "--dataset",
+                    "sharegpt:" + file,
+                    "--max-tokens",
+                    "6",
+                    "--json-out",
+                    "-");
+
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            JsonNode report = JSON.readTree(run.out());
+            String skipped = "dataset " + file + ": 8 usable conversations of 10 records read; 2 skipped (1 no user"
+                    + " turn with text, 1 not an object with a conversations array)";
+            assertThat(report.path("dataset").asText()).isEqualTo("sharegpt");
+            assertThat(report.path("warnings")).extracting(JsonNode::asText).contains(skipped);
+            assertThat(run.errLines()).contains("warning: " + skipped);
+            assertThat(simulator.requests().stream()
+                            .sorted(java.util.Comparator.comparingLong(SimulatedRequest::receivedNanos))
+                            .skip(1)
+                            .map(SimulatedRequest::maxTokens))
+                    .as("the readiness check asks for 8, then the dataset's requests")
+                    .hasSize(8)
+                    .as("each reply's estimated length, at most --max-tokens")
+                    .contains(2, 5, 6)
+                    .allMatch(maxTokens -> maxTokens <= 6);
+        }
+    }
+
+    @Test
+    void aShareGptFileWithoutUsableConversationsExitsTwoSayingWhy() throws IOException {
+        Path file = Files.writeString(dir.resolve("empty.json"), "[{\"conversations\": [{\"from\": \"gpt\"}]}]");
+        Path missing = dir.resolve("missing.json");
+
+        Cli.Run unusable = bench("--url", "http://127.0.0.1:9", "--model", "m", "--dataset", "sharegpt:" + file);
+        Cli.Run absent = bench("--url", "http://127.0.0.1:9", "--model", "m", "--dataset", "sharegpt:" + missing);
+
+        assertThat(unusable.exitCode()).isEqualTo(2);
+        assertThat(unusable.errLines())
+                .containsExactly(
+                        BENCH + "Invalid value for option '--dataset': sharegpt:" + file + " holds no usable"
+                                + " conversation: 0 usable conversations of 1 records read; 1 skipped (1 no user turn"
+                                + " with text)",
+                        TRY_HELP);
+        assertThat(absent.errLines())
+                .first()
+                .isEqualTo(BENCH + "Invalid value for option '--dataset': " + missing + " does not exist");
     }
 
     @Test
