@@ -20,9 +20,10 @@ public record CompactSummary(
         @JsonProperty("sum") Headline headline,
         @JsonProperty("fails") Map<String, Integer> failuresByClass,
         @JsonProperty("warn") List<String> warnings,
-        @JsonProperty("trunc") Boolean truncated) {
+        @JsonProperty("trunc") Boolean truncated,
+        @JsonProperty("cap") Capacity capacity) {
 
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
     public static final int MAX_BYTES = 4096;
 
     /**
@@ -44,7 +45,39 @@ public record CompactSummary(
             @JsonProperty("ttft") double[] ttftMillis,
             @JsonProperty("tpot") double[] tpotMillis,
             @JsonProperty("itl") double[] itlMillis,
-            @JsonProperty("e2e") double[] e2eMillis) {}
+            @JsonProperty("e2e") double[] e2eMillis,
+            @JsonProperty("r") Double requestRate,
+            @JsonProperty("ar") Double achievedRequestRate,
+            @JsonProperty("lag") double[] scheduleLagMillis,
+            @JsonProperty("att") Double sloAttainment,
+            @JsonProperty("gps") Double goodputRequestRate,
+            @JsonProperty("gtps") Double goodputOutputThroughput) {}
+
+    /**
+     * The result of a capacity search: the highest load that met the SLO and the figures of that probe (absent when
+     * the SLO was never met).
+     *
+     * @param mode concurrency or rate
+     * @param outcome found, budget-exhausted or never-met
+     * @param probes number of probe stages run
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Capacity(
+            @JsonProperty("m") String mode,
+            @JsonProperty("c") Integer maxConcurrency,
+            @JsonProperty("r") Double maxRequestRate,
+            @JsonProperty("out") String outcome,
+            @JsonProperty("why") String reason,
+            @JsonProperty("otps") Double outputThroughput,
+            @JsonProperty("rps") Double requestThroughput,
+            @JsonProperty("att") Double sloAttainment,
+            @JsonProperty("gps") Double goodputRequestRate,
+            @JsonProperty("gtps") Double goodputOutputThroughput,
+            @JsonProperty("ttft99") Double p99TtftMillis,
+            @JsonProperty("tpot99") Double p99TpotMillis,
+            @JsonProperty("itl99") Double p99ItlMillis,
+            @JsonProperty("e2e99") Double p99E2eMillis,
+            @JsonProperty("np") int probes) {}
 
     /** One prompt of the single-request phase; the prompt text is shortened. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

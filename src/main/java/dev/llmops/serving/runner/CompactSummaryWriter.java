@@ -53,6 +53,7 @@ public final class CompactSummaryWriter {
                 headline,
                 report.failures().isEmpty() ? null : report.failures(),
                 warnings(report.warnings()),
+                null,
                 null));
     }
 
@@ -66,6 +67,7 @@ public final class CompactSummaryWriter {
                 null,
                 null,
                 warnings(List.of(reason)),
+                null,
                 null));
     }
 
@@ -209,7 +211,13 @@ public final class CompactSummaryWriter {
                 array(stage.latency(StageReport.TTFT)),
                 array(stage.latency(StageReport.TPOT)),
                 array(stage.latency(StageReport.ITL)),
-                array(stage.latency(StageReport.E2E)));
+                array(stage.latency(StageReport.E2E)),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     private static double[] array(LatencySummary summary) {
