@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -36,9 +38,10 @@ import java.util.Map;
 
 /**
  * The benchmark Job of a run: the operator's image running {@code bench} against the target, CPU-only, off GPU nodes,
- * under Pod Security "restricted" (a ShareGPT dataset comes in as a read-only ConfigMap or claim volume), owned by the run (controller reference, blocking the run's foreground deletion until
- * the Job and its pods are gone). Created once and never updated (a Job's pod template is immutable); its name is
- * derived from the run, so after an operator restart the existing Job is found and adopted instead of duplicated.
+ * under Pod Security "restricted" (a ShareGPT dataset comes in as a read-only ConfigMap or claim volume), owned by the
+ * run (controller reference, blocking the run's foreground deletion until the Job and its pods are gone). Created once
+ * and never updated (a Job's pod template is immutable); its name is derived from the run, so after an operator
+ * restart the existing Job is found and adopted instead of duplicated.
  */
 @KubernetesDependent(
         createResourceOnlyIfNotExistingWithSSA = true,
@@ -134,7 +137,20 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .withNewMetadata()
                 .withLabels(labels)
                 .endMetadata()
-                .withNewSpec()
+                .withSpec(podSpec(
+                        spec,
+                        inputs.target().url(),
+                        inputs.target().model(),
+                        pod.image != null ? pod.image : inputs.runnerImage()))
+                .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    /** The runner pod: restricted Pod Security, a read-only root file system, the spec's command line. */
+    static PodSpec podSpec(BenchmarkRunSpec spec, String url, String model, String image) {
+        RunnerPodSpec pod = spec.runner;
+        return new PodSpecBuilder()
                 .withRestartPolicy("Never")
                 .withAutomountServiceAccountToken(false)
                 .withEnableServiceLinks(false)
@@ -149,9 +165,8 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .endSecurityContext()
                 .addNewContainer()
                 .withName(CONTAINER)
-                .withImage(pod.image != null ? pod.image : inputs.runnerImage())
-                .withArgs(RunnerArguments.of(
-                        spec, inputs.target().url(), inputs.target().model()))
+                .withImage(image)
+                .withArgs(RunnerArguments.of(spec, url, model))
                 .withEnv(apiKey(spec))
                 .withResources(pod.resources != null ? pod.resources : defaultResources())
                 .withTerminationMessagePath(RunnerArguments.SUMMARY_FILE)
@@ -166,9 +181,6 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .withVolumeMounts(volumeMounts(spec))
                 .endContainer()
                 .withVolumes(volumes(spec))
-                .endSpec()
-                .endTemplate()
-                .endSpec()
                 .build();
     }
 

@@ -11,14 +11,14 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Whether the SLO held at every measured stage of the fixed sweep and, if not, the lowest load where it broke. Stages go
- * from the lowest load up: the single-request phase (concurrency 1), the concurrency levels, then the rates; the probes
- * of a capacity search are left to status.capacity, since a search breaks the SLO on purpose.
+ * Whether the SLO held at every measured stage of the fixed sweep and, if not, the lowest load where it broke.
+ * Stages go from the lowest load up: the single-request phase (concurrency 1), the concurrency levels, then the rates;
+ * the probes of a capacity search are left to status.capacity, since a search breaks the SLO on purpose.
  *
  * <p>A stage that carries its SLO attainment (the runner measured it per request) meets the SLO when the attainment
  * reaches the target (spec.slo.attainment, else {@value #DEFAULT_ATTAINMENT}). A stage without it, as in a summary of
- * format version 1, is judged by its p99s against the limits. A stage where every request failed broke the SLO; a stage
- * whose figures the summary dropped leaves the verdict unknown unless a lower one already broke.
+ * format version 1, is judged by its p99s against the limits. A stage where every request failed broke the SLO; a
+ * stage whose figures the summary dropped leaves the verdict unknown unless a lower one already broke.
  */
 public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String reason, String message) {
 
