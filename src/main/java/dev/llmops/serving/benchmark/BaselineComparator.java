@@ -2,6 +2,9 @@ package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.CapacityMode;
+import dev.llmops.serving.api.v1alpha1.CapacityOutcome;
+import dev.llmops.serving.api.v1alpha1.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.StageResult;
 import dev.llmops.serving.api.v1alpha1.StageSpeedup;
 import java.util.Map;
@@ -11,6 +14,8 @@ import java.util.stream.Collectors;
 /**
  * Speedup of a run over its baseline: throughput ratios (this / baseline) and the TTFT ratio (baseline / this), so that
  * above 1 always means this run was faster. A ratio whose figures are missing or zero is left out rather than guessed.
+ * Capacities are compared when both runs searched in the same mode and met the SLO somewhere: the ratio of the highest
+ * concurrencies or rates (a lower bound of a search that ran out of budget is taken as it stands).
  */
 public final class BaselineComparator {
 
@@ -21,6 +26,12 @@ public final class BaselineComparator {
         comparison.baseline = baselineName;
         comparison.singleStreamSpeedup = ratio(run.summary, baseline.summary, s -> s.singleStreamTokensPerSecond);
         comparison.peakThroughputSpeedup = ratio(run.summary, baseline.summary, s -> s.peakTokensPerSecond);
+        if (run.capacity != null && baseline.capacity != null) {
+            comparison.baselineCapacity = baseline.capacity.load;
+            if (run.capacity.mode == baseline.capacity.mode) {
+                comparison.capacitySpeedup = ratio(run.capacity, baseline.capacity, BaselineComparator::capacity);
+            }
+        }
         Map<String, StageResult> baselineStages =
                 baseline.stages.stream().collect(Collectors.toMap(s -> s.name, s -> s, (first, second) -> first));
         for (StageResult stage : run.stages) {
@@ -47,10 +58,22 @@ public final class BaselineComparator {
         return Math.round(top / bottom * 1000.0) / 1000.0;
     }
 
+    private static Double capacity(CapacityResult capacity) {
+        if (capacity.outcome == CapacityOutcome.NeverMet) {
+            return null;
+        }
+        return capacity.mode == CapacityMode.Rate
+                ? capacity.requestRate
+                : capacity.concurrency == null ? null : capacity.concurrency.doubleValue();
+    }
+
     static String describe(BaselineComparison comparison) {
-        return String.format(
+        String text = String.format(
                 "peak tok/s %s× and single-stream tok/s %s× the baseline %s",
                 format(comparison.peakThroughputSpeedup), format(comparison.singleStreamSpeedup), comparison.baseline);
+        return comparison.capacitySpeedup == null
+                ? text
+                : text + ", capacity " + comparison.capacitySpeedup + "× the baseline's " + comparison.baselineCapacity;
     }
 
     private static String format(Double speedup) {

@@ -4,13 +4,20 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.RunnerPodSpec;
+import dev.llmops.serving.api.v1alpha1.ShareGptSpec;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -24,15 +31,17 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The benchmark Job of a run: the operator's image running {@code bench} against the target, CPU-only, off GPU nodes,
- * under Pod Security "restricted", owned by the run (controller reference, blocking the run's foreground deletion until
- * the Job and its pods are gone). Created once and never updated (a Job's pod template is immutable); its name is
- * derived from the run, so after an operator restart the existing Job is found and adopted instead of duplicated.
+ * under Pod Security "restricted" (a ShareGPT dataset comes in as a read-only ConfigMap or claim volume), owned by the
+ * run (controller reference, blocking the run's foreground deletion until the Job and its pods are gone). Created once
+ * and never updated (a Job's pod template is immutable); its name is derived from the run, so after an operator
+ * restart the existing Job is found and adopted instead of duplicated.
  */
 @KubernetesDependent(
         createResourceOnlyIfNotExistingWithSSA = true,
@@ -47,6 +56,8 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
     private static final String SUFFIX = "-bench";
     private static final int MAX_NAME = 63;
     private static final int HASH_LENGTH = 8;
+    private static final String TMP_VOLUME = "tmp";
+    private static final String DATASET_VOLUME = "dataset";
 
     /** What the reconciler resolved before the workflow runs: the target and the runner image to use. */
     public record Inputs(TargetState target, String runnerImage) {
@@ -126,7 +137,20 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .withNewMetadata()
                 .withLabels(labels)
                 .endMetadata()
-                .withNewSpec()
+                .withSpec(podSpec(
+                        spec,
+                        inputs.target().url(),
+                        inputs.target().model(),
+                        pod.image != null ? pod.image : inputs.runnerImage()))
+                .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    /** The runner pod: restricted Pod Security, a read-only root file system, the spec's command line. */
+    static PodSpec podSpec(BenchmarkRunSpec spec, String url, String model, String image) {
+        RunnerPodSpec pod = spec.runner;
+        return new PodSpecBuilder()
                 .withRestartPolicy("Never")
                 .withAutomountServiceAccountToken(false)
                 .withEnableServiceLinks(false)
@@ -141,9 +165,8 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .endSecurityContext()
                 .addNewContainer()
                 .withName(CONTAINER)
-                .withImage(pod.image != null ? pod.image : inputs.runnerImage())
-                .withArgs(RunnerArguments.of(
-                        spec, inputs.target().url(), inputs.target().model()))
+                .withImage(image)
+                .withArgs(RunnerArguments.of(spec, url, model))
                 .withEnv(apiKey(spec))
                 .withResources(pod.resources != null ? pod.resources : defaultResources())
                 .withTerminationMessagePath(RunnerArguments.SUMMARY_FILE)
@@ -155,19 +178,9 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .withDrop("ALL")
                 .endCapabilities()
                 .endSecurityContext()
-                .addNewVolumeMount()
-                .withName("tmp")
-                .withMountPath("/tmp")
-                .endVolumeMount()
+                .withVolumeMounts(volumeMounts(spec))
                 .endContainer()
-                .addNewVolume()
-                .withName("tmp")
-                .withNewEmptyDir()
-                .endEmptyDir()
-                .endVolume()
-                .endSpec()
-                .endTemplate()
-                .endSpec()
+                .withVolumes(volumes(spec))
                 .build();
     }
 
@@ -227,6 +240,54 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .addToRequests("memory", new Quantity("1Gi"))
                 .addToLimits("memory", new Quantity("1Gi"))
                 .build();
+    }
+
+    /** A writable /tmp (the root file system is read-only) and, for a ShareGPT dataset, the file, read-only. */
+    private static List<VolumeMount> volumeMounts(BenchmarkRunSpec spec) {
+        List<VolumeMount> mounts = new ArrayList<>();
+        mounts.add(new VolumeMountBuilder()
+                .withName(TMP_VOLUME)
+                .withMountPath("/tmp")
+                .build());
+        if (spec.dataset.shareGpt != null) {
+            mounts.add(new VolumeMountBuilder()
+                    .withName(DATASET_VOLUME)
+                    .withMountPath(RunnerArguments.DATASET_MOUNT)
+                    .withReadOnly(true)
+                    .build());
+        }
+        return mounts;
+    }
+
+    private static List<Volume> volumes(BenchmarkRunSpec spec) {
+        List<Volume> volumes = new ArrayList<>();
+        volumes.add(new VolumeBuilder()
+                .withName(TMP_VOLUME)
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .build());
+        ShareGptSpec shareGpt = spec.dataset.shareGpt;
+        if (shareGpt != null && shareGpt.configMap != null) {
+            volumes.add(new VolumeBuilder()
+                    .withName(DATASET_VOLUME)
+                    .withNewConfigMap()
+                    .withName(shareGpt.configMap.name)
+                    .addNewItem()
+                    .withKey(shareGpt.configMap.key)
+                    .withPath(shareGpt.configMap.key)
+                    .endItem()
+                    .endConfigMap()
+                    .build());
+        } else if (shareGpt != null) {
+            volumes.add(new VolumeBuilder()
+                    .withName(DATASET_VOLUME)
+                    .withNewPersistentVolumeClaim()
+                    .withClaimName(shareGpt.persistentVolumeClaim.claimName)
+                    .withReadOnly(true)
+                    .endPersistentVolumeClaim()
+                    .build());
+        }
+        return volumes;
     }
 
     private static List<EnvVar> apiKey(BenchmarkRunSpec spec) {

@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** Copies a validated runner summary into the BenchmarkRun status: stages, single requests, headline, warnings. */
+/**
+ * Copies a validated runner summary into the BenchmarkRun status: stages, single requests, headline, capacity,
+ * warnings.
+ */
 public final class BenchmarkResults {
 
     static final String TRUNCATED_WARNING =
@@ -27,13 +30,14 @@ public final class BenchmarkResults {
                         .map(BenchmarkResults::single)
                         .collect(Collectors.toCollection(ArrayList::new));
         status.summary = headline(summary);
+        status.capacity = summary.capacity() == null ? null : CapacityResults.of(summary.capacity());
         status.warnings = warnings(summary);
     }
 
     private static StageResult stage(CompactSummary.Stage stage) {
         StageResult result = new StageResult();
         result.name = stage.name();
-        result.concurrency = stage.concurrency();
+        result.concurrency = stage.requestRate() != null && stage.concurrency() == 0 ? null : stage.concurrency();
         result.achievedConcurrency = stage.achievedConcurrency();
         result.completed = stage.completed();
         result.failed = stage.failed();
@@ -45,6 +49,12 @@ public final class BenchmarkResults {
         result.tpotMillis = latency(stage.tpotMillis());
         result.itlMillis = latency(stage.itlMillis());
         result.e2eMillis = latency(stage.e2eMillis());
+        result.requestRate = stage.requestRate();
+        result.achievedRequestRate = stage.achievedRequestRate();
+        result.scheduleLagMillis = lag(stage.scheduleLagMillis());
+        result.sloAttainment = stage.sloAttainment();
+        result.goodputRequestsPerSecond = stage.goodputRequestsPerSecond();
+        result.goodputOutputTokensPerSecond = stage.goodputTokensPerSecond();
         return result;
     }
 
@@ -59,6 +69,18 @@ public final class BenchmarkResults {
         stats.p90 = figures[2];
         stats.p99 = figures[3];
         stats.max = figures[4];
+        return stats;
+    }
+
+    /** The runner's schedule-lag array is p50, p99, max. */
+    private static LatencyStats lag(double[] figures) {
+        if (figures == null) {
+            return null;
+        }
+        LatencyStats stats = new LatencyStats();
+        stats.p50 = figures[0];
+        stats.p99 = figures[1];
+        stats.max = figures[2];
         return stats;
     }
 

@@ -3,6 +3,7 @@ package dev.llmops.serving.benchmark;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.CapacityOutcome;
 import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
@@ -77,6 +78,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private static final String BY_BASELINE = "benchmarkrun-by-baseline";
     private static final String BY_JOB = "benchmarkrun-by-job";
     private static final String PODS_SOURCE = "benchmark-pods";
+    /** Reason of the capacity event: CapacityFound, CapacityBudgetExhausted or CapacityNeverMet. */
+    static final String CAPACITY_EVENT_PREFIX = "Capacity";
+
     private static final Set<String> BASELINE_UNAVAILABLE =
             Set.of(ConditionReasons.BASELINE_NOT_FOUND, ConditionReasons.BASELINE_FAILED);
 
@@ -193,8 +197,18 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 context.getSecondaryResource(BenchmarkRun.class, BASELINE_SOURCE));
     }
 
-    /** An event for each change of phase, and a warning when the baseline turns out to be missing or failed. */
+    /**
+     * An event for each change of phase, one when a capacity search's result arrives (a warning when no load met the
+     * SLO), and a warning when the baseline turns out to be missing or failed.
+     */
     private void recordTransitions(BenchmarkRun run, BenchmarkRunStatus before, BenchmarkRunStatus after) {
+        if (after.capacity != null && (before == null || before.capacity == null)) {
+            events.record(
+                    run,
+                    after.capacity.outcome == CapacityOutcome.NeverMet ? EventRecorder.WARNING : EventRecorder.NORMAL,
+                    CAPACITY_EVENT_PREFIX + after.capacity.outcome,
+                    CapacityResults.describe(after.capacity));
+        }
         if (before == null || before.phase != after.phase) {
             Conditions.find(after.conditions, ConditionTypes.READY)
                     .ifPresent(ready -> events.record(

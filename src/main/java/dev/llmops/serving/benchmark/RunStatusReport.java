@@ -203,6 +203,9 @@ public final class RunStatusReport {
         if (summary.singleStreamTokensPerSecond != null) {
             text.append(String.format(Locale.ROOT, ", single stream %.1f tok/s", summary.singleStreamTokensPerSecond));
         }
+        if (status.capacity != null) {
+            text.append(", capacity ").append(status.capacity.load);
+        }
         return text.append(", ")
                 .append(summary.failedRequests)
                 .append(" failed requests.")

@@ -1,10 +1,14 @@
 package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
-import dev.llmops.serving.api.v1alpha1.DatasetType;
+import dev.llmops.serving.api.v1alpha1.DatasetSpec;
+import dev.llmops.serving.api.v1alpha1.SharedPrefixSpec;
+import dev.llmops.serving.api.v1alpha1.SloSpec;
 import dev.llmops.serving.runner.RunnerFlags;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The {@code bench} command line a BenchmarkRun's spec stands for, in the runner's {@link RunnerFlags}. */
@@ -14,6 +18,8 @@ public final class RunnerArguments {
     public static final String API_KEY_ENV = "BENCH_API_KEY";
     /** Where the runner leaves its summary: the container's termination message. */
     public static final String SUMMARY_FILE = "/dev/termination-log";
+    /** Where a ShareGPT dataset's ConfigMap or claim is mounted, read-only, in the runner container. */
+    public static final String DATASET_MOUNT = "/datasets";
 
     private RunnerArguments() {}
 
@@ -25,28 +31,21 @@ public final class RunnerArguments {
         if (spec.singleRequest.prompts.isEmpty()) {
             args.add(RunnerFlags.NO_SINGLE);
         }
-        if (spec.dataset.type == DatasetType.Random) {
-            add(args, RunnerFlags.DATASET, "random");
-            add(args, RunnerFlags.INPUT_LENGTH, spec.dataset.inputLength);
-            add(args, RunnerFlags.OUTPUT_LENGTH, spec.dataset.outputLength);
-        } else {
-            add(args, RunnerFlags.DATASET, "prompts");
-        }
+        dataset(args, spec.dataset);
         if (Boolean.TRUE.equals(spec.dataset.ignoreEos)) {
             args.add(RunnerFlags.IGNORE_EOS);
         }
-        if (spec.sweep.concurrency.isEmpty()) {
-            args.add(RunnerFlags.NO_SWEEP);
-        } else {
-            add(
-                    args,
-                    RunnerFlags.CONCURRENCY,
-                    spec.sweep.concurrency.stream()
-                            .map(String::valueOf)
-                            .collect(Collectors.joining(RunnerFlags.LIST_SEPARATOR)));
-        }
+        sweep(args, spec);
         add(args, RunnerFlags.REQUESTS_PER_LEVEL, spec.sweep.requestsPerLevel);
         add(args, RunnerFlags.DURATION_PER_LEVEL, spec.sweep.durationSecondsPerLevel);
+        if (spec.slo != null) {
+            slo(args, spec.slo);
+        }
+        if (spec.capacity != null) {
+            add(args, RunnerFlags.FIND_CAPACITY, lowerCase(spec.capacity.mode));
+            add(args, RunnerFlags.MAX_PROBES, spec.capacity.maxProbes);
+            add(args, RunnerFlags.MAX_SEARCH_SECONDS, spec.capacity.maxSearchSeconds);
+        }
         add(args, RunnerFlags.WARMUP, spec.warmup.requests);
         add(args, RunnerFlags.WARMUP_MAX_TOKENS, spec.warmup.maxTokens);
         add(args, RunnerFlags.MAX_TOKENS, spec.sampling.maxTokens);
@@ -58,6 +57,82 @@ public final class RunnerArguments {
         }
         add(args, RunnerFlags.SUMMARY_FILE, SUMMARY_FILE);
         return args;
+    }
+
+    /** The ShareGPT file as the runner container sees it, under {@link #DATASET_MOUNT}. */
+    public static String shareGptFile(DatasetSpec dataset) {
+        String relative = dataset.shareGpt.configMap != null
+                ? dataset.shareGpt.configMap.key
+                : dataset.shareGpt.persistentVolumeClaim.path;
+        return DATASET_MOUNT + "/" + relative;
+    }
+
+    private static void dataset(List<String> args, DatasetSpec dataset) {
+        switch (dataset.type) {
+            case Random -> {
+                add(args, RunnerFlags.DATASET, "random");
+                add(args, RunnerFlags.INPUT_LENGTH, dataset.inputLength);
+                add(args, RunnerFlags.OUTPUT_LENGTH, dataset.outputLength);
+            }
+            case ShareGPT -> {
+                add(args, RunnerFlags.DATASET, "sharegpt:" + shareGptFile(dataset));
+                add(args, RunnerFlags.OUTPUT_LENGTH, dataset.shareGpt.maxOutputTokens);
+            }
+            case SharedPrefix -> {
+                SharedPrefixSpec shape = dataset.sharedPrefix;
+                add(
+                        args,
+                        RunnerFlags.DATASET,
+                        "shared-prefix:" + shape.groups + RunnerFlags.LIST_SEPARATOR + shape.prefixTokens
+                                + RunnerFlags.LIST_SEPARATOR + shape.questionTokens);
+                add(args, RunnerFlags.OUTPUT_LENGTH, shape.outputLength);
+            }
+            case Prompts -> add(args, RunnerFlags.DATASET, "prompts");
+        }
+    }
+
+    /** Closed-loop levels, open-loop rates, or --no-sweep when the spec asks for neither. */
+    private static void sweep(List<String> args, BenchmarkRunSpec spec) {
+        List<Integer> levels = SweepLevels.concurrency(spec.sweep);
+        List<Double> rates = SweepLevels.rates(spec.sweep);
+        if (levels.isEmpty() && rates.isEmpty()) {
+            args.add(RunnerFlags.NO_SWEEP);
+        }
+        if (!levels.isEmpty()) {
+            add(
+                    args,
+                    RunnerFlags.CONCURRENCY,
+                    join(levels.stream().map(String::valueOf).toList()));
+        }
+        if (!rates.isEmpty()) {
+            add(
+                    args,
+                    RunnerFlags.RATE,
+                    join(rates.stream().map(RunnerArguments::number).toList()));
+        }
+        add(args, RunnerFlags.ARRIVAL, spec.sweep.arrival == null ? null : lowerCase(spec.sweep.arrival));
+        add(args, RunnerFlags.MAX_CONCURRENCY, spec.sweep.maxConcurrency);
+    }
+
+    private static void slo(List<String> args, SloSpec slo) {
+        add(args, RunnerFlags.SLO_TTFT, slo.ttftP99Millis);
+        add(args, RunnerFlags.SLO_TPOT, slo.tpotP99Millis);
+        add(args, RunnerFlags.SLO_ITL, slo.itlP99Millis);
+        add(args, RunnerFlags.SLO_E2E, slo.e2eP99Millis);
+        add(args, RunnerFlags.SLO_ATTAINMENT, slo.attainment == null ? null : number(slo.attainment));
+    }
+
+    /** 2 rather than 2.0, 7.5 as 7.5: how a person writes the number. */
+    static String number(double value) {
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    }
+
+    private static String join(List<String> values) {
+        return values.stream().collect(Collectors.joining(RunnerFlags.LIST_SEPARATOR));
+    }
+
+    private static String lowerCase(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
     }
 
     private static void add(List<String> args, String flag, Object value) {

@@ -11,12 +11,26 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads the runner's termination-message summary and rejects anything the status must not show: a figure that is not
- * a finite non-negative number, a stage without a name, a format version this operator does not know.
+ * Reads the runner's termination-message summary (format version 1 or 2) and rejects anything the status must not show:
+ * a figure that is not a finite non-negative number, a share outside [0, 1], a stage without a name, a capacity whose
+ * mode or outcome this operator does not know or whose reason is too long, a format version this operator does not
+ * know.
  */
 public final class SummaryParser {
 
     private static final int LATENCY_FIGURES = 5;
+    private static final int LAG_FIGURES = 3;
+    private static final int OLDEST_VERSION = 1;
+    /** Longest capacity reason the status takes, in characters. */
+    static final int MAX_REASON_CHARS = 200;
+
+    static final String CONCURRENCY_MODE = "concurrency";
+    static final String RATE_MODE = "rate";
+    static final String FOUND = "found";
+    static final String BUDGET_EXHAUSTED = "budget-exhausted";
+    static final String NEVER_MET = "never-met";
+    private static final List<String> MODES = List.of(CONCURRENCY_MODE, RATE_MODE);
+    private static final List<String> OUTCOMES = List.of(FOUND, BUDGET_EXHAUSTED, NEVER_MET);
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
@@ -54,18 +68,16 @@ public final class SummaryParser {
     public static Optional<CompactSummary> readFailure(String message) {
         try {
             CompactSummary summary = MAPPER.readValue(message, CompactSummary.class);
-            return summary != null && summary.version() == CompactSummary.FORMAT_VERSION
-                    ? Optional.of(summary)
-                    : Optional.empty();
+            return summary != null && knownVersion(summary.version()) ? Optional.of(summary) : Optional.empty();
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }
     }
 
     private static void validate(CompactSummary summary) throws InvalidSummaryException {
-        if (summary.version() != CompactSummary.FORMAT_VERSION) {
+        if (!knownVersion(summary.version())) {
             throw new InvalidSummaryException("the summary has format version " + summary.version()
-                    + ", this operator reads version " + CompactSummary.FORMAT_VERSION);
+                    + ", this operator reads versions " + OLDEST_VERSION + " to " + CompactSummary.FORMAT_VERSION);
         }
         if (summary.stages() == null || summary.stages().isEmpty()) {
             throw new InvalidSummaryException("the summary lists no stages");
@@ -100,6 +112,42 @@ public final class SummaryParser {
                 count(entry.getValue(), "fails." + entry.getKey());
             }
         }
+        if (summary.capacity() != null) {
+            validate(summary.capacity());
+        }
+    }
+
+    private static boolean knownVersion(int version) {
+        return version >= OLDEST_VERSION && version <= CompactSummary.FORMAT_VERSION;
+    }
+
+    private static void validate(CompactSummary.Capacity capacity) throws InvalidSummaryException {
+        oneOf(capacity.mode(), MODES, "cap.m");
+        oneOf(capacity.outcome(), OUTCOMES, "cap.out");
+        if (capacity.reason() != null && capacity.reason().length() > MAX_REASON_CHARS) {
+            throw new InvalidSummaryException(
+                    "cap.why has " + capacity.reason().length() + " characters, at most " + MAX_REASON_CHARS);
+        }
+        level(capacity.concurrency(), "cap.c");
+        rate(capacity.requestRate(), "cap.r");
+        if (!NEVER_MET.equals(capacity.outcome())) {
+            boolean concurrency = CONCURRENCY_MODE.equals(capacity.mode());
+            boolean missing = concurrency ? capacity.concurrency() == null : capacity.requestRate() == null;
+            if (missing) {
+                throw new InvalidSummaryException("cap." + (concurrency ? "c" : "r") + " is missing: a capacity "
+                        + capacity.outcome() + " in mode " + capacity.mode() + " needs it");
+            }
+        }
+        figure(capacity.outputTokensPerSecond(), "cap.otps");
+        figure(capacity.requestsPerSecond(), "cap.rps");
+        share(capacity.sloAttainment(), "cap.att");
+        figure(capacity.goodputRequestsPerSecond(), "cap.gps");
+        figure(capacity.goodputTokensPerSecond(), "cap.gtps");
+        figure(capacity.p99TtftMillis(), "cap.ttft99");
+        figure(capacity.p99TpotMillis(), "cap.tpot99");
+        figure(capacity.p99ItlMillis(), "cap.itl99");
+        figure(capacity.p99E2eMillis(), "cap.e2e99");
+        count(capacity.probes(), "cap.np");
     }
 
     private static void validate(CompactSummary.Stage stage, String path) throws InvalidSummaryException {
@@ -107,7 +155,17 @@ public final class SummaryParser {
         if (stage.name() == null || stage.name().isBlank()) {
             throw new InvalidSummaryException(path + " has no name");
         }
-        level(stage.concurrency(), path + ".c");
+        if (stage.requestRate() == null) {
+            level(stage.concurrency(), path + ".c");
+        } else {
+            count(stage.concurrency(), path + ".c");
+        }
+        rate(stage.requestRate(), path + ".r");
+        figure(stage.achievedRequestRate(), path + ".ar");
+        figures(stage.scheduleLagMillis(), LAG_FIGURES, path + ".lag", "(p50, p99, max)");
+        share(stage.sloAttainment(), path + ".att");
+        figure(stage.goodputRequestsPerSecond(), path + ".gps");
+        figure(stage.goodputTokensPerSecond(), path + ".gtps");
         count(stage.completed(), path + ".ok");
         count(stage.failed(), path + ".fail");
         figure(stage.durationSeconds(), path + ".dur");
@@ -122,12 +180,17 @@ public final class SummaryParser {
     }
 
     private static void latencies(double[] values, String path) throws InvalidSummaryException {
+        figures(values, LATENCY_FIGURES, path, "(mean, p50, p90, p99, max)");
+    }
+
+    private static void figures(double[] values, int expected, String path, String meaning)
+            throws InvalidSummaryException {
         if (values == null) {
             return;
         }
-        if (values.length != LATENCY_FIGURES) {
-            throw new InvalidSummaryException(path + " has " + values.length + " figures, expected " + LATENCY_FIGURES
-                    + " (mean, p50, p90, p99, max)");
+        if (values.length != expected) {
+            throw new InvalidSummaryException(
+                    path + " has " + values.length + " figures, expected " + expected + " " + meaning);
         }
         for (int i = 0; i < values.length; i++) {
             figure(values[i], path + "[" + i + "]");
@@ -137,6 +200,25 @@ public final class SummaryParser {
     private static void figure(Double value, String path) throws InvalidSummaryException {
         if (value != null && !(Double.isFinite(value) && value >= 0)) {
             throw new InvalidSummaryException(path + " is " + value + ": figures must be finite and non-negative");
+        }
+    }
+
+    private static void share(Double value, String path) throws InvalidSummaryException {
+        if (value != null && !(value >= 0 && value <= 1)) {
+            throw new InvalidSummaryException(path + " is " + value + ": a share must be between 0 and 1");
+        }
+    }
+
+    private static void rate(Double value, String path) throws InvalidSummaryException {
+        if (value != null && !(Double.isFinite(value) && value > 0)) {
+            throw new InvalidSummaryException(path + " is " + value + ": a request rate must be finite and positive");
+        }
+    }
+
+    private static void oneOf(String value, List<String> allowed, String path) throws InvalidSummaryException {
+        if (!allowed.contains(value)) {
+            throw new InvalidSummaryException(path + " is " + (value == null ? "missing" : abbreviate(value, 40))
+                    + ", expected one of " + String.join(", ", allowed));
         }
     }
 

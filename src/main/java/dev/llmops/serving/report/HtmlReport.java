@@ -62,6 +62,7 @@ public final class HtmlReport {
                             .append(Html.escape(c.baseline()))
                             .append("</h2>")
                             .append(comparisonTable(c)));
+            html.append(goodput(runs));
             html.append(charts(runs));
         }
         runs.forEach(run -> html.append(HtmlStages.of(run)));
@@ -101,7 +102,40 @@ public final class HtmlReport {
             html.append(SvgLineChart.render(
                     latency.title + " vs concurrency", latency.label + " (ms)", "ms", percentileSeries(runs, latency)));
         }
+        List<SvgCurveChart.Curve> curves = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            curves.add(Goodput.curve(runs.get(i), name(runs.get(i)), i));
+        }
+        html.append(SvgCurveChart.render(
+                "Latency–throughput: tok/s per user vs total tok/s",
+                "total tokens/s (input + output)",
+                "output tokens/s per user (1000 / TPOT p50)",
+                curves));
         return html.append("</div>").toString();
+    }
+
+    /** The capacity a search found (one column per run) and each run's stages with goodput or a request rate. */
+    private static String goodput(List<BenchmarkRun> runs) {
+        StringBuilder html = new StringBuilder();
+        if (Goodput.anyCapacity(runs)) {
+            List<String> headers = new ArrayList<>(List.of(""));
+            runs.forEach(run -> headers.add(name(run)));
+            HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES, headers.toArray(String[]::new));
+            Goodput.capacityRows(runs).forEach(table::row);
+            html.append("<h2>Capacity under the SLO</h2>").append(table.html());
+        }
+        for (BenchmarkRun run : runs) {
+            List<String[]> rows = Goodput.stageRows(run);
+            if (!rows.isEmpty()) {
+                HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES, Goodput.STAGE_HEADERS);
+                rows.forEach(table::row);
+                html.append("<h2>Goodput and schedule of ")
+                        .append(Html.escape(name(run)))
+                        .append("</h2>")
+                        .append(table.html());
+            }
+        }
+        return html.toString();
     }
 
     private static List<Series> runSeries(List<BenchmarkRun> runs, Function<StageResult, Double> value) {

@@ -75,6 +75,7 @@ public final class MarkdownReport {
         }
         List<BenchmarkRun> runs = new ArrayList<>(List.of(candidate));
         baseline.ifPresent(runs::add);
+        goodput(md, runs);
         runs.forEach(run -> runStatus(md, run));
         return md.toString();
     }
@@ -145,6 +146,26 @@ public final class MarkdownReport {
             run.getStatus()
                     .warnings
                     .forEach(w -> md.append("- ⚠ ").append(text(w)).append('\n'));
+        }
+    }
+
+    private static void goodput(StringBuilder md, List<BenchmarkRun> runs) {
+        if (Goodput.anyCapacity(runs)) {
+            md.append("\n#### Capacity under the SLO\n\n");
+            List<String> headers = new ArrayList<>(List.of(""));
+            runs.forEach(run -> headers.add(HtmlReport.name(run)));
+            table(md, headers);
+            Goodput.capacityRows(runs).forEach(cells -> row(md, cells));
+        }
+        for (BenchmarkRun run : runs) {
+            List<String[]> rows = Goodput.stageRows(run);
+            if (!rows.isEmpty()) {
+                md.append("\n#### Goodput and schedule of `")
+                        .append(HtmlReport.name(run))
+                        .append("`\n\n");
+                table(md, List.of(Goodput.STAGE_HEADERS));
+                rows.forEach(cells -> row(md, cells));
+            }
         }
     }
 

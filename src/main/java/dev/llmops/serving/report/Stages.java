@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** The measured stages of a run in concurrency order, and the figures the report plots and tabulates. */
+/**
+ * The measured stages of a run in concurrency order (rate stages after, by rate), and the figures the report plots and
+ * tabulates.
+ */
 final class Stages {
 
     /** A latency percentile the report shows, with the line style it is drawn in. */
@@ -53,6 +56,7 @@ final class Stages {
         return run.getStatus().stages.stream()
                 .sorted(Comparator.comparing(
                                 (StageResult s) -> s.concurrency == null ? Integer.MAX_VALUE : s.concurrency)
+                        .thenComparing(s -> s.requestRate == null ? Double.MAX_VALUE : s.requestRate)
                         .thenComparing(s -> s.name == null ? "" : s.name))
                 .toList();
     }

@@ -11,7 +11,7 @@ import java.util.TreeSet;
  */
 final class SvgLineChart {
 
-    private static final String[] PALETTE = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"};
+    static final String[] PALETTE = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"};
     private static final int WIDTH = 680;
     private static final int HEIGHT = 340;
     private static final int LEFT = 72;
@@ -161,7 +161,7 @@ final class SvgLineChart {
         return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
-    private static String line(double x1, double y1, double x2, double y2, String cssClass) {
+    static String line(double x1, double y1, double x2, double y2, String cssClass) {
         return String.format(
                 Locale.ROOT,
                 "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
@@ -172,7 +172,7 @@ final class SvgLineChart {
                 y2);
     }
 
-    private static String text(double x, double y, String anchor, String cssClass, String content) {
+    static String text(double x, double y, String anchor, String cssClass, String content) {
         return String.format(
                 Locale.ROOT,
                 "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
@@ -184,7 +184,7 @@ final class SvgLineChart {
     }
 
     /** Linear map from a data range onto a pixel range. */
-    private record Scale(double from, double to, double pixelFrom, double pixelTo) {
+    record Scale(double from, double to, double pixelFrom, double pixelTo) {
         double map(double value) {
             return pixelFrom + (value - from) / (to - from) * (pixelTo - pixelFrom);
         }

@@ -20,6 +20,16 @@ public final class RunnerFlags {
     public static final String CONCURRENCY = "--concurrency";
     public static final String NO_SWEEP = "--no-sweep";
     public static final String RATE = "--rate";
+    public static final String ARRIVAL = "--arrival";
+    public static final String MAX_CONCURRENCY = "--max-concurrency";
+    public static final String SLO_TTFT = "--slo-ttft-p99-ms";
+    public static final String SLO_TPOT = "--slo-tpot-p99-ms";
+    public static final String SLO_ITL = "--slo-itl-p99-ms";
+    public static final String SLO_E2E = "--slo-e2e-p99-ms";
+    public static final String SLO_ATTAINMENT = "--slo-attainment";
+    public static final String FIND_CAPACITY = "--find-capacity";
+    public static final String MAX_PROBES = "--max-probes";
+    public static final String MAX_SEARCH_SECONDS = "--max-search-seconds";
     public static final String REQUESTS_PER_LEVEL = "--requests-per-level";
     public static final String DURATION_PER_LEVEL = "--duration-per-level";
     public static final String WARMUP = "--warmup";
@@ -33,16 +43,6 @@ public final class RunnerFlags {
     public static final String JSON_OUT = "--json-out";
     public static final String SUMMARY_FILE = "--summary-file";
     public static final String REQUESTS_OUT = "--requests-out";
-    public static final String ARRIVAL = "--arrival";
-    public static final String MAX_CONCURRENCY = "--max-concurrency";
-    public static final String SLO_TTFT = "--slo-ttft-p99-ms";
-    public static final String SLO_TPOT = "--slo-tpot-p99-ms";
-    public static final String SLO_ITL = "--slo-itl-p99-ms";
-    public static final String SLO_E2E = "--slo-e2e-p99-ms";
-    public static final String SLO_ATTAINMENT = "--slo-attainment";
-    public static final String FIND_CAPACITY = "--find-capacity";
-    public static final String MAX_PROBES = "--max-probes";
-    public static final String MAX_SEARCH_SECONDS = "--max-search-seconds";
     /** Separates the values of a list flag: {@code --concurrency 8,16}. */
     public static final String LIST_SEPARATOR = ",";
 

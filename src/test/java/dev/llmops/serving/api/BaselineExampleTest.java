@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.SweepSpec;
+import dev.llmops.serving.benchmark.SweepLevels;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,6 +28,11 @@ class BaselineExampleTest {
                 (ObjectNode) SERIALIZATION.unmarshal(yaml, JsonNode.class).get("spec");
         ObjectNode defaults = (ObjectNode) SERIALIZATION.convertValue(new BenchmarkRunSpec(), JsonNode.class);
         defaults.remove("runner");
+        // The schema leaves the levels unset, so that a rate sweep has none; the operator then runs these.
+        ((ObjectNode) defaults.get("sweep"))
+                .set(
+                        "concurrency",
+                        SERIALIZATION.convertValue(SweepLevels.concurrency(new SweepSpec()), JsonNode.class));
 
         defaults.fieldNames().forEachRemaining(field -> {
             assertThat(raw.has(field)).as("spec.%s is spelled out", field).isTrue();

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.api.v1alpha1.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
+import dev.llmops.serving.api.v1alpha1.CapacityMode;
+import dev.llmops.serving.api.v1alpha1.CapacityOutcome;
+import dev.llmops.serving.api.v1alpha1.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.StageResult;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,56 @@ class BaselineComparatorTest {
         assertThat(comparison.peakThroughputSpeedup).isNull();
         assertThat(comparison.stages.get(0).throughputSpeedup).isNull();
         assertThat(comparison.stages.get(0).ttftP50Speedup).isNull();
+    }
+
+    @Test
+    void capacitiesAreComparedWhenBothRunsSearchedInTheSameMode() {
+        BenchmarkRunStatus eagle = status(150.0, 3000.0);
+        eagle.capacity = capacity(CapacityMode.Concurrency, 36, null, CapacityOutcome.Found, "36 streams");
+        BenchmarkRunStatus autoregressive = status(60.0, 2000.0);
+        autoregressive.capacity = capacity(CapacityMode.Concurrency, 24, null, CapacityOutcome.Found, "24 streams");
+
+        BaselineComparison comparison = BaselineComparator.compare("ar", eagle, autoregressive);
+
+        assertThat(comparison.capacitySpeedup).isEqualTo(1.5);
+        assertThat(comparison.baselineCapacity).isEqualTo("24 streams");
+        assertThat(BaselineComparator.describe(comparison)).endsWith("capacity 1.5× the baseline's 24 streams");
+
+        eagle.capacity = capacity(CapacityMode.Rate, null, 6.0, CapacityOutcome.BudgetExhausted, ">=6 req/s");
+        autoregressive.capacity = capacity(CapacityMode.Rate, null, 2.5, CapacityOutcome.Found, "2.5 req/s");
+        assertThat(BaselineComparator.compare("ar", eagle, autoregressive).capacitySpeedup)
+                .as("a lower bound compared as it stands")
+                .isEqualTo(2.4);
+    }
+
+    @Test
+    void capacitiesOfDifferentModesOrNeverMetGiveNoRatio() {
+        BenchmarkRunStatus run = status(150.0, 3000.0);
+        run.capacity = capacity(CapacityMode.Rate, null, 6.0, CapacityOutcome.Found, "6 req/s");
+        BenchmarkRunStatus baseline = status(60.0, 2000.0);
+        baseline.capacity = capacity(CapacityMode.Concurrency, 24, null, CapacityOutcome.Found, "24 streams");
+
+        assertThat(BaselineComparator.compare("ar", run, baseline).capacitySpeedup)
+                .isNull();
+        assertThat(BaselineComparator.compare("ar", run, baseline).baselineCapacity)
+                .isEqualTo("24 streams");
+
+        baseline.capacity = capacity(CapacityMode.Rate, null, null, CapacityOutcome.NeverMet, "none");
+        assertThat(BaselineComparator.compare("ar", run, baseline).capacitySpeedup)
+                .isNull();
+        assertThat(BaselineComparator.compare("ar", run, status(60.0, 2000.0)).baselineCapacity)
+                .isNull();
+    }
+
+    private static CapacityResult capacity(
+            CapacityMode mode, Integer concurrency, Double rate, CapacityOutcome outcome, String load) {
+        CapacityResult capacity = new CapacityResult();
+        capacity.mode = mode;
+        capacity.concurrency = concurrency;
+        capacity.requestRate = rate;
+        capacity.outcome = outcome;
+        capacity.load = load;
+        return capacity;
     }
 
     private static BenchmarkRunStatus status(Double singleStream, Double peak, StageResult... stages) {

@@ -9,6 +9,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.CapacityMode;
+import dev.llmops.serving.api.v1alpha1.CapacityOutcome;
+import dev.llmops.serving.api.v1alpha1.CapacityResult;
+import dev.llmops.serving.api.v1alpha1.CapacitySpec;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
@@ -394,6 +398,62 @@ class BenchmarkRunReconcilerTest {
         assertThat(condition(compared, "BaselineCompared"))
                 .extracting(Condition::getStatus, Condition::getReason)
                 .containsExactly("True", "Compared");
+    }
+
+    @Test
+    void aCapacitySearchsResultReachesTheStatusTheEventAndTheSloVerdict() throws JsonProcessingException {
+        String ns = BenchmarkTestProfile.CAPACITY;
+        fixtures.createRun(ns, "search", spec -> {
+            url("http://sglang.example:30000").accept(spec);
+            spec.sweep.concurrency = List.of(2, 4);
+            spec.slo = new SloSpec();
+            spec.slo.tpotP99Millis = 50;
+            spec.capacity = new CapacitySpec();
+            spec.capacity.mode = CapacityMode.Concurrency;
+        });
+        Job job = fixtures.awaitJob(ns, "search");
+        assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+                .containsSubsequence("--slo-tpot-p99-ms", "50")
+                .containsSubsequence("--find-capacity", "concurrency", "--max-probes", "12");
+
+        fixtures.finishJob(job, fixtures.startJobPod(job), 0, withCapacity(RunnerRuns.standardSummary()));
+
+        BenchmarkRun done = fixtures.awaitRun(ns, "search", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+        CapacityResult capacity = done.getStatus().capacity;
+        assertThat(capacity.load).isEqualTo("24 streams");
+        assertThat(capacity.outcome).isEqualTo(CapacityOutcome.Found);
+        assertThat(capacity.concurrency).isEqualTo(24);
+        assertThat(capacity.goodputOutputTokensPerSecond).isEqualTo(590.1);
+        assertThat(capacity.probes).isEqualTo(7);
+        assertThat(done.getStatus().stages)
+                .filteredOn(s -> s.name.equals("c4"))
+                .singleElement()
+                .satisfies(s -> assertThat(s.sloAttainment).isEqualTo(0.5));
+        assertThat(condition(done, "SLOMet"))
+                .as("judged by attainment although every p99 of the simulator is far below 50 ms")
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("False", "SLOBroken");
+        assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(4);
+        assertThat(condition(done, "Ready").getMessage()).contains(", capacity 24 streams, ");
+        assertThat(events(ns, "search")).anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Normal");
+            assertThat(e.getReason()).isEqualTo("CapacityFound");
+            assertThat(e.getMessage()).startsWith("Capacity under the SLO: 24 streams, 612.3 output tok/s");
+        });
+    }
+
+    /** The real runner's summary as format version 2 with a capacity search's result and attainment per stage. */
+    private static String withCapacity(String summary) throws JsonProcessingException {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = (ObjectNode) json.readTree(summary);
+        root.put("v", 2);
+        root.withArray("stages")
+                .forEach(stage ->
+                        ((ObjectNode) stage).put("att", stage.get("n").asText().equals("c4") ? 0.5 : 1.0));
+        root.set("cap", json.readTree("""
+                {"m":"concurrency","c":24,"out":"found","why":"boundary confirmed","otps":612.3,"rps":2.4,\
+                "att":0.97,"gps":2.3,"gtps":590.1,"ttft99":812.5,"tpot99":41.2,"np":7}"""));
+        return root.toString();
     }
 
     /** The same summary with half the headline throughput: the run it belongs to looks exactly twice as slow. */

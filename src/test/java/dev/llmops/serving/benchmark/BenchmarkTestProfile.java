@@ -17,12 +17,13 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     static final String FAILED = "bench-failed";
     static final String BASELINE = "bench-baseline";
     static final String COLD_START = "bench-cold-start";
+    static final String CAPACITY = "bench-capacity";
 
     @Override
     public Map<String, String> getConfigOverrides() {
         return Map.of(
                 "quarkus.operator-sdk.controllers.benchmarkrun.namespaces",
-                String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE),
+                String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE, CAPACITY),
                 "quarkus.operator-sdk.controllers.modelserver.namespaces",
                 "no-modelserver-controller-here");
     }

@@ -2,10 +2,19 @@ package dev.llmops.serving.benchmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.v1alpha1.ArrivalProcess;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.CapacityMode;
+import dev.llmops.serving.api.v1alpha1.CapacitySpec;
+import dev.llmops.serving.api.v1alpha1.ClaimFileReference;
+import dev.llmops.serving.api.v1alpha1.ConfigMapKeyReference;
 import dev.llmops.serving.api.v1alpha1.DatasetType;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
+import dev.llmops.serving.api.v1alpha1.ShareGptSpec;
+import dev.llmops.serving.api.v1alpha1.SharedPrefixSpec;
+import dev.llmops.serving.api.v1alpha1.SloSpec;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -99,6 +108,122 @@ class JobPlanTest {
         List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2");
 
         assertThat(args).contains("--no-single", "--no-sweep").doesNotContain("--prompts", "--concurrency");
+    }
+
+    @Test
+    void openLoopSloAndCapacitySettingsBecomeRunnerFlags() {
+        BenchmarkRunSpec spec = spec();
+        spec.sweep.rates = List.of(0.5, 2.0, 7.5);
+        spec.sweep.arrival = ArrivalProcess.Constant;
+        spec.sweep.maxConcurrency = 64;
+        spec.dataset.type = DatasetType.SharedPrefix;
+        spec.dataset.sharedPrefix = new SharedPrefixSpec();
+        spec.dataset.sharedPrefix.groups = 8;
+        spec.dataset.sharedPrefix.prefixTokens = 2048;
+        spec.dataset.sharedPrefix.questionTokens = 128;
+        spec.dataset.sharedPrefix.outputLength = 256;
+        spec.slo = new SloSpec();
+        spec.slo.ttftP99Millis = 2000;
+        spec.slo.tpotP99Millis = 50;
+        spec.slo.itlP99Millis = 100;
+        spec.slo.e2eP99Millis = 60000;
+        spec.slo.attainment = 0.99;
+        spec.capacity = new CapacitySpec();
+        spec.capacity.mode = CapacityMode.Rate;
+
+        String args = String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2"));
+
+        assertThat(args)
+                .contains(" --dataset shared-prefix:8,2048,128 --output-len 256 ")
+                .contains(" --rate 0.5,2,7.5 --arrival constant --max-concurrency 64 ")
+                .contains(" --slo-ttft-p99-ms 2000 --slo-tpot-p99-ms 50 --slo-itl-p99-ms 100 --slo-e2e-p99-ms 60000"
+                        + " --slo-attainment 0.99 ")
+                .contains(" --find-capacity rate --max-probes 12 --max-search-seconds 1800 ")
+                .doesNotContain("--concurrency", "--no-sweep");
+    }
+
+    @Test
+    void withoutLevelsOrRatesTheDefaultLevelsRunAndAnEmptyListRunsNone() {
+        BenchmarkRunSpec spec = spec();
+        assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2"))
+                .containsSubsequence("--concurrency", "8,16,32,48,64");
+
+        spec.sweep.concurrency = List.of();
+        spec.capacity = new CapacitySpec();
+        spec.capacity.mode = CapacityMode.Concurrency;
+        spec.capacity.maxProbes = 5;
+        assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2")))
+                .contains(" --no-sweep ")
+                .contains(" --find-capacity concurrency --max-probes 5 ")
+                .doesNotContain("--rate", "--concurrency");
+    }
+
+    @Test
+    void aShareGptConfigMapIsMountedReadOnlyAndItsFileNamedOnTheCommandLine() {
+        BenchmarkRunSpec spec = spec();
+        spec.dataset.type = DatasetType.ShareGPT;
+        spec.dataset.shareGpt = new ShareGptSpec();
+        spec.dataset.shareGpt.configMap = new ConfigMapKeyReference();
+        spec.dataset.shareGpt.configMap.name = "sharegpt-sample";
+        spec.dataset.shareGpt.configMap.key = "sharegpt.json";
+        spec.dataset.shareGpt.maxOutputTokens = 512;
+
+        assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2")))
+                .contains(" --dataset sharegpt:/datasets/sharegpt.json --output-len 512 ");
+        PodSpec pod = BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", "runner:1");
+        assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(mount -> {
+            assertThat(mount.getMountPath()).isEqualTo("/datasets");
+            assertThat(mount.getReadOnly()).isTrue();
+            assertThat(mount.getName()).isEqualTo("dataset");
+        });
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("dataset"))
+                .singleElement()
+                .satisfies(volume -> {
+                    assertThat(volume.getConfigMap().getName()).isEqualTo("sharegpt-sample");
+                    assertThat(volume.getConfigMap().getItems())
+                            .singleElement()
+                            .satisfies(item -> assertThat(item.getPath()).isEqualTo("sharegpt.json"));
+                });
+    }
+
+    @Test
+    void aShareGptFileOnAClaimIsMountedReadOnly() {
+        BenchmarkRunSpec spec = spec();
+        spec.dataset.type = DatasetType.ShareGPT;
+        spec.dataset.shareGpt = new ShareGptSpec();
+        spec.dataset.shareGpt.persistentVolumeClaim = new ClaimFileReference();
+        spec.dataset.shareGpt.persistentVolumeClaim.claimName = "datasets";
+        spec.dataset.shareGpt.persistentVolumeClaim.path = "sharegpt/v3.json";
+
+        assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2"))
+                .containsSubsequence("--dataset", "sharegpt:/datasets/sharegpt/v3.json");
+        PodSpec pod = BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", "runner:1");
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("dataset"))
+                .singleElement()
+                .satisfies(volume -> {
+                    assertThat(volume.getPersistentVolumeClaim().getClaimName()).isEqualTo("datasets");
+                    assertThat(volume.getPersistentVolumeClaim().getReadOnly()).isTrue();
+                });
+        assertThat(pod.getContainers().get(0).getVolumeMounts())
+                .filteredOn(mount -> mount.getName().equals("dataset"))
+                .singleElement()
+                .satisfies(mount -> assertThat(mount.getReadOnly()).isTrue());
+    }
+
+    @Test
+    void deadlineOfARateSweepAndACapacitySearch() {
+        BenchmarkRunSpec spec = spec();
+        spec.requestTimeoutSeconds = 60;
+        spec.warmup.requests = 0;
+        spec.singleRequest.prompts = List.of();
+        spec.sweep.rates = List.of(0.1, 4.0);
+        spec.capacity = new CapacitySpec();
+        spec.capacity.mode = CapacityMode.Rate;
+
+        // r0.1: 8 requests (the minimum) over 80 s; r4: 120 requests over 30 s; each + T; search: 1800 + 4 T
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + (80 + 60) + (30 + 60) + 1800 + 4 * 60);
     }
 
     @Test

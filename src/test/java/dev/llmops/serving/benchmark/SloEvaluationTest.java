@@ -64,6 +64,82 @@ class SloEvaluationTest {
         assertThat(result.message()).contains("c16");
     }
 
+    @Test
+    void stagesCarryingAttainmentAreJudgedByItAgainstTheTarget() {
+        SloSpec slo = slo(500, 50);
+        slo.attainment = 0.9;
+        StageResult c8 = stage(8, 9000, 900);
+        c8.sloAttainment = 0.95;
+        StageResult c16 = stage(16, 400, 40);
+        c16.sloAttainment = 0.85;
+
+        SloEvaluation result = SloEvaluation.evaluate(slo, List.of(c16, c8));
+
+        assertThat(result.verdict())
+                .as("c8's p99s exceed the limits, but 95 % of its requests met them")
+                .isEqualTo(SloEvaluation.Verdict.BROKEN);
+        assertThat(result.brokenAtConcurrency()).isEqualTo(16);
+        assertThat(result.message()).contains("attainment 0.850 < 0.9");
+    }
+
+    @Test
+    void theDefaultAttainmentTargetIsNinetyFivePercent() {
+        StageResult c8 = stage(8, 400, 40);
+        c8.sloAttainment = 0.95;
+        StageResult c16 = stage(16, 400, 40);
+        c16.sloAttainment = 0.949;
+
+        assertThat(SloEvaluation.evaluate(slo(500, null), List.of(c8)).verdict())
+                .isEqualTo(SloEvaluation.Verdict.MET);
+        assertThat(SloEvaluation.evaluate(slo(500, null), List.of(c8)).message())
+                .startsWith("Attainment >= 0.95 of TTFT <= 500 ms");
+        assertThat(SloEvaluation.evaluate(slo(500, null), List.of(c8, c16)).brokenAtConcurrency())
+                .isEqualTo(16);
+    }
+
+    @Test
+    void rateStagesComeAfterTheLevelsAndProbesAreLeftToTheCapacity() {
+        StageResult single = stage(1, 100, 10);
+        single.sloAttainment = 1.0;
+        StageResult r8 = rate(8, 0.5);
+        StageResult r2 = rate(2, 0.99);
+        StageResult r4 = rate(4, 0.7);
+        StageResult probe = stage(64, 100, 10);
+        probe.name = "probe5-c64";
+        probe.sloAttainment = 0.1;
+
+        SloEvaluation result = SloEvaluation.evaluate(slo(500, 50), List.of(r8, probe, single, r4, r2));
+
+        assertThat(result.verdict()).isEqualTo(SloEvaluation.Verdict.BROKEN);
+        assertThat(result.brokenAtConcurrency()).as("no concurrency for a rate").isNull();
+        assertThat(result.message()).startsWith("The SLO broke at 4 req/s: attainment 0.700");
+        assertThat(SloEvaluation.evaluate(slo(500, 50), List.of(single, probe)).verdict())
+                .isEqualTo(SloEvaluation.Verdict.MET);
+    }
+
+    @Test
+    void itlAndE2eLimitsAreJudgedByTheStagePercentilesOfAVersionOneSummary() {
+        SloSpec slo = new SloSpec();
+        slo.e2eP99Millis = 10000;
+        StageResult c8 = stage(8, 100, 10);
+        c8.e2eMillis = new LatencyStats();
+        c8.e2eMillis.p99 = 12000.0;
+
+        SloEvaluation result = SloEvaluation.evaluate(slo, List.of(c8));
+
+        assertThat(result.brokenAtConcurrency()).isEqualTo(8);
+        assertThat(result.message()).contains("p99 E2E 12000.0 ms > 10000 ms");
+    }
+
+    private static StageResult rate(double rate, double attainment) {
+        StageResult stage = stage(1, 100, 10);
+        stage.name = "r" + RunnerArguments.number(rate);
+        stage.concurrency = null;
+        stage.requestRate = rate;
+        stage.sloAttainment = attainment;
+        return stage;
+    }
+
     private static SloSpec slo(Integer ttft, Integer tpot) {
         SloSpec slo = new SloSpec();
         slo.ttftP99Millis = ttft;

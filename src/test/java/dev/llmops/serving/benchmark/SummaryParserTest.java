@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.CapacityMode;
+import dev.llmops.serving.api.v1alpha1.CapacityOutcome;
+import dev.llmops.serving.api.v1alpha1.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.StageResult;
 import dev.llmops.serving.runner.CompactSummary;
 import org.junit.jupiter.api.Test;
@@ -79,6 +82,100 @@ class SummaryParserTest {
     }
 
     @Test
+    void aVersionTwoSummaryFillsRatesGoodputAndTheCapacity() throws InvalidSummaryException {
+        CompactSummary summary = SummaryParser.parse("""
+                {"v":2,"stages":[{"n":"r2","c":0,"ok":60,"fail":0,"otps":510.5,"r":2,"ar":1.98,\
+                "lag":[0.4,3.1,9.5],"att":0.983,"gps":1.95,"gtps":498.2},\
+                {"n":"probe1-c4","c":4,"ok":16,"fail":1,"att":0.9}],\
+                "cap":{"m":"concurrency","c":24,"out":"found","why":"boundary\\nconfirmed","otps":612.3,"rps":2.4,\
+                "att":0.97,"gps":2.3,"gtps":590.1,"ttft99":812.5,"tpot99":41.2,"itl99":55.0,"e2e99":9120,"np":7}}""");
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+
+        BenchmarkResults.apply(summary, status);
+
+        StageResult rate = status.stages.get(0);
+        assertThat(rate.concurrency)
+                .as("a rate stage without a cap has no concurrency")
+                .isNull();
+        assertThat(rate.requestRate).isEqualTo(2.0);
+        assertThat(rate.achievedRequestRate).isEqualTo(1.98);
+        assertThat(rate.scheduleLagMillis.p50).isEqualTo(0.4);
+        assertThat(rate.scheduleLagMillis.p99).isEqualTo(3.1);
+        assertThat(rate.scheduleLagMillis.max).isEqualTo(9.5);
+        assertThat(rate.sloAttainment).isEqualTo(0.983);
+        assertThat(rate.goodputRequestsPerSecond).isEqualTo(1.95);
+        assertThat(rate.goodputOutputTokensPerSecond).isEqualTo(498.2);
+        assertThat(status.stages.get(1).concurrency).isEqualTo(4);
+        CapacityResult capacity = status.capacity;
+        assertThat(capacity.mode).isEqualTo(CapacityMode.Concurrency);
+        assertThat(capacity.outcome).isEqualTo(CapacityOutcome.Found);
+        assertThat(capacity.concurrency).isEqualTo(24);
+        assertThat(capacity.requestRate).isNull();
+        assertThat(capacity.load).isEqualTo("24 streams");
+        assertThat(capacity.message).as("control characters removed").isEqualTo("boundary confirmed");
+        assertThat(capacity.outputTokensPerSecond).isEqualTo(612.3);
+        assertThat(capacity.requestsPerSecond).isEqualTo(2.4);
+        assertThat(capacity.sloAttainment).isEqualTo(0.97);
+        assertThat(capacity.goodputRequestsPerSecond).isEqualTo(2.3);
+        assertThat(capacity.goodputOutputTokensPerSecond).isEqualTo(590.1);
+        assertThat(capacity.ttftP99Millis).isEqualTo(812.5);
+        assertThat(capacity.tpotP99Millis).isEqualTo(41.2);
+        assertThat(capacity.itlP99Millis).isEqualTo(55.0);
+        assertThat(capacity.e2eP99Millis).isEqualTo(9120.0);
+        assertThat(capacity.probes).isEqualTo(7);
+    }
+
+    @Test
+    void theLoadSaysWhenTheBudgetRanOutAndWhenNoLoadMetTheSlo() throws InvalidSummaryException {
+        assertThat(capacityOf("{\"m\":\"rate\",\"r\":7.5,\"out\":\"budget-exhausted\",\"np\":12}"))
+                .satisfies(c -> assertThat(c.load).isEqualTo(">=7.5 req/s"))
+                .satisfies(c -> assertThat(c.outcome).isEqualTo(CapacityOutcome.BudgetExhausted))
+                .satisfies(c -> assertThat(c.requestRate).isEqualTo(7.5));
+        assertThat(capacityOf("{\"m\":\"concurrency\",\"out\":\"never-met\",\"np\":1}"))
+                .satisfies(c -> assertThat(c.load).isEqualTo("none"))
+                .satisfies(c -> assertThat(c.outcome).isEqualTo(CapacityOutcome.NeverMet));
+        assertThat(capacityOf("{\"m\":\"concurrency\",\"c\":1,\"out\":\"found\",\"np\":3}").load)
+                .isEqualTo("1 stream");
+    }
+
+    @Test
+    void rejectsUntrustedCapacityAndGoodputFigures() {
+        String stage = "{\"v\":2,\"stages\":[{\"n\":\"r2\",\"c\":0,\"ok\":1,\"fail\":0,\"r\":2";
+        assertThatThrownBy(() -> SummaryParser.parse(stage + ",\"att\":1.5}]}"))
+                .hasMessageContaining("stages[0].att is 1.5");
+        assertThatThrownBy(() -> SummaryParser.parse(stage + ",\"lag\":[1,2]}]}"))
+                .hasMessageContaining("stages[0].lag has 2 figures");
+        assertThatThrownBy(() -> SummaryParser.parse(stage + ",\"gtps\":-1}]}"))
+                .hasMessageContaining("stages[0].gtps is -1.0");
+        assertThatThrownBy(() -> SummaryParser.parse(
+                        "{\"v\":2,\"stages\":[{\"n\":\"r0\",\"c\":0,\"ok\":1,\"fail\":0,\"r\":0}]}"))
+                .hasMessageContaining("stages[0].r is 0.0");
+        assertThatThrownBy(
+                        () -> SummaryParser.parse("{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":0,\"ok\":1,\"fail\":0}]}"))
+                .as("only a rate stage may have no concurrency")
+                .hasMessageContaining("stages[0].c is 0");
+        assertThatThrownBy(() -> capacityOf("{\"m\":\"streams\",\"c\":4,\"out\":\"found\",\"np\":2}"))
+                .hasMessageContaining("cap.m is streams");
+        assertThatThrownBy(() -> capacityOf("{\"m\":\"rate\",\"r\":4,\"out\":\"great\",\"np\":2}"))
+                .hasMessageContaining("cap.out is great");
+        assertThatThrownBy(() -> capacityOf("{\"m\":\"rate\",\"out\":\"found\",\"np\":2}"))
+                .hasMessageContaining("cap.r is missing");
+        assertThatThrownBy(() -> capacityOf(
+                        "{\"m\":\"rate\",\"r\":4,\"out\":\"found\",\"why\":\"" + "x".repeat(201) + "\",\"np\":2}"))
+                .hasMessageContaining("cap.why has 201 characters");
+        assertThatThrownBy(() -> capacityOf("{\"m\":\"rate\",\"r\":4,\"out\":\"found\",\"np\":2,\"ttft99\":-5}"))
+                .hasMessageContaining("cap.ttft99 is -5.0");
+    }
+
+    private static CapacityResult capacityOf(String capacity) throws InvalidSummaryException {
+        CompactSummary summary = SummaryParser.parse(
+                "{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0}],\"cap\":" + capacity + "}");
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+        BenchmarkResults.apply(summary, status);
+        return status.capacity;
+    }
+
+    @Test
     void rejectsAMissingSummary() {
         assertThatThrownBy(() -> SummaryParser.parse("  "))
                 .isInstanceOf(InvalidSummaryException.class)
@@ -114,8 +211,9 @@ class SummaryParserTest {
     @Test
     void rejectsAnUnknownFormatVersion() {
         assertThatThrownBy(
-                        () -> SummaryParser.parse("{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0}]}"))
-                .hasMessageContaining("format version 2");
+                        () -> SummaryParser.parse("{\"v\":3,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0}]}"))
+                .hasMessageContaining("format version 3")
+                .hasMessageContaining("versions 1 to 2");
     }
 
     @Test

@@ -71,9 +71,11 @@ class CrdSchemaTest {
                 .isEqualTo(900L)
                 .isEqualTo((long) BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS);
         assertThat(defaultAt(BENCHMARK_RUN, "spec.waitTimeoutSeconds")).isEqualTo(3600L);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.sweep.concurrency"))
-                .isEqualTo(List.of(8L, 16L, 32L, 48L, 64L))
-                .isEqualTo(JSON.convertValue(BenchmarkDefaults.CONCURRENCY, List.class));
+        assertThat(property(BENCHMARK_RUN, "spec.sweep.concurrency").getDefault())
+                .as("no schema default: a rate sweep must not get closed-loop levels too")
+                .isNull();
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.capacity.maxProbes")).isEqualTo(12L);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.capacity.maxSearchSeconds")).isEqualTo(1800L);
         assertThat(defaultAt(BENCHMARK_RUN, "spec.singleRequest.prompts"))
                 .isEqualTo(List.of(
                         "Write a Python quicksort implementation",
@@ -99,7 +101,7 @@ class CrdSchemaTest {
         Map<String, Object> spec =
                 (Map<String, Object>) BENCHMARK_RUN.withDefaults(run).get("spec");
 
-        assertThat(spec.get("sweep")).isEqualTo(Map.of("concurrency", List.of(8L, 16L, 32L, 48L, 64L)));
+        assertThat(spec.get("sweep")).isEqualTo(Map.of());
         assertThat(spec.get("sampling")).isEqualTo(Map.of("temperature", 0.6, "topP", 0.95, "maxTokens", 4096L));
         assertThat(spec).containsEntry("requestTimeoutSeconds", 900L).doesNotContainKey("singleRequest");
     }
@@ -125,7 +127,7 @@ class CrdSchemaTest {
         assertThat(enumAt(MODEL_SERVER, "status.phase"))
                 .containsExactlyInAnyOrderElementsOf(names(ModelServerPhase.values()));
         assertThat(enumAt(BENCHMARK_RUN, "spec.dataset.type"))
-                .containsExactly("Prompts", "Random")
+                .containsExactly("Prompts", "Random", "ShareGPT", "SharedPrefix")
                 .containsExactlyElementsOf(names(DatasetType.values()));
     }
 
@@ -156,7 +158,15 @@ class CrdSchemaTest {
         assertThat(onlyVersion(BENCHMARK_RUN).getAdditionalPrinterColumns())
                 .extracting(CustomResourceColumnDefinition::getName)
                 .containsExactly(
-                        "Target", "Phase", "Progress", "Single tok/s", "Peak tok/s", "At Conc", "Speedup", "Age");
+                        "Target",
+                        "Phase",
+                        "Progress",
+                        "Single tok/s",
+                        "Peak tok/s",
+                        "At Conc",
+                        "Capacity",
+                        "Speedup",
+                        "Age");
     }
 
     /** kubectl prints {@code <none>} for a column whose path is misspelled; nothing else would notice. */
@@ -184,13 +194,14 @@ class CrdSchemaTest {
 
     @Test
     void theRulesTheBriefNamesArePresent() {
-        assertThat(rulesAt(BENCHMARK_RUN, "spec")).contains("self == oldSelf");
+        assertThat(rulesAt(BENCHMARK_RUN, "spec")).contains("self == oldSelf", "!has(self.capacity) || has(self.slo)");
         assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep.concurrency"))
                 .containsExactly("self.all(c, c >= 1 && c <= 4096)", "self.all(c, self.exists_one(d, d == c))");
         assertThat(rulesAt(BENCHMARK_RUN, "spec.target")).hasSize(2);
-        assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset")).hasSize(2);
-        assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep")).hasSize(1);
-        assertThat(rulesAt(BENCHMARK_RUN, "spec.slo")).hasSize(1);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset")).hasSize(4);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset.shareGpt")).hasSize(1);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep")).hasSize(2);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.slo")).hasSize(2);
         assertThat(rulesAt(MODEL_SERVER, "spec")).hasSize(3);
         assertThat(rulesAt(MODEL_SERVER, "spec.parallelism")).hasSize(3);
         assertThat(rulesAt(MODEL_SERVER, "spec.speculativeDecoding")).hasSize(3);

@@ -50,10 +50,11 @@ class EmbeddedKubernetesTableTest {
                         "Single tok/s",
                         "Peak tok/s",
                         "At Conc",
+                        "Capacity",
                         "Speedup",
                         "Age");
         assertThat(texts(table.path("columnDefinitions"), "priority"))
-                .containsExactly("0", "0", "0", "0", "0", "0", "0", "1", "0");
+                .containsExactly("0", "0", "0", "0", "0", "0", "0", "0", "1", "0");
         assertThat(table.path("columnDefinitions").get(0).path("format").asText())
                 .isEqualTo("name");
     }
@@ -70,8 +71,9 @@ class EmbeddedKubernetesTableTest {
         assertThat(cells.get(5).doubleValue()).isEqualTo(2140.5);
         assertThat(cells.get(6).isIntegralNumber()).isTrue();
         assertThat(cells.get(6).asInt()).isEqualTo(48);
-        assertThat(cells.get(7).doubleValue()).isEqualTo(1.62);
-        assertThat(cells.get(8).asText()).matches("\\d+s");
+        assertThat(cells.get(7).asText()).isEqualTo("24 streams");
+        assertThat(cells.get(8).doubleValue()).isEqualTo(1.62);
+        assertThat(cells.get(9).asText()).matches("\\d+s");
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
+import dev.llmops.serving.api.v1alpha1.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
@@ -61,6 +62,8 @@ public final class ExampleResourcesWithStatus {
         runStatus.summary.singleStreamTokensPerSecond = 182.4;
         runStatus.summary.peakTokensPerSecond = 2140.5;
         runStatus.summary.peakConcurrency = 48;
+        runStatus.capacity = new CapacityResult();
+        runStatus.capacity.load = "24 streams";
         runStatus.comparison = new BaselineComparison();
         runStatus.comparison.peakThroughputSpeedup = 1.62;
         run.setStatus(runStatus);

@@ -114,7 +114,16 @@ class KubectlOnEmbeddedApiIT {
                 .containsEntry("PHASE", "Degraded")
                 .containsEntry("READY", "1/2");
         assertThat(rows.get(1))
-                .containsOnlyKeys("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "AGE")
+                .containsOnlyKeys(
+                        "NAME",
+                        "TARGET",
+                        "PHASE",
+                        "PROGRESS",
+                        "SINGLE TOK/S",
+                        "PEAK TOK/S",
+                        "AT CONC",
+                        "CAPACITY",
+                        "AGE")
                 .containsEntry("NAME", "benchmarkrun.serving.llmops.dev/kimi-k2-eagle3")
                 .containsEntry("PHASE", "Succeeded")
                 .containsEntry("SINGLE TOK/S", "182.4");
@@ -137,6 +146,7 @@ class KubectlOnEmbeddedApiIT {
                                 "SINGLE TOK/S",
                                 "PEAK TOK/S",
                                 "AT CONC",
+                                "CAPACITY",
                                 "SPEEDUP",
                                 "AGE")
                         .containsEntry("NAME", ExampleResourcesWithStatus.RUN)

@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
+import dev.llmops.serving.api.v1alpha1.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
@@ -54,6 +55,8 @@ class PrinterColumnsIT {
         runStatus.summary.singleStreamTokensPerSecond = 182.4;
         runStatus.summary.peakTokensPerSecond = 2140.5;
         runStatus.summary.peakConcurrency = 48;
+        runStatus.capacity = new CapacityResult();
+        runStatus.capacity.load = "24 streams";
         runStatus.comparison = new BaselineComparison();
         runStatus.comparison.peakThroughputSpeedup = 1.62;
         run.setStatus(runStatus);
@@ -74,14 +77,24 @@ class PrinterColumnsIT {
                 .containsEntry("PHASE", "Degraded")
                 .containsEntry("READY", "1/2");
         assertThat(rows.get(1))
-                .containsOnlyKeys("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "AGE")
+                .containsOnlyKeys(
+                        "NAME",
+                        "TARGET",
+                        "PHASE",
+                        "PROGRESS",
+                        "SINGLE TOK/S",
+                        "PEAK TOK/S",
+                        "AT CONC",
+                        "CAPACITY",
+                        "AGE")
                 .containsEntry("NAME", "benchmarkrun.serving.llmops.dev/kimi-k2-eagle3")
                 .containsEntry("TARGET", "kimi-k2-eagle3")
                 .containsEntry("PHASE", "Succeeded")
                 .containsEntry("PROGRESS", "7/7")
                 .containsEntry("SINGLE TOK/S", "182.4")
                 .containsEntry("PEAK TOK/S", "2140.5")
-                .containsEntry("AT CONC", "48");
+                .containsEntry("AT CONC", "48")
+                .containsEntry("CAPACITY", "24 streams");
     }
 
     @Test

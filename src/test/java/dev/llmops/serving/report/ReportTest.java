@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.CapacityOutcome;
+import dev.llmops.serving.api.v1alpha1.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.StageResult;
 import java.io.IOException;
@@ -41,7 +43,7 @@ class ReportTest {
         BenchmarkRun baseline = load(BASELINE);
         Document html = Jsoup.parse(HtmlReport.render(candidate, Optional.of(baseline)));
 
-        assertThat(html.select("svg.chart")).hasSize(5);
+        assertThat(html.select("svg.chart")).hasSize(6);
         Map<String, Function<StageResult, LatencyStats>> latencies = Map.of(
                 "Time to first token vs concurrency", s -> s.ttftMillis,
                 "Time per output token vs concurrency", s -> s.tpotMillis,
@@ -60,6 +62,63 @@ class ReportTest {
         assertThat(plotted(html, "Output throughput vs concurrency", "kimi-k2-eagle3"))
                 .containsEntry(48, 1702.3)
                 .containsEntry(1, 118.4);
+    }
+
+    @Test
+    void capacityGoodputAndTheLatencyThroughputCurveAreShownInBothFormats() throws IOException {
+        BenchmarkRun candidate = load(CANDIDATE);
+        candidate.getStatus().capacity = new CapacityResult();
+        candidate.getStatus().capacity.load = "24 streams";
+        candidate.getStatus().capacity.outcome = CapacityOutcome.Found;
+        candidate.getStatus().capacity.goodputOutputTokensPerSecond = 590.1;
+        StageResult c8 = candidate.getStatus().stages.stream()
+                .filter(s -> s.name.equals("c8"))
+                .findFirst()
+                .orElseThrow();
+        c8.sloAttainment = 0.97;
+        c8.goodputRequestsPerSecond = 2.345;
+        BenchmarkRun baseline = load(BASELINE);
+
+        Document html = Jsoup.parse(HtmlReport.render(candidate, Optional.of(baseline)));
+
+        assertThat(rowStartingWith(html, "Capacity under the SLO", "Capacity").children())
+                .extracting(Element::text)
+                .containsExactly("Capacity", "24 streams", "—");
+        assertThat(rowStartingWith(html, "Capacity under the SLO", "Goodput tok/s")
+                        .child(1)
+                        .text())
+                .isEqualTo("590.1");
+        assertThat(rows(html, "Goodput and schedule of kimi-k2-eagle3"))
+                .singleElement()
+                .satisfies(row -> assertThat(row.children())
+                        .extracting(Element::text)
+                        .containsExactly("c8", "—", "—", "—", "97.0 %", "2.35", "—"));
+        assertThat(html.select("h2"))
+                .extracting(Element::text)
+                .doesNotContain(
+                        "Goodput and schedule of " + baseline.getMetadata().getName());
+        Element curve = html.selectFirst("svg.chart[data-title^=\"Latency–throughput\"]");
+        assertThat(curve).isNotNull();
+        for (BenchmarkRun run : List.of(candidate, baseline)) {
+            Map<String, String> expected = new LinkedHashMap<>();
+            run.getStatus()
+                    .stages
+                    .forEach(s -> expected.put(
+                            s.name, s.totalTokensPerSecond + "," + Math.round(1000 / s.tpotMillis.p50 * 10) / 10.0));
+            Map<String, String> plotted = new LinkedHashMap<>();
+            curve.selectFirst("g.series[data-series=\"" + run.getMetadata().getName() + "\"]")
+                    .select("circle.point")
+                    .forEach(p -> plotted.put(
+                            p.attr("data-stage"),
+                            Double.parseDouble(p.attr("data-x")) + "," + Double.parseDouble(p.attr("data-y"))));
+            assertThat(plotted).as("one point per stage").isEqualTo(expected);
+        }
+
+        String md = MarkdownReport.render(candidate, Optional.of(baseline));
+        assertThat(md)
+                .contains("#### Capacity under the SLO")
+                .contains("| Capacity | 24 streams | — |")
+                .contains("| c8 | — | — | — | 97.0 % | 2.35 | — |");
     }
 
     @Test

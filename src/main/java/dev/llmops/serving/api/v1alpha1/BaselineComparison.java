@@ -19,6 +19,12 @@ public class BaselineComparison {
     @JsonPropertyDescription("Peak tokens/s of this run divided by the baseline's.")
     public Double peakThroughputSpeedup;
 
+    @JsonPropertyDescription("Capacity of this run divided by the baseline's, when both searched in the same mode.")
+    public Double capacitySpeedup;
+
+    @JsonPropertyDescription("The baseline's capacity, as its status.capacity.load shows it.")
+    public String baselineCapacity;
+
     @JsonPropertyDescription("Speedup of each stage both runs measured.")
     public List<StageSpeedup> stages = new ArrayList<>();
 
@@ -28,11 +34,14 @@ public class BaselineComparison {
                 && Objects.equals(baseline, that.baseline)
                 && Objects.equals(singleStreamSpeedup, that.singleStreamSpeedup)
                 && Objects.equals(peakThroughputSpeedup, that.peakThroughputSpeedup)
+                && Objects.equals(capacitySpeedup, that.capacitySpeedup)
+                && Objects.equals(baselineCapacity, that.baselineCapacity)
                 && Objects.equals(stages, that.stages);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(baseline, singleStreamSpeedup, peakThroughputSpeedup, stages);
+        return Objects.hash(
+                baseline, singleStreamSpeedup, peakThroughputSpeedup, capacitySpeedup, baselineCapacity, stages);
     }
 }

@@ -29,6 +29,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
         jsonPath = ".status.summary.peakConcurrency",
         type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(
+        name = "Capacity",
+        jsonPath = ".status.capacity.load",
+        type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(
         name = "Speedup",
         jsonPath = ".status.comparison.peakThroughputSpeedup",
         type = AdditionalPrinterColumn.Type.NUMBER,

@@ -18,7 +18,28 @@ import java.util.Objects;
         value = "self == oldSelf",
         message = "spec is immutable: create a new BenchmarkRun to run again",
         reason = "FieldValueForbidden")
+@ValidationRule(
+        value = "!has(self.capacity) || has(self.slo)",
+        message = "spec.capacity: a capacity search needs spec.slo, the limits it searches under",
+        reason = "FieldValueRequired",
+        fieldPath = ".capacity")
+@ValidationRule(
+        value = "!has(self.sweep) || !has(self.sweep.arrival) || " + BenchmarkRunSpec.OPEN_LOOP,
+        message = "spec.sweep.arrival applies only to open-loop load: set spec.sweep.rates or spec.capacity.mode Rate",
+        reason = "FieldValueForbidden",
+        fieldPath = ".sweep.arrival")
+@ValidationRule(
+        value = "!has(self.sweep) || !has(self.sweep.maxConcurrency) || " + BenchmarkRunSpec.OPEN_LOOP,
+        message =
+                "spec.sweep.maxConcurrency applies only to open-loop load: set spec.sweep.rates or spec.capacity.mode "
+                        + "Rate",
+        reason = "FieldValueForbidden",
+        fieldPath = ".sweep.maxConcurrency")
 public class BenchmarkRunSpec {
+
+    /** CEL: the run sends open-loop load, a rate sweep or a search for the highest rate. */
+    static final String OPEN_LOOP = "((has(self.sweep.rates) && size(self.sweep.rates) > 0)"
+            + " || (has(self.capacity) && self.capacity.mode == 'Rate'))";
 
     private static final int WAIT_TIMEOUT_SECONDS = 3600;
 
@@ -39,7 +60,7 @@ public class BenchmarkRunSpec {
     @JsonPropertyDescription("Each prompt sent alone: the single-stream baseline.")
     public SingleRequestSpec singleRequest = new SingleRequestSpec();
 
-    @JsonPropertyDescription("Closed-loop concurrency sweep.")
+    @JsonPropertyDescription("The fixed sweep: closed-loop concurrency levels or open-loop request rates.")
     public SweepSpec sweep = new SweepSpec();
 
     @JsonPropertyDescription("Sampling parameters of every measured request.")
@@ -64,8 +85,13 @@ public class BenchmarkRunSpec {
             "Name of another BenchmarkRun in this namespace to compare against (e.g. the autoregressive run).")
     public String baseline;
 
-    @JsonPropertyDescription("Latency limits; the SLOMet condition says whether they held and where they broke.")
+    @JsonPropertyDescription("Latency limits and the share of requests that must meet them; the SLOMet condition says "
+            + "whether they held and where they broke.")
     public SloSpec slo;
+
+    @JsonPropertyDescription(
+            "Search for the highest load meeting spec.slo, after the fixed sweep; result in " + "status.capacity.")
+    public CapacitySpec capacity;
 
     @Override
     public boolean equals(Object other) {
@@ -80,7 +106,8 @@ public class BenchmarkRunSpec {
                 && Objects.equals(dataset, that.dataset)
                 && Objects.equals(runner, that.runner)
                 && Objects.equals(baseline, that.baseline)
-                && Objects.equals(slo, that.slo);
+                && Objects.equals(slo, that.slo)
+                && Objects.equals(capacity, that.capacity);
     }
 
     @Override
@@ -96,6 +123,7 @@ public class BenchmarkRunSpec {
                 dataset,
                 runner,
                 baseline,
-                slo);
+                slo,
+                capacity);
     }
 }

@@ -45,6 +45,9 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("The figures a team decides on.")
     public BenchmarkSummary summary;
 
+    @JsonPropertyDescription("The highest load that met spec.slo, when spec.capacity asked for it.")
+    public CapacityResult capacity;
+
     @JsonPropertyDescription("Speedup over spec.baseline.")
     public BaselineComparison comparison;
 
@@ -74,6 +77,7 @@ public class BenchmarkRunStatus {
                 && Objects.equals(stages, that.stages)
                 && Objects.equals(singleRequests, that.singleRequests)
                 && Objects.equals(summary, that.summary)
+                && Objects.equals(capacity, that.capacity)
                 && Objects.equals(comparison, that.comparison)
                 && Objects.equals(provenance, that.provenance)
                 && Objects.equals(sloBrokenAtConcurrency, that.sloBrokenAtConcurrency)
@@ -94,6 +98,7 @@ public class BenchmarkRunStatus {
                 stages,
                 singleRequests,
                 summary,
+                capacity,
                 comparison,
                 provenance,
                 sloBrokenAtConcurrency,

@@ -21,11 +21,22 @@ import java.util.Objects;
         message = "spec.dataset.inputLength and spec.dataset.outputLength apply only when spec.dataset.type is Random",
         reason = "FieldValueForbidden",
         fieldPath = ".inputLength")
+@ValidationRule(
+        value = "(self.type == 'ShareGPT') == has(self.shareGpt)",
+        message = "spec.dataset.shareGpt is required when spec.dataset.type is ShareGPT and allowed only then",
+        reason = "FieldValueInvalid",
+        fieldPath = ".shareGpt")
+@ValidationRule(
+        value = "(self.type == 'SharedPrefix') == has(self.sharedPrefix)",
+        message = "spec.dataset.sharedPrefix is required when spec.dataset.type is SharedPrefix and allowed only then",
+        reason = "FieldValueInvalid",
+        fieldPath = ".sharedPrefix")
 public class DatasetSpec {
 
     @Default("Prompts")
-    @JsonPropertyDescription(
-            "Prompts: the single-request prompts in rotation. Random: random token sequences of fixed lengths.")
+    @JsonPropertyDescription("Prompts: the single-request prompts in rotation. Random: random token sequences of fixed "
+            + "lengths. ShareGPT: the first user turns of a conversation file. SharedPrefix: groups of prompts sharing "
+            + "a system prompt. The sequence of requests depends only on the seed, so runs can be compared pairwise.")
     public DatasetType type = DatasetType.Prompts;
 
     @Min(1)
@@ -37,6 +48,12 @@ public class DatasetSpec {
     @Max(1048576)
     @JsonPropertyDescription("Output tokens per request (Random only); replaces spec.sampling.maxTokens.")
     public Integer outputLength;
+
+    @JsonPropertyDescription("The conversation file (ShareGPT only).")
+    public ShareGptSpec shareGpt;
+
+    @JsonPropertyDescription("The shape of the shared-prefix prompts (SharedPrefix only).")
+    public SharedPrefixSpec sharedPrefix;
 
     @Default("false")
     @JsonPropertyDescription(
@@ -50,11 +67,13 @@ public class DatasetSpec {
                 && Objects.equals(type, that.type)
                 && Objects.equals(inputLength, that.inputLength)
                 && Objects.equals(outputLength, that.outputLength)
+                && Objects.equals(shareGpt, that.shareGpt)
+                && Objects.equals(sharedPrefix, that.sharedPrefix)
                 && Objects.equals(ignoreEos, that.ignoreEos);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(type, inputLength, outputLength, ignoreEos);
+        return Objects.hash(type, inputLength, outputLength, shareGpt, sharedPrefix, ignoreEos);
     }
 }

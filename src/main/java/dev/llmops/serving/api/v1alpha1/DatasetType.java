@@ -3,5 +3,7 @@ package dev.llmops.serving.api.v1alpha1;
 /** Kinds of benchmark dataset. */
 public enum DatasetType {
     Prompts,
-    Random
+    Random,
+    ShareGPT,
+    SharedPrefix
 }

@@ -4,14 +4,16 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Objects;
 
-/** Aggregate figures of one measured stage (the single-request phase or one concurrency level). */
+/** Aggregate figures of one measured stage: the single-request phase, a concurrency level, a rate or a probe. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class StageResult {
 
-    @JsonPropertyDescription("Stage name: single, or c<N> for concurrency level N.")
+    @JsonPropertyDescription("Stage name: single, c<N> for concurrency level N, r<R> for R requests/s, "
+            + "probe<K>-c<N> or probe<K>-r<R> for the K-th probe of a capacity search.")
     public String name;
 
-    @JsonPropertyDescription("Requested concurrency (1 for the single-request phase).")
+    @JsonPropertyDescription("Requested concurrency (1 for the single-request phase; for a rate stage the cap on "
+            + "requests in flight, absent without one).")
     public Integer concurrency;
 
     @JsonPropertyDescription("Concurrency actually achieved (sum of request latencies / window, Little's law).")
@@ -47,6 +49,24 @@ public class StageResult {
     @JsonPropertyDescription("End-to-end request latency, milliseconds.")
     public LatencyStats e2eMillis;
 
+    @JsonPropertyDescription("Requested request rate of an open-loop stage, requests/s.")
+    public Double requestRate;
+
+    @JsonPropertyDescription("Request rate the client achieved: sends over the send window, requests/s.")
+    public Double achievedRequestRate;
+
+    @JsonPropertyDescription("How late requests left against their schedule, milliseconds (p50, p99, max).")
+    public LatencyStats scheduleLagMillis;
+
+    @JsonPropertyDescription("Share of requests that succeeded and met every spec.slo limit.")
+    public Double sloAttainment;
+
+    @JsonPropertyDescription("Good requests per second: those that met every spec.slo limit.")
+    public Double goodputRequestsPerSecond;
+
+    @JsonPropertyDescription("Output tokens per second of the good requests.")
+    public Double goodputOutputTokensPerSecond;
+
     @Override
     public boolean equals(Object other) {
         return other instanceof StageResult that
@@ -62,7 +82,13 @@ public class StageResult {
                 && Objects.equals(ttftMillis, that.ttftMillis)
                 && Objects.equals(tpotMillis, that.tpotMillis)
                 && Objects.equals(itlMillis, that.itlMillis)
-                && Objects.equals(e2eMillis, that.e2eMillis);
+                && Objects.equals(e2eMillis, that.e2eMillis)
+                && Objects.equals(requestRate, that.requestRate)
+                && Objects.equals(achievedRequestRate, that.achievedRequestRate)
+                && Objects.equals(scheduleLagMillis, that.scheduleLagMillis)
+                && Objects.equals(sloAttainment, that.sloAttainment)
+                && Objects.equals(goodputRequestsPerSecond, that.goodputRequestsPerSecond)
+                && Objects.equals(goodputOutputTokensPerSecond, that.goodputOutputTokensPerSecond);
     }
 
     @Override
@@ -80,6 +106,12 @@ public class StageResult {
                 ttftMillis,
                 tpotMillis,
                 itlMillis,
-                e2eMillis);
+                e2eMillis,
+                requestRate,
+                achievedRequestRate,
+                scheduleLagMillis,
+                sloAttainment,
+                goodputRequestsPerSecond,
+                goodputOutputTokensPerSecond);
     }
 }

@@ -2,25 +2,28 @@ package dev.llmops.serving.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import dev.llmops.serving.runner.BenchmarkDefaults;
-import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-/** The closed-loop concurrency sweep: N workers each send the next request when their last one finishes. */
+/**
+ * The fixed sweep: closed-loop concurrency levels (N workers each send the next request when their last one finishes)
+ * or open-loop request rates (requests sent on a schedule that never waits on responses).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
         value = "!(has(self.requestsPerLevel) && has(self.durationSecondsPerLevel))",
         message = "spec.sweep: set requestsPerLevel or durationSecondsPerLevel, not both",
         reason = "FieldValueInvalid")
+@ValidationRule(
+        value = "!(has(self.concurrency) && size(self.concurrency) > 0 && has(self.rates) && size(self.rates) > 0)",
+        message = "spec.sweep: one sweep is either closed-loop or open-loop: set concurrency or rates, not both",
+        reason = "FieldValueInvalid")
 public class SweepSpec {
 
-    @Default(BenchmarkDefaults.CONCURRENCY_JSON)
     @Size(max = 32)
     @ValidationRule(
             value = "self.all(c, c >= 1 && c <= 4096)",
@@ -28,15 +31,33 @@ public class SweepSpec {
     @ValidationRule(
             value = "self.all(c, self.exists_one(d, d == c))",
             message = "spec.sweep.concurrency: levels must not repeat")
-    @JsonPropertyDescription(
-            "Concurrency levels, run in the order given. Empty skips the sweep. Default 8, 16, 32, 48, 64.")
-    public List<Integer> concurrency = new ArrayList<>(BenchmarkDefaults.CONCURRENCY);
+    @JsonPropertyDescription("Concurrency levels, run in the order given. Empty skips the closed-loop sweep. When "
+            + "neither this nor rates is set: 8, 16, 32, 48, 64.")
+    public List<Integer> concurrency;
+
+    @Size(max = 32)
+    @ValidationRule(
+            value = "self.all(r, r > 0.0 && r <= 100000.0)",
+            message = "spec.sweep.rates: every rate must be above 0 and at most 100000 requests/s")
+    @ValidationRule(
+            value = "self.all(r, self.exists_one(q, q == r))",
+            message = "spec.sweep.rates: rates must not repeat")
+    @JsonPropertyDescription("Open-loop request rates in requests/s, run in the order given; instead of concurrency.")
+    public List<Double> rates;
+
+    @JsonPropertyDescription("Inter-arrival times of the rate stages: Poisson (the default) or Constant; seeded.")
+    public ArrivalProcess arrival;
+
+    @Min(1)
+    @Max(4096)
+    @JsonPropertyDescription("Most requests in flight in a rate stage; a request whose slot is not free waits in the "
+            + "client, and the wait counts in its latency and shows as schedule lag.")
+    public Integer maxConcurrency;
 
     @Min(1)
     @Max(1000000)
-    @JsonPropertyDescription(
-            "Requests per level. When neither this nor durationSecondsPerLevel is set, each level sends 4 × its "
-                    + "concurrency.")
+    @JsonPropertyDescription("Requests per level. When neither this nor durationSecondsPerLevel is set, a concurrency "
+            + "level sends 4 × its concurrency and a rate stage 30 s worth of requests (at least 8).")
     public Integer requestsPerLevel;
 
     @Min(1)
@@ -49,12 +70,15 @@ public class SweepSpec {
     public boolean equals(Object other) {
         return other instanceof SweepSpec that
                 && Objects.equals(concurrency, that.concurrency)
+                && Objects.equals(rates, that.rates)
+                && Objects.equals(arrival, that.arrival)
+                && Objects.equals(maxConcurrency, that.maxConcurrency)
                 && Objects.equals(requestsPerLevel, that.requestsPerLevel)
                 && Objects.equals(durationSecondsPerLevel, that.durationSecondsPerLevel);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(concurrency, requestsPerLevel, durationSecondsPerLevel);
+        return Objects.hash(concurrency, rates, arrival, maxConcurrency, requestsPerLevel, durationSecondsPerLevel);
     }
 }
