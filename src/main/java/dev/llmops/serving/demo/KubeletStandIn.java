@@ -218,6 +218,7 @@ public final class KubeletStandIn implements AutoCloseable {
                 .tokenDelay(profile.stepDelay().dividedBy(profile.tokensPerStep()))
                 .tokensPerChunk(profile.tokensPerStep())
                 .maxRunning(profile.maxRunning())
+                .batchSlowdown(profile.batchSlowdown())
                 .loading(profile.loading())
                 .fault(profile.fault())
                 .recordGroundTruth(false)

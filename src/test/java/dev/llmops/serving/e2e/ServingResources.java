@@ -82,6 +82,47 @@ final class ServingResources {
                 """.formatted(name, server, concurrency, requests, maxTokens));
     }
 
+    /**
+     * A BenchmarkRun that only searches for the highest concurrency meeting a p99 TPOT limit, with random prompts of a
+     * fixed output length and few requests per probe.
+     */
+    static BenchmarkRun concurrencyCapacitySearch(
+            KubernetesClient client,
+            TestNamespace namespace,
+            String name,
+            String server,
+            int tpotLimitMillis,
+            int outputTokens) {
+        return create(
+                client, namespace, BenchmarkRun.class, """
+                apiVersion: serving.llmops.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: %s
+                spec:
+                  target:
+                    modelServer: %s
+                  warmup:
+                    requests: 2
+                    maxTokens: 8
+                  singleRequest:
+                    prompts: []
+                  sweep:
+                    concurrency: []
+                    requestsPerLevel: 24
+                  dataset:
+                    type: Random
+                    inputLength: 16
+                    outputLength: %d
+                    ignoreEos: true
+                  slo:
+                    tpotP99Millis: %d
+                  capacity:
+                    mode: Concurrency
+                  waitTimeoutSeconds: 180
+                """.formatted(name, server, outputTokens, tpotLimitMillis));
+    }
+
     static ModelServer awaitServer(
             KubernetesClient client,
             TestNamespace namespace,
