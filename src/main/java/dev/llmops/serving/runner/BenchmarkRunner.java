@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Runs a benchmark plan against one server: a readiness check (one real completion), warm-up, then each stage —
@@ -34,6 +35,8 @@ public final class BenchmarkRunner {
     private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(300);
     private static final int READINESS_MAX_TOKENS = 8;
     private static final Duration MODELS_TIMEOUT = Duration.ofSeconds(30);
+    private static final int OPEN_LOOP_WARMUP_SECONDS = 2;
+    private static final int MAX_OPEN_LOOP_WARMUP_REQUESTS = 2000;
 
     private final BenchmarkConfig config;
     private final OpenAiClient client;
@@ -74,6 +77,7 @@ public final class BenchmarkRunner {
         checkReadiness();
         warmUp(warnings);
         List<StagePlan> plan = StagePlan.of(config);
+        warmUpOpenLoop(plan);
         int total = plan.size() + (config.findCapacity() == null ? 0 : config.maxProbes());
         List<StageReport> reports = new ArrayList<>();
         List<SingleRequestReport> singles = new ArrayList<>();
@@ -209,6 +213,39 @@ public final class BenchmarkRunner {
     }
 
     /**
+     * Before the first rate stage, {@value #OPEN_LOOP_WARMUP_SECONDS} s of warm-up arrivals at its rate (at most
+     * {@value #MAX_OPEN_LOOP_WARMUP_REQUESTS} requests), unmeasured: the burst of {@link #warmUp} leaves the open-loop
+     * path uncompiled, and its JIT compilation would otherwise run late on the stage's first sends.
+     */
+    private void warmUpOpenLoop(List<StagePlan> plan) throws InterruptedException {
+        Optional<StagePlan> firstRate = plan.stream()
+                .filter(stage -> stage.mode() == StagePlan.Mode.OPEN_LOOP)
+                .findFirst();
+        if (config.warmupRequests() == 0 || firstRate.isEmpty()) {
+            return;
+        }
+        double rate = firstRate.get().rate();
+        int requests = (int) Math.min(MAX_OPEN_LOOP_WARMUP_REQUESTS, Math.ceil(rate * OPEN_LOOP_WARMUP_SECONDS));
+        StagePlan warmup = new StagePlan(
+                "warmup-" + firstRate.get().name(),
+                StagePlan.Mode.OPEN_LOOP,
+                0,
+                rate,
+                requests,
+                null,
+                firstRate.get().arrival(),
+                firstRate.get().maxInFlight());
+        CompletionRequest request = template.withMaxTokens(config.warmupMaxTokens());
+        await(runOpenLoop(
+                warmup,
+                request,
+                new StageRecorder(warmup, config.warmupMaxTokens(), false, Slo.NONE),
+                new AtomicBoolean(),
+                () -> new DatasetRequest(null, prompts.warmup(), config.warmupMaxTokens()),
+                new BenchmarkListener() {}));
+    }
+
+    /**
      * Runs one stage to its end. With a {@code monitor}, the stage's progress is shown to it every
      * {@link SaturationCheck#TICK_MILLIS} ms; once the monitor returns true the stage sends nothing more and ends when
      * its requests in flight have finished.
@@ -227,7 +264,8 @@ public final class BenchmarkRunner {
         CompletableFuture<Void> finished = switch (stage.mode()) {
             case SINGLE -> runSingles(stage, request, recorder);
             case CLOSED_LOOP -> runClosedLoop(stage, request, recorder, stop);
-            case OPEN_LOOP -> runOpenLoop(stage, request, recorder, stop);
+            case OPEN_LOOP ->
+                runOpenLoop(stage, request, recorder, stop, prompts.forStage(stage.name())::next, listener);
         };
         long start = System.nanoTime();
         long nextProgress = start + PROGRESS_INTERVAL.toNanos();
@@ -307,7 +345,12 @@ public final class BenchmarkRunner {
      * waits in a FIFO and is sent when a request finishes, still timed from its intended send.
      */
     private CompletableFuture<Void> runOpenLoop(
-            StagePlan stage, CompletionRequest request, StageRecorder recorder, AtomicBoolean stop) {
+            StagePlan stage,
+            CompletionRequest request,
+            StageRecorder recorder,
+            AtomicBoolean stop,
+            Supplier<DatasetRequest> requests,
+            BenchmarkListener listener) {
         CompletableFuture<Void> finished = new CompletableFuture<>();
         ScheduledExecutorService timer =
                 new ScheduledThreadPoolExecutor(1, OpenAiClient.daemonThreads("bench-arrivals-" + stage.name()));
@@ -316,7 +359,6 @@ public final class BenchmarkRunner {
         long end = stage.duration() == null
                 ? Long.MAX_VALUE
                 : start + stage.duration().toNanos();
-        PromptSource.StageRequests requests = prompts.forStage(stage.name());
         Object slots = new Object();
         Deque<Map.Entry<Long, DatasetRequest>> waiting = new ArrayDeque<>();
         int[] inFlight = new int[1];
@@ -333,12 +375,8 @@ public final class BenchmarkRunner {
             public void accept(Map.Entry<Long, DatasetRequest> due) {
                 client.complete(due.getValue().applyTo(request)).whenComplete((result, error) -> {
                     try {
-                        record(
-                                stage,
-                                recorder,
-                                result,
-                                due.getKey(),
-                                due.getValue().prompt());
+                        recorder.record(result, due.getKey(), due.getValue().prompt());
+                        listener.requestFinished(stage, result);
                     } catch (RuntimeException e) {
                         finished.completeExceptionally(e);
                     }
@@ -372,7 +410,7 @@ public final class BenchmarkRunner {
                             maybeFinish.run();
                             return;
                         }
-                        Map.Entry<Long, DatasetRequest> due = Map.entry(intended, requests.next());
+                        Map.Entry<Long, DatasetRequest> due = Map.entry(intended, requests.get());
                         recorder.issued();
                         listener.requestScheduled(stage, intended);
                         boolean free;

@@ -128,6 +128,40 @@ class OpenLoopAndCapacityTest {
     }
 
     @Test
+    void aRateStageIsPrecededByTwoSecondsOfWarmUpArrivalsAtItsRate() throws Exception {
+        double rate = 50;
+        try (SglangSimulator simulator = fastSimulator().start()) {
+            Schedule schedule = new Schedule();
+            run(
+                    config(simulator)
+                            .rates(List.of(rate))
+                            .arrival(Arrival.CONSTANT)
+                            .requestsPerLevel(10)
+                            .maxTokens(2)
+                            .build(),
+                    schedule);
+
+            Set<String> measured =
+                    schedule.of("r50").stream().map(RequestResult::responseId).collect(Collectors.toSet());
+            List<SimulatedRequest> warmups = simulator.requests().stream()
+                    .filter(request -> request.maxTokens() == BenchmarkDefaults.WARMUP_MAX_TOKENS)
+                    .sorted((a, b) -> Long.compare(a.receivedNanos(), b.receivedNanos()))
+                    .toList();
+            assertThat(warmups).noneMatch(request -> measured.contains(request.id()));
+            // the burst's one request, then 2 s at 50 requests/s
+            assertThat(warmups).hasSize(1 + 100);
+            List<SimulatedRequest> arrivals = warmups.subList(1, warmups.size());
+            double spanSeconds = (arrivals.get(arrivals.size() - 1).receivedNanos()
+                            - arrivals.get(0).receivedNanos())
+                    / 1e9;
+            assertThat(spanSeconds).as("99 gaps of 20 ms").isCloseTo(1.98, within(0.3));
+            assertThat(schedule.intendedNanos)
+                    .as("warm-up arrivals are not the stage's")
+                    .hasSize(10);
+        }
+    }
+
+    @Test
     void constantArrivalsAreEvenlySpaced() throws Exception {
         double rate = 50;
         try (SglangSimulator simulator = fastSimulator().start()) {
