@@ -28,6 +28,9 @@ public interface BenchmarkListener {
     /** {@code finishedStages} of {@code stages} are done. */
     default void stageFinished(StageReport report, int finishedStages, int stages) {}
 
+    /** After the last probe of a capacity search. */
+    default void capacityFound(CapacityReport capacity) {}
+
     /** Both listeners, {@code first} before {@code second} for every event. */
     static BenchmarkListener both(BenchmarkListener first, BenchmarkListener second) {
         return new BenchmarkListener() {
@@ -77,6 +80,12 @@ public interface BenchmarkListener {
             public void stageFinished(StageReport report, int finishedStages, int stages) {
                 first.stageFinished(report, finishedStages, stages);
                 second.stageFinished(report, finishedStages, stages);
+            }
+
+            @Override
+            public void capacityFound(CapacityReport capacity) {
+                first.capacityFound(capacity);
+                second.capacityFound(capacity);
             }
         };
     }

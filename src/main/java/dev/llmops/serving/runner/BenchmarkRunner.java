@@ -95,6 +95,7 @@ public final class BenchmarkRunner {
             }
             if (config.findCapacity() != null) {
                 capacity = findCapacity(probe, reports, singles);
+                listener.capacityFound(capacity);
             }
         }
         return BenchmarkReport.of(config, startedAt, reports, singles, warnings, capacity);

@@ -10,7 +10,7 @@ import java.util.Locale;
  */
 public final class ConsoleProgress implements BenchmarkListener {
 
-    private static final String ROW = "%-8s %6s %6s %5s %8s %10s %8s %15s %15s %15s %10s %7s %9s%n";
+    private static final String ROW = "%-11s %6s %6s %5s %8s %10s %8s %15s %15s %15s %10s %7s %9s %7s%n";
 
     private final PrintWriter table;
     private final PrintWriter messages;
@@ -59,7 +59,8 @@ public final class ConsoleProgress implements BenchmarkListener {
                     "ITL p50/p99",
                     "E2E p50",
                     "ach.c",
-                    "lag p99");
+                    "lag p99",
+                    "SLO att");
             table.flush();
         }
         messages.println(ProgressLine.running(index, stages, stage.name()));
@@ -92,7 +93,8 @@ public final class ConsoleProgress implements BenchmarkListener {
                         ? "-"
                         : fixed(report.latency(StageReport.E2E).median()),
                 fixed(report.achievedConcurrency()),
-                fixed(report.clientLagP99Millis()));
+                fixed(report.clientLagP99Millis()),
+                report.sloAttainment() == null ? "-" : String.format(Locale.ROOT, "%.3f", report.sloAttainment()));
         table.flush();
         report.warnings().forEach(warning -> messages.println("warning: " + warning));
         report.errors()
@@ -102,6 +104,31 @@ public final class ConsoleProgress implements BenchmarkListener {
             messages.println(ProgressLine.finished(stages));
         }
         messages.flush();
+    }
+
+    @Override
+    public void capacityFound(CapacityReport capacity) {
+        String load = capacity.maxConcurrency() != null
+                ? capacity.maxConcurrency() + (capacity.maxConcurrency() == 1 ? " stream" : " streams")
+                : capacity.maxRequestRate() != null ? fixed(capacity.maxRequestRate()) + " req/s" : "none";
+        table.printf(
+                Locale.ROOT,
+                "capacity: %s (%s after %d probes)",
+                load,
+                capacity.outcome(),
+                capacity.probes().size());
+        if (capacity.outputThroughput() != null) {
+            table.printf(
+                    Locale.ROOT,
+                    "; there %s out tok/s, SLO attainment %.3f",
+                    fixed(capacity.outputThroughput()),
+                    capacity.sloAttainment());
+        }
+        table.println();
+        if (capacity.reason() != null) {
+            table.println("  " + capacity.reason());
+        }
+        table.flush();
     }
 
     private void note(String format, Object... args) {

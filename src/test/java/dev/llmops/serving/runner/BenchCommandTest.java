@@ -390,6 +390,10 @@ class BenchCommandTest {
                             "PROGRESS 1/3 probe2-c2",
                             "PROGRESS 2/3 probe3-c4",
                             "PROGRESS 3/3");
+            assertThat(run.out())
+                    .as("the table ends with the capacity")
+                    .containsPattern("(?m)^capacity: 2 streams \\(budget-exhausted after 3 probes\\); there [0-9.]+ out"
+                            + " tok/s, SLO attainment [01]\\.[0-9]{3}$");
         }
         JsonNode full = JSON.readTree(report.toFile());
         assertThat(full.path("slo").path("tpot_p99_ms").asDouble()).isEqualTo(14);
