@@ -1,5 +1,23 @@
 package dev.llmops.serving.report;
 
+import static dev.llmops.serving.report.SvgFrame.BOTTOM;
+import static dev.llmops.serving.report.SvgFrame.HEIGHT;
+import static dev.llmops.serving.report.SvgFrame.LEFT;
+import static dev.llmops.serving.report.SvgFrame.PALETTE;
+import static dev.llmops.serving.report.SvgFrame.RIGHT;
+import static dev.llmops.serving.report.SvgFrame.Scale;
+import static dev.llmops.serving.report.SvgFrame.TOP;
+import static dev.llmops.serving.report.SvgFrame.WIDTH;
+import static dev.llmops.serving.report.SvgFrame.axisLabels;
+import static dev.llmops.serving.report.SvgFrame.empty;
+import static dev.llmops.serving.report.SvgFrame.exact;
+import static dev.llmops.serving.report.SvgFrame.format;
+import static dev.llmops.serving.report.SvgFrame.legendEntry;
+import static dev.llmops.serving.report.SvgFrame.line;
+import static dev.llmops.serving.report.SvgFrame.niceStep;
+import static dev.llmops.serving.report.SvgFrame.open;
+import static dev.llmops.serving.report.SvgFrame.text;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -10,12 +28,6 @@ import java.util.Locale;
  */
 final class SvgCurveChart {
 
-    private static final int WIDTH = 680;
-    private static final int HEIGHT = 340;
-    private static final int LEFT = 72;
-    private static final int RIGHT = 16;
-    private static final int TOP = 40;
-    private static final int BOTTOM = 84;
     private static final int TICKS = 5;
 
     /** One run's curve. */
@@ -27,17 +39,7 @@ final class SvgCurveChart {
     private SvgCurveChart() {}
 
     static String render(String title, String xLabel, String yLabel, List<Curve> curves) {
-        StringBuilder svg = new StringBuilder(String.format(
-                Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" "
-                        + "viewBox=\"0 0 %d %d\" data-title=\"%s\">",
-                WIDTH,
-                HEIGHT,
-                WIDTH,
-                HEIGHT,
-                Html.escape(title)));
-        svg.append("<title>").append(Html.escape(title)).append("</title>");
-        svg.append(SvgLineChart.text(WIDTH / 2.0, 22, "middle", "chart-title", title));
+        StringBuilder svg = open(title);
         double maxX = 0;
         double maxY = 0;
         for (Curve curve : curves) {
@@ -47,38 +49,29 @@ final class SvgCurveChart {
             }
         }
         if (maxX == 0 || maxY == 0) {
-            svg.append(SvgLineChart.text(WIDTH / 2.0, HEIGHT / 2.0, "middle", "empty", "no measurements"));
-            return svg.append("</svg>").toString();
+            return empty(svg);
         }
-        double xStep = SvgLineChart.niceStep(maxX / TICKS);
-        double yStep = SvgLineChart.niceStep(maxY / TICKS);
-        var x = new SvgLineChart.Scale(0, xStep * TICKS, LEFT, WIDTH - RIGHT);
-        var y = new SvgLineChart.Scale(0, yStep * TICKS, HEIGHT - BOTTOM, TOP);
+        double xStep = niceStep(maxX / TICKS);
+        double yStep = niceStep(maxY / TICKS);
+        var x = new Scale(0, xStep * TICKS, LEFT, WIDTH - RIGHT);
+        var y = new Scale(0, yStep * TICKS, HEIGHT - BOTTOM, TOP);
         for (int i = 0; i <= TICKS; i++) {
             double py = y.map(i * yStep);
-            svg.append(SvgLineChart.line(LEFT, py, WIDTH - RIGHT, py, i == 0 ? "axis" : "grid"));
-            svg.append(SvgLineChart.text(LEFT - 6, py + 4, "end", "tick", SvgLineChart.format(i * yStep)));
+            svg.append(line(LEFT, py, WIDTH - RIGHT, py, i == 0 ? "axis" : "grid"));
+            svg.append(text(LEFT - 6, py + 4, "end", "tick", format(i * yStep)));
             double px = x.map(i * xStep);
-            svg.append(SvgLineChart.line(px, HEIGHT - BOTTOM, px, HEIGHT - BOTTOM + 5, "axis"));
-            svg.append(SvgLineChart.text(px, HEIGHT - BOTTOM + 18, "middle", "tick", SvgLineChart.format(i * xStep)));
+            svg.append(line(px, HEIGHT - BOTTOM, px, HEIGHT - BOTTOM + 5, "axis"));
+            svg.append(text(px, HEIGHT - BOTTOM + 18, "middle", "tick", format(i * xStep)));
         }
-        svg.append(
-                SvgLineChart.text((LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - BOTTOM + 36, "middle", "axis-label", xLabel));
-        svg.append(String.format(
-                Locale.ROOT,
-                "<text class=\"axis-label\" text-anchor=\"middle\" transform=\"translate(16 %.1f) rotate(-90)\">"
-                        + "%s</text>",
-                (TOP + HEIGHT - BOTTOM) / 2.0,
-                Html.escape(yLabel)));
+        axisLabels(svg, xLabel, yLabel);
         for (int i = 0; i < curves.size(); i++) {
             appendCurve(svg, curves.get(i), x, y, i);
         }
         return svg.append("</svg>").toString();
     }
 
-    private static void appendCurve(
-            StringBuilder svg, Curve curve, SvgLineChart.Scale x, SvgLineChart.Scale y, int index) {
-        String colour = SvgLineChart.PALETTE[curve.colour() % SvgLineChart.PALETTE.length];
+    private static void appendCurve(StringBuilder svg, Curve curve, Scale x, Scale y, int index) {
+        String colour = PALETTE[curve.colour() % PALETTE.length];
         svg.append("<g class=\"series\" data-series=\"")
                 .append(Html.escape(curve.name()))
                 .append("\">");
@@ -101,25 +94,14 @@ final class SvgCurveChart {
                     y.map(p.y()),
                     colour,
                     Html.escape(p.stage()),
-                    SvgLineChart.exact(p.x()),
-                    SvgLineChart.exact(p.y()),
+                    exact(p.x()),
+                    exact(p.y()),
                     Html.escape(curve.name()),
                     Html.escape(p.stage()),
-                    SvgLineChart.format(p.x()),
-                    SvgLineChart.format(p.y())));
+                    format(p.x()),
+                    format(p.y())));
         }
         svg.append("</g>");
-        double legendX = LEFT + (index % 3) * (WIDTH - LEFT - RIGHT) / 3.0;
-        double legendY = HEIGHT - BOTTOM + 52 + (index / 3) * 16;
-        svg.append(String.format(
-                Locale.ROOT,
-                "<line class=\"legend\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                        + "stroke-width=\"2\"/>",
-                legendX,
-                legendY - 4,
-                legendX + 22,
-                legendY - 4,
-                colour));
-        svg.append(SvgLineChart.text(legendX + 28, legendY, "start", "legend", curve.name()));
+        legendEntry(svg, index, colour, "none", curve.name());
     }
 }

@@ -1,6 +1,23 @@
 package dev.llmops.serving.report;
 
-import java.math.BigDecimal;
+import static dev.llmops.serving.report.SvgFrame.BOTTOM;
+import static dev.llmops.serving.report.SvgFrame.HEIGHT;
+import static dev.llmops.serving.report.SvgFrame.LEFT;
+import static dev.llmops.serving.report.SvgFrame.PALETTE;
+import static dev.llmops.serving.report.SvgFrame.RIGHT;
+import static dev.llmops.serving.report.SvgFrame.Scale;
+import static dev.llmops.serving.report.SvgFrame.TOP;
+import static dev.llmops.serving.report.SvgFrame.WIDTH;
+import static dev.llmops.serving.report.SvgFrame.axisLabels;
+import static dev.llmops.serving.report.SvgFrame.empty;
+import static dev.llmops.serving.report.SvgFrame.exact;
+import static dev.llmops.serving.report.SvgFrame.format;
+import static dev.llmops.serving.report.SvgFrame.legendEntry;
+import static dev.llmops.serving.report.SvgFrame.line;
+import static dev.llmops.serving.report.SvgFrame.niceStep;
+import static dev.llmops.serving.report.SvgFrame.open;
+import static dev.llmops.serving.report.SvgFrame.text;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -11,30 +28,12 @@ import java.util.TreeSet;
  */
 final class SvgLineChart {
 
-    static final String[] PALETTE = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"};
-    private static final int WIDTH = 680;
-    private static final int HEIGHT = 340;
-    private static final int LEFT = 72;
-    private static final int RIGHT = 16;
-    private static final int TOP = 40;
-    private static final int BOTTOM = 84;
     private static final int Y_TICKS = 5;
 
     private SvgLineChart() {}
 
     static String render(String title, String yLabel, String unit, List<Series> series) {
-        StringBuilder svg = new StringBuilder();
-        svg.append(String.format(
-                Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" "
-                        + "viewBox=\"0 0 %d %d\" data-title=\"%s\">",
-                WIDTH,
-                HEIGHT,
-                WIDTH,
-                HEIGHT,
-                Html.escape(title)));
-        svg.append("<title>").append(Html.escape(title)).append("</title>");
-        svg.append(text(WIDTH / 2.0, 22, "middle", "chart-title", title));
+        StringBuilder svg = open(title);
         TreeSet<Integer> levels = new TreeSet<>();
         double max = 0;
         for (Series s : series) {
@@ -44,8 +43,7 @@ final class SvgLineChart {
             }
         }
         if (levels.isEmpty()) {
-            svg.append(text(WIDTH / 2.0, HEIGHT / 2.0, "middle", "empty", "no measurements"));
-            return svg.append("</svg>").toString();
+            return empty(svg);
         }
         Scale x = new Scale(
                 levels.first(),
@@ -67,13 +65,7 @@ final class SvgLineChart {
             svg.append(line(px, HEIGHT - BOTTOM, px, HEIGHT - BOTTOM + 5, "axis"));
             svg.append(text(px, HEIGHT - BOTTOM + 18, "middle", "tick", Integer.toString(level)));
         }
-        svg.append(text((LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - BOTTOM + 36, "middle", "axis-label", "concurrency"));
-        svg.append(String.format(
-                Locale.ROOT,
-                "<text class=\"axis-label\" text-anchor=\"middle\" transform=\"translate(16 %.1f) "
-                        + "rotate(-90)\">%s</text>",
-                (TOP + HEIGHT - BOTTOM) / 2.0,
-                Html.escape(yLabel)));
+        axisLabels(svg, "concurrency", yLabel);
 
         for (Series s : series) {
             String colour = PALETTE[s.colour() % PALETTE.length];
@@ -113,80 +105,9 @@ final class SvgLineChart {
     }
 
     private static void appendLegend(StringBuilder svg, List<Series> series) {
-        double legendTop = HEIGHT - BOTTOM + 52;
-        double column = (WIDTH - LEFT - RIGHT) / 3.0;
         for (int i = 0; i < series.size(); i++) {
             Series s = series.get(i);
-            double px = LEFT + (i % 3) * column;
-            double py = legendTop + (i / 3) * 16;
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<line class=\"legend\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                            + "stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
-                    px,
-                    py - 4,
-                    px + 22,
-                    py - 4,
-                    PALETTE[s.colour() % PALETTE.length],
-                    s.style().dashArray));
-            svg.append(text(px + 28, py, "start", "legend", s.name()));
-        }
-    }
-
-    /** The smallest of 1, 2, 2.5 and 5 times a power of ten that is at least the raw step. */
-    static double niceStep(double raw) {
-        if (raw <= 0) {
-            return 1;
-        }
-        double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
-        for (double factor : new double[] {1, 2, 2.5, 5, 10}) {
-            if (factor * magnitude >= raw) {
-                return factor * magnitude;
-            }
-        }
-        return 10 * magnitude;
-    }
-
-    /** Values as people read them: whole numbers from 100 up, one decimal from 10, two below. */
-    static String format(double value) {
-        double magnitude = Math.abs(value);
-        if (magnitude >= 100 || value == Math.rint(value)) {
-            return String.format(Locale.ROOT, "%.0f", value);
-        }
-        return String.format(Locale.ROOT, magnitude >= 10 ? "%.1f" : "%.2f", value);
-    }
-
-    /** The value as measured, without a trailing zero, for machine reading. */
-    static String exact(double value) {
-        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
-    }
-
-    static String line(double x1, double y1, double x2, double y2, String cssClass) {
-        return String.format(
-                Locale.ROOT,
-                "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
-                cssClass,
-                x1,
-                y1,
-                x2,
-                y2);
-    }
-
-    static String text(double x, double y, String anchor, String cssClass, String content) {
-        return String.format(
-                Locale.ROOT,
-                "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>",
-                cssClass,
-                x,
-                y,
-                anchor,
-                Html.escape(content));
-    }
-
-    /** Linear map from a data range onto a pixel range. */
-    record Scale(double from, double to, double pixelFrom, double pixelTo) {
-        double map(double value) {
-            return pixelFrom + (value - from) / (to - from) * (pixelTo - pixelFrom);
+            legendEntry(svg, i, PALETTE[s.colour() % PALETTE.length], s.style().dashArray, s.name());
         }
     }
 }
