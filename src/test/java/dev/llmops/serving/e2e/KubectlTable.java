@@ -8,8 +8,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * kubectl's table output (one table per kind) as rows of header to cell. Columns are read at the header's offsets, so an
- * empty cell or a value with a space ({@code 5 streams}) stays in its column.
+ * kubectl's table output (one table per kind) as rows of header to cell. Columns are read at the header's offsets,
+ * so an empty cell or a value with a space ({@code 5 streams}) stays in its column.
  */
 final class KubectlTable {
 
