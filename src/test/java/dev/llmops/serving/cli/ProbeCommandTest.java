@@ -1,12 +1,14 @@
 package dev.llmops.serving.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -30,7 +32,9 @@ class ProbeCommandTest {
                     .contains("lists Qwen/Qwen3-8B")
                     .contains("POST /v1/chat/completions")
                     .contains("RESULT  generates");
-            assertThat(simulator.requests()).isNotEmpty();
+            // the simulator records a request once its stream is closed, which may be just after the client has read it
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> !simulator.requests().isEmpty());
         }
     }
 
