@@ -64,6 +64,15 @@ public class BenchCommand implements Callable<Integer> {
             description = "Base URL of the server, e.g. http://localhost:30000.")
     URI url;
 
+    @Option(
+            names = RunnerFlags.METRICS_URL,
+            paramLabel = "URL",
+            converter = ServerUrl.class,
+            description = "A Prometheus endpoint of the server, read at each stage's start and end and sampled every"
+                    + " second; repeat for one per replica (their figures are summed). Default: the target's own"
+                    + " /metrics. A server without metrics costs a warning, not the run.")
+    List<URI> metricsUrls;
+
     @Option(names = RunnerFlags.MODEL, required = true, description = "Model name to request.")
     String model;
 
@@ -409,6 +418,7 @@ public class BenchCommand implements Callable<Integer> {
                 .findCapacity(findCapacity)
                 .maxProbes(maxProbes)
                 .maxSearch(Duration.ofSeconds(maxSearchSeconds))
+                .metricsUrls(metricsUrls == null ? List.of() : metricsUrls)
                 .build();
         List<String> problems = config.problems();
         if (!problems.isEmpty()) {

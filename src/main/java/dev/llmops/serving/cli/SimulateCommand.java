@@ -2,8 +2,10 @@ package dev.llmops.serving.cli;
 
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
+import dev.llmops.serving.simulator.SpeculativeAcceptance;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +55,21 @@ public class SimulateCommand implements Callable<Integer> {
             defaultValue = "1",
             description = "Tokens per streamed chunk. Default: ${DEFAULT-VALUE}.")
     int tokensPerChunk;
+
+    @Option(
+            names = "--spec-accept",
+            split = ",",
+            paramLabel = "P1,P2,...",
+            description = "Speculative decoding: each step (one verify call, taking --token-delay-ms) accepts k tokens"
+                    + " with probability Pk, drawn per step; e.g. 0.2,0.3,0.5. The probabilities add up to 1."
+                    + " /metrics then counts sglang:spec_verify_calls_total. Replaces --tokens-per-chunk.")
+    List<Double> specAccept;
+
+    @Option(
+            names = "--spec-seed",
+            defaultValue = "1",
+            description = "Seed of the --spec-accept draws. Default: ${DEFAULT-VALUE}.")
+    long specSeed;
 
     @Option(
             names = "--reasoning-tokens",
@@ -120,6 +137,7 @@ public class SimulateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         checkOptions();
+        SpeculativeAcceptance acceptance = acceptance();
         SglangSimulator simulator;
         try {
             simulator = SglangSimulator.builder()
@@ -129,6 +147,8 @@ public class SimulateCommand implements Callable<Integer> {
                     .ttft(Duration.ofMillis(ttftMillis))
                     .tokenDelay(Duration.ofNanos(Math.round(tokenDelayMillis * 1e6)))
                     .tokensPerChunk(tokensPerChunk)
+                    .speculative(acceptance)
+                    .acceptanceSeed(specSeed)
                     .reasoningTokens(reasoningTokens)
                     .naturalLength(naturalLength)
                     .maxRunning(maxRunning)
@@ -183,6 +203,19 @@ public class SimulateCommand implements Callable<Integer> {
                 "--duration-seconds",
                 durationSeconds == null || durationSeconds > 0,
                 "is not a positive number of seconds");
+    }
+
+    private SpeculativeAcceptance acceptance() {
+        if (specAccept == null) {
+            return null;
+        }
+        OptionValues.require(
+                spec, "--spec-accept", tokensPerChunk == 1, "sets the tokens per chunk: drop --tokens-per-chunk");
+        try {
+            return SpeculativeAcceptance.of(specAccept);
+        } catch (IllegalArgumentException e) {
+            throw OptionValues.invalid(spec, "--spec-accept", "is not a distribution: " + e.getMessage());
+        }
     }
 
     private void notNegative(String option, double value) {

@@ -1,6 +1,7 @@
 package dev.llmops.serving.demo;
 
 import dev.llmops.serving.simulator.SglangSimulator;
+import dev.llmops.serving.simulator.SpeculativeAcceptance;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -215,8 +216,12 @@ public final class KubeletStandIn implements AutoCloseable {
                         .orElse("model"))
                 .speculativeAlgorithm(flag(args, "--speculative-algorithm").orElse(null))
                 .ttft(profile.ttft())
-                .tokenDelay(profile.stepDelay().dividedBy(profile.tokensPerStep()))
-                .tokensPerChunk(profile.tokensPerStep())
+                .tokenDelay(
+                        profile.tokensPerStep() > 1
+                                ? profile.stepDelay()
+                                : profile.stepDelay().dividedBy(profile.tokensPerStep()))
+                .speculative(
+                        profile.tokensPerStep() > 1 ? SpeculativeAcceptance.exactly(profile.tokensPerStep()) : null)
                 .maxRunning(profile.maxRunning())
                 .batchSlowdown(profile.batchSlowdown())
                 .loading(profile.loading())

@@ -10,6 +10,7 @@ import static dev.llmops.serving.runner.RunnerFlags.MAX_CONCURRENCY;
 import static dev.llmops.serving.runner.RunnerFlags.MAX_PROBES;
 import static dev.llmops.serving.runner.RunnerFlags.MAX_SEARCH_SECONDS;
 import static dev.llmops.serving.runner.RunnerFlags.MAX_TOKENS;
+import static dev.llmops.serving.runner.RunnerFlags.METRICS_URL;
 import static dev.llmops.serving.runner.RunnerFlags.MODEL;
 import static dev.llmops.serving.runner.RunnerFlags.NO_SINGLE;
 import static dev.llmops.serving.runner.RunnerFlags.NO_SWEEP;
@@ -62,6 +63,8 @@ import java.util.stream.Collectors;
  * @param findCapacity what a capacity search after the other stages varies, or null for no search
  * @param maxProbes at most this many probes in the capacity search
  * @param maxSearch no probe of the capacity search starts after this much time
+ * @param metricsUrls the server's Prometheus endpoints, one per replica, read and summed per stage; empty means the
+ *     target's own {@code /metrics}
  */
 public record BenchmarkConfig(
         URI url,
@@ -93,7 +96,8 @@ public record BenchmarkConfig(
         Slo slo,
         CapacityMode findCapacity,
         int maxProbes,
-        Duration maxSearch) {
+        Duration maxSearch,
+        List<URI> metricsUrls) {
 
     public static final int MAX_LEVELS = 64;
     public static final int MAX_CONCURRENCY_LEVEL = 4096;
@@ -102,11 +106,13 @@ public record BenchmarkConfig(
     public static final int MAX_MAX_PROBES = 64;
     public static final Duration DEFAULT_MAX_SEARCH = Duration.ofSeconds(1800);
     public static final Duration MAX_MAX_SEARCH = Duration.ofSeconds(86400);
+    public static final int MAX_METRICS_URLS = 256;
 
     public BenchmarkConfig {
         prompts = List.copyOf(prompts);
         concurrency = List.copyOf(concurrency);
         rates = List.copyOf(rates);
+        metricsUrls = List.copyOf(metricsUrls);
     }
 
     public static Builder builder(URI url, String model) {
@@ -126,12 +132,17 @@ public record BenchmarkConfig(
     /** Every problem with this configuration, each a sentence naming the option; empty when it can run. */
     public List<String> problems() {
         List<String> problems = new ArrayList<>();
-        if (url == null
-                || url.getScheme() == null
-                || !(url.getScheme().equals("http") || url.getScheme().equals("https"))
-                || url.getHost() == null) {
+        if (!isHttpUrl(url)) {
             problems.add(invalid(URL, url, "is not an http:// or https:// URL with a host"));
         }
+        if (metricsUrls.size() > MAX_METRICS_URLS) {
+            problems.add(METRICS_URL + " is given " + metricsUrls.size() + " times; at most " + MAX_METRICS_URLS);
+        }
+        metricsUrls.stream()
+                .filter(metricsUrl -> !isHttpUrl(metricsUrl))
+                .findFirst()
+                .ifPresent(bad ->
+                        problems.add(invalid(METRICS_URL, bad, "is not an http:// or https:// URL with a host")));
         if (model == null || model.isBlank()) {
             problems.add(MODEL + " must name the model to request");
         }
@@ -270,6 +281,13 @@ public record BenchmarkConfig(
     }
 
     /** A problem with one option, worded as picocli words a value it cannot convert. */
+    private static boolean isHttpUrl(URI value) {
+        return value != null
+                && value.getScheme() != null
+                && (value.getScheme().equals("http") || value.getScheme().equals("https"))
+                && value.getHost() != null;
+    }
+
     private static String invalid(String option, Object value, String cause) {
         return "Invalid value for option '" + option + "': " + value + " " + cause;
     }
@@ -310,6 +328,7 @@ public record BenchmarkConfig(
         private CapacityMode findCapacity;
         private int maxProbes = DEFAULT_MAX_PROBES;
         private Duration maxSearch = DEFAULT_MAX_SEARCH;
+        private List<URI> metricsUrls = List.of();
 
         private Builder(URI url, String model) {
             this.url = url;
@@ -456,6 +475,11 @@ public record BenchmarkConfig(
             return this;
         }
 
+        public Builder metricsUrls(List<URI> value) {
+            metricsUrls = value;
+            return this;
+        }
+
         public BenchmarkConfig build() {
             return new BenchmarkConfig(
                     url,
@@ -487,7 +511,8 @@ public record BenchmarkConfig(
                     slo,
                     findCapacity,
                     maxProbes,
-                    maxSearch);
+                    maxSearch,
+                    metricsUrls);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.llmops.serving.runner;
 
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -72,6 +73,10 @@ public final class BenchmarkRunner {
     public BenchmarkReport run() throws TargetNotReadyException, InterruptedException {
         String startedAt = Instant.now().toString();
         List<String> warnings = new ArrayList<>();
+        Consumer<String> warn = warning -> {
+            warnings.add(warning);
+            listener.warning(warning);
+        };
         datasetWarnings(warnings);
         checkModelIsListed(warnings);
         checkReadiness();
@@ -82,19 +87,22 @@ public final class BenchmarkRunner {
         List<StageReport> reports = new ArrayList<>();
         List<SingleRequestReport> singles = new ArrayList<>();
         CapacityReport capacity = null;
-        try (ClientLagProbe probe = new ClientLagProbe(client.callbackExecutor())) {
+        try (ClientLagProbe probe = new ClientLagProbe(client.callbackExecutor());
+                ServerTelemetry telemetry = new ServerTelemetry(metricsUrls(), warn)) {
             probe.start();
             for (int i = 0; i < plan.size(); i++) {
                 StagePlan stage = plan.get(i);
                 listener.stageStarted(stage, i, total);
+                telemetry.stageStarted(stage.name());
                 probe.readAndReset();
                 StageRecorder recorder = runStage(stage, null);
-                reports.add(recorder.report(probe.readAndReset(), false));
+                StageReport report = recorder.report(probe.readAndReset(), false);
+                reports.add(report.withServer(telemetry.stageFinished(stage.name())));
                 singles.addAll(recorder.singles());
                 listener.stageFinished(reports.get(i), i + 1, total);
             }
             if (config.findCapacity() != null) {
-                capacity = findCapacity(probe, reports, singles);
+                capacity = findCapacity(probe, telemetry, reports, singles);
                 listener.capacityFound(capacity);
             }
         }
@@ -106,7 +114,10 @@ public final class BenchmarkRunner {
      * Progress counts the probes against the budget, and the last stage reports the total actually run.
      */
     private CapacityReport findCapacity(
-            ClientLagProbe probe, List<StageReport> reports, List<SingleRequestReport> singles)
+            ClientLagProbe probe,
+            ServerTelemetry telemetry,
+            List<StageReport> reports,
+            List<SingleRequestReport> singles)
             throws InterruptedException {
         CapacitySearch search = new CapacitySearch(
                 config.findCapacity(),
@@ -119,6 +130,7 @@ public final class BenchmarkRunner {
         for (int k = 1; load.isPresent(); k++) {
             StagePlan stage = StagePlan.probe(config, k, load.get());
             listener.stageStarted(stage, reports.size(), total);
+            telemetry.stageStarted(stage.name());
             probe.readAndReset();
             SaturationCheck check = new SaturationCheck(
                     stage.mode() == StagePlan.Mode.OPEN_LOOP,
@@ -126,7 +138,8 @@ public final class BenchmarkRunner {
                     config.slo().attainment());
             boolean[] stopped = new boolean[1];
             StageRecorder recorder = runStage(stage, progress -> stopped[0] |= check.shouldStop(progress));
-            StageReport report = recorder.report(probe.readAndReset(), stopped[0]);
+            StageReport report =
+                    recorder.report(probe.readAndReset(), stopped[0]).withServer(telemetry.stageFinished(stage.name()));
             reports.add(report);
             boolean met = !stopped[0]
                     && report.sloAttainment() != null
@@ -139,6 +152,12 @@ public final class BenchmarkRunner {
             listener.stageFinished(report, reports.size(), total);
         }
         return CapacityReport.of(config.findCapacity(), search);
+    }
+
+    private List<URI> metricsUrls() {
+        return config.metricsUrls().isEmpty()
+                ? List.of(ServerTelemetry.defaultMetricsUrl(config.url()))
+                : config.metricsUrls();
     }
 
     /** A rate search starts at what one stream served in the single phase (1 / mean E2E), else 1 request/s. */

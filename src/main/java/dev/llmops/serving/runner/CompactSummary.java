@@ -37,6 +37,7 @@ public record CompactSummary(
      * @param sloAttainment share of requests that met the SLO
      * @param goodputRequestsPerSecond good requests per second
      * @param goodputTokensPerSecond output tokens per second of good requests
+     * @param acceptLength the server's speculative acceptance length over the stage, the first field dropped
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Stage(
@@ -58,7 +59,8 @@ public record CompactSummary(
             @JsonProperty("lag") double[] scheduleLagMillis,
             @JsonProperty("att") Double sloAttainment,
             @JsonProperty("gps") Double goodputRequestsPerSecond,
-            @JsonProperty("gtps") Double goodputTokensPerSecond) {}
+            @JsonProperty("gtps") Double goodputTokensPerSecond,
+            @JsonProperty("acc") Double acceptLength) {}
 
     /**
      * The capacity search's result, never dropped: the highest load that met the SLO and the figures there.

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 
 /**
  * Turns a report into a {@link CompactSummary} of at most {@value CompactSummary#MAX_BYTES} bytes of UTF-8 JSON. When
- * the whole summary does not fit, it drops detail step by step, least useful first — prompt texts, maxima, long
+ * the whole summary does not fit, it drops detail step by step, least useful first — acceptance lengths, prompt texts, maxima, long
  * warnings, the single-request list, then whole latency arrays (schedule lag with ITL, then E2E, TPOT, TTFT) — and
  * marks the result {@code trunc}. Stage names, levels, counts, attainment and goodput stay, and so does the capacity;
  * only if even they do not fit are the last stages dropped.
@@ -126,6 +126,7 @@ public final class CompactSummaryWriter {
 
     private static List<Consumer<ObjectNode>> reductions() {
         return List.of(
+                root -> eachIn(root, "stages", stage -> stage.remove("acc")),
                 root -> eachIn(root, "single", prompt -> prompt.remove("p")),
                 root -> eachIn(
                         root,
@@ -244,7 +245,8 @@ public final class CompactSummaryWriter {
                 lag(stage.latency(StageReport.SCHEDULE_LAG)),
                 round(stage.sloAttainment()),
                 round(stage.goodputRequestRate()),
-                round(stage.goodputOutputThroughput()));
+                round(stage.goodputOutputThroughput()),
+                round(stage.specAcceptLength()));
     }
 
     private static double[] lag(LatencySummary summary) {

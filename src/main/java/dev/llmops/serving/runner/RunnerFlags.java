@@ -43,6 +43,7 @@ public final class RunnerFlags {
     public static final String JSON_OUT = "--json-out";
     public static final String SUMMARY_FILE = "--summary-file";
     public static final String REQUESTS_OUT = "--requests-out";
+    public static final String METRICS_URL = "--metrics-url";
     /** Separates the values of a list flag: {@code --concurrency 8,16}. */
     public static final String LIST_SEPARATOR = ",";
 

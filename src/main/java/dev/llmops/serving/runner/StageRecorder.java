@@ -204,7 +204,9 @@ final class StageRecorder {
                 withSlo ? (double) good / done() : null,
                 withSlo ? perSecond(good, window) : null,
                 withSlo ? perSecond(goodOutputTokens, window) : null,
-                stoppedEarly ? Boolean.TRUE : null);
+                stoppedEarly ? Boolean.TRUE : null,
+                null,
+                null);
     }
 
     /** Sends after the first over the time from the first intended send to {@code lastNanos}; null below 2 sends. */

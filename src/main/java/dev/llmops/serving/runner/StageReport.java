@@ -32,6 +32,8 @@ import java.util.Map;
  * @param goodputRequestRate with an SLO: good requests per second of the window
  * @param goodputOutputThroughput with an SLO: output tokens of good requests per second of the window
  * @param stoppedEarly true when a capacity probe stopped sending because the server was over-saturated
+ * @param specAcceptLength the server's acceptance length over the stage, {@code server.spec_accept_length} repeated
+ * @param server the server's own figures from its metrics, when it exports them
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({
@@ -48,7 +50,8 @@ import java.util.Map;
     "slo_attainment",
     "goodput_request_rate",
     "goodput_output_throughput",
-    "stopped_early"
+    "stopped_early",
+    "spec_accept_length"
 })
 public record StageReport(
         @JsonProperty("name") String name,
@@ -81,7 +84,9 @@ public record StageReport(
         @JsonProperty("slo_attainment") Double sloAttainment,
         @JsonProperty("goodput_request_rate") Double goodputRequestRate,
         @JsonProperty("goodput_output_throughput") Double goodputOutputThroughput,
-        @JsonProperty("stopped_early") Boolean stoppedEarly) {
+        @JsonProperty("stopped_early") Boolean stoppedEarly,
+        @JsonProperty("spec_accept_length") Double specAcceptLength,
+        @JsonProperty("server") ServerStageReport server) {
 
     public static final String TTFT = "ttft";
     public static final String TTFC = "ttfc";
@@ -89,6 +94,44 @@ public record StageReport(
     public static final String ITL = "itl";
     public static final String E2E = "e2e_latency";
     public static final String SCHEDULE_LAG = "schedule_lag";
+
+    /** This report with the server's figures of the stage (null for none). */
+    public StageReport withServer(ServerStageReport value) {
+        return new StageReport(
+                name,
+                mode,
+                maxConcurrency,
+                requestRate,
+                durationSeconds,
+                completed,
+                failed,
+                failures,
+                totalInputTokens,
+                totalOutputTokens,
+                totalReasoningTokens,
+                requestThroughput,
+                outputThroughput,
+                totalTokenThroughput,
+                achievedConcurrency,
+                drainTailSeconds,
+                shortOutputs,
+                countedOutputs,
+                latencies,
+                errors,
+                clientLagP99Millis,
+                clientLagMaxMillis,
+                clientCpuSeconds,
+                clientCpuUtilisation,
+                warnings,
+                arrival,
+                achievedRequestRate,
+                sloAttainment,
+                goodputRequestRate,
+                goodputOutputThroughput,
+                stoppedEarly,
+                value == null ? null : value.specAcceptLength(),
+                value);
+    }
 
     /** A metric's summary, or null when nothing was recorded for it. */
     public LatencySummary latency(String metric) {

@@ -9,8 +9,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One simulated generation: its schedule (first chunk at start + TTFT, then one chunk every tokens-per-chunk × the
- * per-token delay at the running batch size when the chunk is scheduled) and its emission, one timer task per chunk on
+ * One simulated generation: its schedule (first chunk at start + TTFT, then one chunk every chunk delay — tokens per
+ * chunk × the per-token delay, or one step's delay under speculative decoding — at the running batch size when the
+ * chunk is scheduled) and its emission, one timer task per chunk on
  * a shared scheduler, so a thousand streams need no thousand threads. Each chunk is written when its last token would
  * have been produced.
  */
@@ -66,11 +67,11 @@ final class Generation {
     private final boolean ignoreEos;
     private final int outputTokens;
     private final int reasoningTokens;
-    private final int tokensPerChunk;
+    private final int[] chunkEnds;
     private final int chunkCount;
     private final int disconnectAtChunk;
     private final long ttftNanos;
-    private final long tokenDelayNanos;
+    private final long chunkDelayNanos;
     private final double batchSlowdown;
     private final long receivedNanos;
     private final long createdSeconds = System.currentTimeMillis() / 1000;
@@ -98,9 +99,9 @@ final class Generation {
             boolean ignoreEos,
             int outputTokens,
             int reasoningTokens,
-            int tokensPerChunk,
+            int[] chunkEnds,
             long ttftNanos,
-            long tokenDelayNanos,
+            long chunkDelayNanos,
             double batchSlowdown,
             boolean disconnect,
             long receivedNanos) {
@@ -117,11 +118,11 @@ final class Generation {
         this.ignoreEos = ignoreEos;
         this.outputTokens = outputTokens;
         this.reasoningTokens = Math.min(reasoningTokens, outputTokens);
-        this.tokensPerChunk = tokensPerChunk;
-        this.chunkCount = (outputTokens + tokensPerChunk - 1) / tokensPerChunk;
+        this.chunkEnds = chunkEnds;
+        this.chunkCount = chunkEnds.length;
         this.disconnectAtChunk = disconnect ? Math.max(1, chunkCount / 2) : -1;
         this.ttftNanos = ttftNanos;
-        this.tokenDelayNanos = tokenDelayNanos;
+        this.chunkDelayNanos = chunkDelayNanos;
         this.batchSlowdown = batchSlowdown;
         this.receivedNanos = receivedNanos;
         this.intendedNanos = new long[chunkCount];
@@ -163,10 +164,10 @@ final class Generation {
         scheduler.schedule(() -> emit(target), Math.max(0, delay), TimeUnit.NANOSECONDS);
     }
 
-    /** Tokens-per-chunk × token delay × (1 + slowdown × (running batch − 1)). */
+    /** Chunk delay × (1 + slowdown × (running batch − 1)). */
     private long chunkIntervalNanos() {
         int batch = Math.max(1, simulator.batchSize());
-        return Math.round(tokenDelayNanos * (double) tokensPerChunk * (1 + batchSlowdown * (batch - 1)));
+        return Math.round(chunkDelayNanos * (1 + batchSlowdown * (batch - 1)));
     }
 
     private synchronized void emit(int index) {
@@ -185,8 +186,8 @@ final class Generation {
             end(SimulatedRequest.Outcome.DISCONNECTED, null);
             return;
         }
-        int first = index * tokensPerChunk;
-        int last = Math.min(outputTokens, first + tokensPerChunk);
+        int first = index == 0 ? 0 : chunkEnds[index - 1];
+        int last = chunkEnds[index];
         StringBuilder events = new StringBuilder(256);
         events.append("data: ")
                 .append(chunkJson(delta(first, last), null, last))
@@ -219,7 +220,7 @@ final class Generation {
         chunkTokens[index] = last - first;
         sentChunks = index + 1;
         sentTokens = last;
-        simulator.tokensGenerated(last - first, index == 0 ? sentNanos[0] - receivedNanos : -1);
+        simulator.tokensGenerated(last - first, 1, true, index == 0 ? sentNanos[0] - receivedNanos : -1);
         if (lastChunk) {
             end(SimulatedRequest.Outcome.COMPLETED, finishReason());
         } else {
@@ -257,11 +258,11 @@ final class Generation {
         long now = System.nanoTime();
         Arrays.fill(sentNanos, now);
         for (int i = 0; i < chunkCount; i++) {
-            chunkTokens[i] = Math.min(outputTokens, (i + 1) * tokensPerChunk) - i * tokensPerChunk;
+            chunkTokens[i] = chunkEnds[i] - (i == 0 ? 0 : chunkEnds[i - 1]);
         }
         sentChunks = chunkCount;
         sentTokens = outputTokens;
-        simulator.tokensGenerated(outputTokens, now - receivedNanos);
+        simulator.tokensGenerated(outputTokens, chunkCount, false, now - receivedNanos);
         end(SimulatedRequest.Outcome.COMPLETED, finishReason());
     }
 

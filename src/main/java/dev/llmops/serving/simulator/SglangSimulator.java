@@ -15,12 +15,14 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An SGLang server without a GPU, for tests and demos: the same endpoints, streaming format and usage reporting, with
- * configurable speed (TTFT, token delay, tokens per chunk, a reasoning phase, a batch limit) and faults (slow start,
+ * configurable speed (TTFT, token delay, tokens per chunk or speculative decoding with a random acceptance per step, a
+ * reasoning phase, a batch limit) and faults (slow start,
  * half-ready, hang, disconnect, a rate of HTTP 500s) that can be switched while it runs. It records its own ground
  * truth — every chunk's intended and actual send time — so a client's measurements can be checked against it.
  *
@@ -71,6 +74,8 @@ public final class SglangSimulator implements AutoCloseable {
     private final List<SimulatedRequest> groundTruth = new ArrayList<>();
     /** The body digest of each generation request until its ground truth is recorded. */
     private final Map<String, String> bodyDigests = new ConcurrentHashMap<>();
+    /** Splits one generator per generation, so a seed gives the same acceptance sequence request by request. */
+    private final SplittableRandom acceptanceRandom;
 
     /** Requests holding a batch slot (prefill or decode); written under this object's lock. */
     private volatile int running;
@@ -85,6 +90,7 @@ public final class SglangSimulator implements AutoCloseable {
         this.errorRate = config.errorRate;
         this.loadedAtNanos = System.nanoTime() + config.loading.toNanos();
         this.modelJson = JSON.writeValueAsString(config.model);
+        this.acceptanceRandom = new SplittableRandom(config.acceptanceSeed);
         this.handlers = Executors.newFixedThreadPool(config.handlerThreads, daemonThreads("sglang-simulator-http"));
         this.scheduler = new ScheduledThreadPoolExecutor(config.emitterThreads, daemonThreads("sglang-simulator-emit"));
         this.scheduler.setRemoveOnCancelPolicy(true);
@@ -159,7 +165,31 @@ public final class SglangSimulator implements AutoCloseable {
 
     /** Tokens written to clients since start. */
     public long tokensSent() {
-        return metrics.generationTokens.get();
+        return metrics.generationTokens();
+    }
+
+    /**
+     * Ground truth of speculative decoding since start: tokens delivered by verify steps and the steps (every chunk of
+     * a speculative simulator is one step, the first included); both 0 without {@link Builder#speculative}.
+     */
+    public SpeculativeTotals speculativeTotals() {
+        return config.speculative == null
+                ? new SpeculativeTotals(0, 0)
+                : new SpeculativeTotals(metrics.generationTokens(), metrics.verifyCalls.get());
+    }
+
+    /**
+     * Accepted tokens and verify steps of a speculative simulator.
+     *
+     * @param acceptedTokens tokens delivered, each step's accepted tokens (bonus token included)
+     * @param verifySteps verify calls made
+     */
+    public record SpeculativeTotals(long acceptedTokens, long verifySteps) {
+        /** Accepted tokens per verify step between {@code earlier} and this, or NaN when no step was made. */
+        public double acceptLengthSince(SpeculativeTotals earlier) {
+            long steps = verifySteps - earlier.verifySteps;
+            return steps == 0 ? Double.NaN : (double) (acceptedTokens - earlier.acceptedTokens) / steps;
+        }
     }
 
     public int running() {
@@ -192,8 +222,11 @@ public final class SglangSimulator implements AutoCloseable {
         return running;
     }
 
-    void tokensGenerated(int tokens, long ttftNanos) {
-        metrics.generationTokens.addAndGet(tokens);
+    void tokensGenerated(int tokens, int chunks, boolean streaming, long ttftNanos) {
+        (streaming ? metrics.streamedTokens : metrics.wholeTokens).addAndGet(tokens);
+        if (config.speculative != null) {
+            metrics.verifyCalls.addAndGet(chunks);
+        }
         if (ttftNanos >= 0) {
             metrics.recordTtft(ttftNanos);
         }
@@ -278,7 +311,7 @@ public final class SglangSimulator implements AutoCloseable {
                 exchange,
                 200,
                 "text/plain; version=0.0.4",
-                metrics.render(config.model, runningNow, queuedNow, config.maxRunning));
+                metrics.render(config.model, runningNow, queuedNow, config.maxRunning, config.speculative != null));
     }
 
     private void groundTruth(HttpExchange exchange) throws IOException {
@@ -383,9 +416,11 @@ public final class SglangSimulator implements AutoCloseable {
                 ignoreEos,
                 outputTokens,
                 chat ? config.reasoningTokens : 0,
-                config.tokensPerChunk,
+                chunkEnds(outputTokens),
                 config.ttft.toNanos(),
-                config.tokenDelay.toNanos(),
+                config.speculative == null
+                        ? config.tokenDelay.toNanos() * config.tokensPerChunk
+                        : config.tokenDelay.toNanos(),
                 config.batchSlowdown,
                 current == Fault.DISCONNECT,
                 received);
@@ -403,6 +438,28 @@ public final class SglangSimulator implements AutoCloseable {
         if (startNow) {
             generation.start();
         }
+    }
+
+    /** Where each chunk's tokens end: every tokens-per-chunk, or each speculative step's accepted tokens drawn. */
+    private int[] chunkEnds(int outputTokens) {
+        if (config.speculative == null) {
+            int[] ends = new int[(outputTokens + config.tokensPerChunk - 1) / config.tokensPerChunk];
+            for (int i = 0; i < ends.length; i++) {
+                ends[i] = Math.min(outputTokens, (i + 1) * config.tokensPerChunk);
+            }
+            return ends;
+        }
+        SplittableRandom random;
+        synchronized (acceptanceRandom) {
+            random = acceptanceRandom.split();
+        }
+        int[] ends = new int[outputTokens];
+        int chunks = 0;
+        for (int end = 0; end < outputTokens; chunks++) {
+            end = Math.min(outputTokens, end + config.speculative.draw(random));
+            ends[chunks] = end;
+        }
+        return Arrays.copyOf(ends, chunks);
     }
 
     private boolean failsByErrorRate() {
@@ -544,6 +601,8 @@ public final class SglangSimulator implements AutoCloseable {
         private String apiKey;
         private boolean honourIgnoreEos = true;
         private String speculativeAlgorithm;
+        private SpeculativeAcceptance speculative;
+        private long acceptanceSeed = 1;
         private int defaultMaxTokens = 128;
         private int contextLength = 131072;
         private boolean recordGroundTruth = true;
@@ -650,6 +709,22 @@ public final class SglangSimulator implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Speculative decoding: every decoding step is one verify call that takes the token delay (the step time, at
+         * the running batch) and streams the tokens it accepted, drawn per step from {@code acceptance}, in one chunk.
+         * /metrics then counts verify calls as SGLang does. Replaces tokens per chunk.
+         */
+        public Builder speculative(SpeculativeAcceptance acceptance) {
+            this.speculative = acceptance;
+            return this;
+        }
+
+        /** Seeds the acceptance draws of {@link #speculative}; the same seed gives the same draws per request. */
+        public Builder acceptanceSeed(long value) {
+            this.acceptanceSeed = value;
+            return this;
+        }
+
         /** Reported by /get_server_info. */
         public Builder speculativeAlgorithm(String value) {
             this.speculativeAlgorithm = value;
@@ -676,6 +751,10 @@ public final class SglangSimulator implements AutoCloseable {
 
         /** Binds and starts serving. */
         public SglangSimulator start() {
+            if (speculative != null && tokensPerChunk > 1) {
+                throw new IllegalArgumentException(
+                        "speculative decoding sets the tokens of each chunk: leave tokensPerChunk at 1");
+            }
             try {
                 return new SglangSimulator(this);
             } catch (IOException e) {

@@ -29,7 +29,12 @@ class SimulateCommandTest {
                 "--error-rate 1.5|Invalid value for option '--error-rate': 1.5 is not a fraction between 0 and 1",
                 "--duration-seconds 0|Invalid value for option '--duration-seconds': 0 is not a positive number of "
                         + "seconds",
-                "--port abc|Invalid value for option '--port': 'abc' is not an int"
+                "--port abc|Invalid value for option '--port': 'abc' is not an int",
+                "--spec-accept 0.2,0.3|Invalid value for option '--spec-accept': 0.2,0.3 is not a distribution: the"
+                        + " probabilities must add up to 1, they add up to 0.5",
+                "--spec-accept 0.5,x|Invalid value for option '--spec-accept' (P1,P2,...): 'x' is not a" + " double",
+                "--spec-accept 1 --tokens-per-chunk 2|Invalid value for option '--spec-accept': 1 sets the tokens per"
+                        + " chunk: drop --tokens-per-chunk"
             })
     void aBadValueIsOneLineNamingTheOption(String options, String message) {
         Cli.Run run = Cli.run(("simulate " + options).split(" "));

@@ -107,7 +107,10 @@ class BenchCommandTest {
                 "--find-capacity speed|Invalid value for option '--find-capacity': expected concurrency or rate, got "
                         + "speed",
                 "--slo-e2e-p99-ms 900 --find-capacity rate --max-probes 0|Invalid value for option '--max-probes': 0 "
-                        + "is outside 1 to 64"
+                        + "is outside 1 to 64",
+                "--metrics-url ftp://pod:9000/metrics|Invalid value for option '--metrics-url' (URL):"
+                        + " ftp://pod:9000/metrics is not a server URL: it needs http:// or https:// and a host, e.g."
+                        + " http://10.0.0.5:30000"
             })
     void badConfigurationExitsTwoWithOneLineNamingTheOptionAndAPointerToHelp(String options, String message) {
         List<String> args = new ArrayList<>(List.of("--url", "http://127.0.0.1:9", "--model", "m"));
@@ -436,7 +439,8 @@ class BenchCommandTest {
                 RunnerFlags.SLO_ATTAINMENT,
                 RunnerFlags.FIND_CAPACITY,
                 RunnerFlags.MAX_PROBES,
-                RunnerFlags.MAX_SEARCH_SECONDS)) {
+                RunnerFlags.MAX_SEARCH_SECONDS,
+                RunnerFlags.METRICS_URL)) {
             assertThat(run.out().lines().filter(line -> line.contains(flag)))
                     .as(flag)
                     .isNotEmpty();

@@ -56,6 +56,8 @@ final class Reports {
                 attainment,
                 12.345 * attainment,
                 1234.567 * attainment,
+                null,
+                null,
                 null);
     }
 
@@ -106,6 +108,8 @@ final class Reports {
                 1.5,
                 0.1,
                 warnings,
+                null,
+                null,
                 null,
                 null,
                 null,

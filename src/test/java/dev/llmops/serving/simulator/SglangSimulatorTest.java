@@ -246,7 +246,8 @@ class SglangSimulatorTest {
                             "# TYPE sglang:num_running_reqs gauge",
                             "sglang:num_running_reqs{model_name=\"m\"} 0",
                             "sglang:num_queue_reqs{model_name=\"m\"} 0",
-                            "sglang:generation_tokens_total{model_name=\"m\"} 7",
+                            "# TYPE sglang:generation_tokens counter",
+                            "sglang:generation_tokens_total{model_name=\"m\",is_streaming=\"true\"} 7",
                             "sglang:time_to_first_token_seconds_count{model_name=\"m\"} 1");
             JsonNode info =
                     JSON.readTree(get(simulator, "/get_server_info", null).body());

@@ -1,0 +1,322 @@
+package dev.llmops.serving.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.llmops.serving.simulator.SglangSimulator;
+import dev.llmops.serving.simulator.SpeculativeAcceptance;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server figures of each stage, read from real SGLang simulators' /metrics over loopback: acceptance length
+ * against the simulator's ground truth, gauges against the load, several replicas summed, and targets whose metrics
+ * are missing or hostile costing a warning, never the run.
+ */
+class ServerTelemetryTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static OpenAiClient client;
+
+    @BeforeAll
+    static void createClient() {
+        client = OpenAiClient.create();
+    }
+
+    @AfterAll
+    static void closeClient() {
+        client.close();
+    }
+
+    /** The simulators' speculative ground truth at each stage's start and end. */
+    static final class GroundTruth implements BenchmarkListener {
+        private final List<SglangSimulator> simulators;
+        private final Map<String, long[]> started = new ConcurrentHashMap<>();
+        private final Map<String, long[]> moved = new ConcurrentHashMap<>();
+
+        GroundTruth(SglangSimulator... simulators) {
+            this.simulators = List.of(simulators);
+        }
+
+        private long[] totals() {
+            long tokens = 0;
+            long steps = 0;
+            for (SglangSimulator simulator : simulators) {
+                tokens += simulator.speculativeTotals().acceptedTokens();
+                steps += simulator.speculativeTotals().verifySteps();
+            }
+            return new long[] {tokens, steps};
+        }
+
+        @Override
+        public void stageStarted(StagePlan stage, int index, int total) {
+            started.put(stage.name(), totals());
+        }
+
+        @Override
+        public void stageFinished(StageReport report, int done, int total) {
+            long[] end = totals();
+            long[] start = started.get(report.name());
+            moved.put(report.name(), new long[] {end[0] - start[0], end[1] - start[1]});
+        }
+
+        double acceptLength(String stage) {
+            return (double) moved.get(stage)[0] / moved.get(stage)[1];
+        }
+
+        long tokens(String stage) {
+            return moved.get(stage)[0];
+        }
+    }
+
+    private static BenchmarkConfig.Builder config(URI target, String model) {
+        return BenchmarkConfig.builder(target, model)
+                .singleRequests(false)
+                .warmupRequests(1)
+                .warmupMaxTokens(4)
+                .timeout(Duration.ofSeconds(30));
+    }
+
+    private static StageReport stage(BenchmarkReport report, String name) {
+        return report.stages().stream()
+                .filter(stage -> stage.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void acceptanceLengthPerStageMatchesTheSimulatorsGroundTruthAndRunningRequestsTheConcurrency() throws Exception {
+        SpeculativeAcceptance acceptance = SpeculativeAcceptance.of(List.of(0.2, 0.3, 0.5));
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(10))
+                .tokenDelay(Duration.ofMillis(5))
+                .speculative(acceptance)
+                .acceptanceSeed(7)
+                .recordGroundTruth(false)
+                .start()) {
+            GroundTruth truth = new GroundTruth(simulator);
+            BenchmarkReport report = new BenchmarkRunner(
+                            config(simulator.baseUrl(), simulator.model())
+                                    .concurrency(List.of(4, 12))
+                                    .maxTokens(240)
+                                    .build(),
+                            client,
+                            truth)
+                    .run();
+
+            for (String name : List.of("c4", "c12")) {
+                StageReport stage = stage(report, name);
+                ServerStageReport server = stage.server();
+                assertThat(server).as(name).isNotNull();
+                double expected = truth.acceptLength(name);
+                assertThat(server.specAcceptLength()).as(name).isCloseTo(expected, within(expected * 0.02));
+                assertThat(stage.specAcceptLength()).isEqualTo(server.specAcceptLength());
+                assertThat(expected).as("draws follow the distribution").isCloseTo(acceptance.mean(), within(0.15));
+                assertThat(server.generatedTokens()).isEqualTo((double) truth.tokens(name));
+                assertThat(server.generationThroughput())
+                        .isCloseTo(stage.outputThroughput(), within(stage.outputThroughput() * 0.25));
+                assertThat(server.samples()).isPositive();
+                assertThat(server.runningRequestsMax()).as(name).isEqualTo((double) stage.maxConcurrency());
+                assertThat(server.runningRequestsMean()).isLessThanOrEqualTo(stage.maxConcurrency());
+                assertThat(server.queuedRequestsMax()).isZero();
+                assertThat(server.kvUsageMax()).isNotNull();
+                assertThat(server.cacheHitRateSource()).isEqualTo("gauge");
+            }
+            assertThat(report.warnings()).noneMatch(warning -> warning.contains("metrics"));
+
+            JsonNode json = JSON.valueToTree(report).path("stages").get(0);
+            assertThat(json.path("spec_accept_length").asDouble()).isGreaterThan(1);
+            assertThat(json.path("server").path("running_requests_max").asDouble())
+                    .isEqualTo(4);
+            JsonNode summary = JSON.readTree(CompactSummaryWriter.write(report));
+            assertThat(summary.path("stages").get(0).path("acc").asDouble())
+                    .isCloseTo(stage(report, "c4").specAcceptLength(), within(0.01));
+        }
+    }
+
+    @Test
+    void replicasAreReadOneByOneAndSummed() throws Exception {
+        try (SglangSimulator measured = SglangSimulator.builder()
+                        .ttft(Duration.ofMillis(10))
+                        .tokenDelay(Duration.ofMillis(5))
+                        .speculative(SpeculativeAcceptance.exactly(2))
+                        .recordGroundTruth(false)
+                        .start();
+                SglangSimulator other = SglangSimulator.builder()
+                        .ttft(Duration.ofMillis(10))
+                        .tokenDelay(Duration.ofMillis(5))
+                        .speculative(SpeculativeAcceptance.exactly(4))
+                        .recordGroundTruth(false)
+                        .start()) {
+            AtomicBoolean loading = new AtomicBoolean(true);
+            Runnable[] stream = new Runnable[1];
+            CompletionRequest background = CompletionRequest.builder(other.baseUrl(), other.model())
+                    .maxTokens(400)
+                    .timeout(Duration.ofSeconds(30))
+                    .build()
+                    .withPrompt("background");
+            stream[0] = () -> {
+                if (loading.get()) {
+                    client.complete(background).whenComplete((result, error) -> stream[0].run());
+                }
+            };
+            stream[0].run();
+            stream[0].run();
+            try {
+                GroundTruth truth = new GroundTruth(measured, other);
+                BenchmarkReport report = new BenchmarkRunner(
+                                config(measured.baseUrl(), measured.model())
+                                        .concurrency(List.of(6))
+                                        .maxTokens(200)
+                                        .metricsUrls(List.of(
+                                                ServerTelemetry.defaultMetricsUrl(measured.baseUrl()),
+                                                ServerTelemetry.defaultMetricsUrl(other.baseUrl())))
+                                        .build(),
+                                client,
+                                truth)
+                        .run();
+
+                ServerStageReport server = stage(report, "c6").server();
+                assertThat(server.endpoints()).isEqualTo(2);
+                assertThat(server.runningRequestsMax())
+                        .as("both replicas' streams")
+                        .isGreaterThan(6);
+                assertThat(server.generatedTokens()).isCloseTo(truth.tokens("c6"), within(truth.tokens("c6") * 0.05));
+                assertThat(server.specAcceptLength())
+                        .as("between the replicas' 2 and 4")
+                        .isGreaterThan(2.2)
+                        .isLessThan(3.8)
+                        .isCloseTo(truth.acceptLength("c6"), within(truth.acceptLength("c6") * 0.05));
+            } finally {
+                loading.set(false);
+            }
+        }
+    }
+
+    @Test
+    void aTargetWithoutUsableMetricsGivesOneWarningAndTheRunSucceeds() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                        .ttft(Duration.ofMillis(5))
+                        .tokenDelay(Duration.ofMillis(1))
+                        .start();
+                Stub notFound = Stub.answering(404, "text/plain", "404 page not found\n".getBytes());
+                Stub html = Stub.answering(200, "text/html", "<html><body>Hello</body></html>".getBytes())) {
+            for (URI metrics : List.of(notFound.url(), html.url(), closedPort())) {
+                BenchmarkReport report = new BenchmarkRunner(
+                                config(simulator.baseUrl(), simulator.model())
+                                        .concurrency(List.of(2, 4))
+                                        .maxTokens(10)
+                                        .metricsUrls(List.of(metrics))
+                                        .build(),
+                                client,
+                                new BenchmarkListener() {})
+                        .run();
+                assertThat(report.completed()).as(metrics.toString()).isEqualTo(24);
+                assertThat(report.stages())
+                        .allMatch(stage -> stage.server() == null && stage.specAcceptLength() == null);
+                assertThat(report.warnings())
+                        .filteredOn(warning -> warning.startsWith("server metrics unavailable at " + metrics))
+                        .hasSize(1);
+            }
+            assertThat(notFound.requests()).as("asked once, then no more").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aHostileMetricsEndpointIsBoundedAndDoesNotFailTheRun() throws Exception {
+        byte[] huge = new byte[20 * 1024 * 1024];
+        java.util.Arrays.fill(huge, (byte) 'x');
+        String garbage = "garbage without value\n{\"json\":true}\nsglang:num_running_reqs{model_name=\"m\" 3\n"
+                + "sglang:num_running_reqs{model_name=\"m\"} not-a-number\n"
+                + "sglang:generation_tokens_total{a=\"}\"} 12\n"
+                + "sglang:num_running_reqs 2\n\u0000\u00ff\n";
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                        .ttft(Duration.ofMillis(5))
+                        .tokenDelay(Duration.ofMillis(1))
+                        .start();
+                Stub big = Stub.answering(200, "text/plain", huge);
+                Stub mixed = Stub.answering(200, "text/plain", garbage.getBytes(StandardCharsets.UTF_8))) {
+            BenchmarkReport oversized = new BenchmarkRunner(
+                            config(simulator.baseUrl(), simulator.model())
+                                    .concurrency(List.of(2))
+                                    .maxTokens(10)
+                                    .metricsUrls(List.of(big.url()))
+                                    .build(),
+                            client,
+                            new BenchmarkListener() {})
+                    .run();
+            assertThat(oversized.completed()).isEqualTo(8);
+            assertThat(oversized.warnings()).anyMatch(warning -> warning.contains("larger than 8 MiB"));
+
+            BenchmarkReport garbled = new BenchmarkRunner(
+                            config(simulator.baseUrl(), simulator.model())
+                                    .concurrency(List.of(2))
+                                    .maxTokens(10)
+                                    .metricsUrls(List.of(mixed.url()))
+                                    .build(),
+                            client,
+                            new BenchmarkListener() {})
+                    .run();
+            assertThat(garbled.completed()).isEqualTo(8);
+            ServerStageReport server = garbled.stages().get(0).server();
+            assertThat(server).as("the readable lines still count").isNotNull();
+            assertThat(server.generatedTokens()).isZero();
+            assertThat(server.specAcceptLength()).isNull();
+        }
+    }
+
+    private static URI closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/metrics");
+        }
+    }
+
+    /** A loopback HTTP server answering every request alike, counting them. */
+    private record Stub(HttpServer server, java.util.concurrent.atomic.AtomicInteger count) implements AutoCloseable {
+        static Stub answering(int status, String contentType, byte[] body) throws IOException {
+            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            var count = new java.util.concurrent.atomic.AtomicInteger();
+            server.createContext("/", exchange -> {
+                count.incrementAndGet();
+                exchange.getResponseHeaders().set("Content-Type", contentType);
+                exchange.sendResponseHeaders(status, body.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                } catch (IOException clientWentAway) {
+                    exchange.close();
+                }
+            });
+            server.start();
+            return new Stub(server, count);
+        }
+
+        URI url() {
+            return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/metrics");
+        }
+
+        int requests() {
+            return count.get();
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+        }
+    }
+}
