@@ -27,6 +27,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Runs a ModelServer: validates the spec, keeps the owned objects as desired (only while the spec is valid, so bad
@@ -195,7 +197,14 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         boolean changed = !status.equals(server.getStatus());
         server.setStatus(status);
         UpdateControl<ModelServer> update = changed ? UpdateControl.patchStatus(server) : UpdateControl.noUpdate();
-        return nextProbe.map(update::rescheduleAfter).orElse(update);
+        Optional<Duration> eventRecheck = findings.stream().anyMatch(PodDiagnoser.Finding::eventPending)
+                ? Optional.of(PodDiagnoser.EVENT_RECHECK)
+                : Optional.empty();
+        return Stream.of(nextProbe, eventRecheck)
+                .flatMap(Optional::stream)
+                .min(Comparator.naturalOrder())
+                .map(update::rescheduleAfter)
+                .orElse(update);
     }
 
     @Override

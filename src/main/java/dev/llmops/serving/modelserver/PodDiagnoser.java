@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,10 +23,10 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * Says in plain words why an SGLang pod is not serving: from its PodScheduled condition and scheduler events, its
- * container states, and its container's last log lines matched against {@link FailureSignatures}. Events are listed
- * per pod, only for a pod that needs a diagnosis: they carry no labels, so a cache could not be kept to this
- * operator's pods and would hold every pod's events in the cluster.
+ * Says in plain words why an SGLang pod is not serving: from its PodScheduled condition and scheduler events (the
+ * message names which of the two it quotes), its container states, and its container's last log lines matched against
+ * {@link FailureSignatures}. Events are listed per pod, only for a pod that needs a diagnosis: they carry no labels,
+ * so a cache could not be kept to this operator's pods and would hold every pod's events in the cluster.
  */
 public class PodDiagnoser {
 
@@ -38,8 +39,19 @@ public class PodDiagnoser {
         NOT_GENERATING
     }
 
-    /** A diagnosis and how bad it is. */
-    public record Finding(Diagnosis diagnosis, Severity severity) {}
+    /**
+     * A diagnosis and how bad it is. {@code eventPending}: the scheduler has marked the pod unschedulable but its
+     * FailedScheduling event, recorded a moment later, was not there yet; events do not trigger a reconcile, so the
+     * caller looks again after {@link #EVENT_RECHECK}.
+     */
+    public record Finding(Diagnosis diagnosis, Severity severity, boolean eventPending) {
+        Finding(Diagnosis diagnosis, Severity severity) {
+            this(diagnosis, severity, false);
+        }
+    }
+
+    /** How soon to look again for a scheduler event that had not been recorded yet. */
+    public static final Duration EVENT_RECHECK = Duration.ofSeconds(5);
 
     private static final int LOG_TAIL_LINES = 200;
     private static final int LOG_CACHE_ENTRIES = 256;
@@ -95,13 +107,12 @@ public class PodDiagnoser {
     }
 
     private Finding unscheduled(ModelServer server, Pod pod, PodCondition scheduled) {
-        String schedulerSays = events(pod, "FailedScheduling").stream()
-                .map(Event::getMessage)
-                .reduce((first, last) -> last)
-                .orElse(scheduled.getMessage());
+        Optional<Event> event = events(pod, "FailedScheduling").stream().reduce((first, last) -> last);
+        String schedulerSays = event.map(e -> "(FailedScheduling event) " + e.getMessage())
+                .orElse("(PodScheduled condition) " + scheduled.getMessage());
         String text = scheduled.getMessage() + "\n" + schedulerSays;
         String request = gpuRequest(server.getSpec());
-        return FailureSignatures.find(FailureSignatures.SCHEDULING, text)
+        Finding finding = FailureSignatures.find(FailureSignatures.SCHEDULING, text)
                 .map(match -> finding(
                         pod,
                         match.signature().reason(),
@@ -114,6 +125,7 @@ public class PodDiagnoser {
                         "The pod (" + request + ") cannot be scheduled. Scheduler: " + schedulerSays,
                         "Check kubectl describe pod " + pod.getMetadata().getName() + " for the scheduler's reasons.",
                         Severity.UNSCHEDULED));
+        return new Finding(finding.diagnosis(), finding.severity(), event.isEmpty());
     }
 
     private Optional<Finding> diagnoseContainer(ModelServer server, Pod pod, ContainerStatus status) {

@@ -3,6 +3,8 @@ package dev.llmops.serving.benchmark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.CapacityMode;
 import dev.llmops.serving.api.v1alpha1.CapacityOutcome;
@@ -15,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class SummaryParserTest {
 
     @Test
-    void aRealRunnerSummaryFillsStagesSingleRequestsAndHeadline() throws InvalidSummaryException {
+    void aRealRunnerSummaryFillsStagesSingleRequestsAndHeadline() throws Exception {
         CompactSummary summary = SummaryParser.parse(RunnerRuns.standardSummary());
         BenchmarkRunStatus status = new BenchmarkRunStatus();
 
@@ -45,14 +47,45 @@ class SummaryParserTest {
         assertThat(status.summary.singleStreamTokensPerSecond)
                 .isEqualTo(summary.headline().singleStreamTokensPerSecond())
                 .isPositive();
+        JsonNode reported =
+                new ObjectMapper().readTree(RunnerRuns.standardSummary()).get("sum");
         assertThat(status.summary.peakTokensPerSecond)
-                .isEqualTo(status.stages.stream()
-                        .filter(s -> s.concurrency > 1)
-                        .mapToDouble(s -> s.outputTokensPerSecond)
-                        .max()
-                        .orElseThrow());
-        assertThat(status.summary.peakConcurrency).isIn(2, 4);
+                .as("the peak the runner wrote")
+                .isEqualTo(reported.get("peak").asDouble())
+                .isPositive();
+        assertThat(status.summary.peakConcurrency)
+                .isEqualTo(reported.get("peakc").asInt())
+                .isIn(2, 4);
         assertThat(status.summary.failedRequests).isZero();
+    }
+
+    @Test
+    void theHeadlineAndStagesAreCopiedAsTheRunnerWroteThem() throws InvalidSummaryException {
+        CompactSummary summary = SummaryParser.parse("""
+                {"v":1,"model":"kimi-k2","stages":[\
+                {"n":"single","c":1,"ok":3,"fail":0,"otps":48.1,"ttft":[121.0,121.7,124.9,125.4,125.6]},\
+                {"n":"c8","c":8,"ok":16,"fail":0,"otps":382.6,"ttft":[125.0,124.9,127.0,128.6,129.1]},\
+                {"n":"c16","c":16,"ok":31,"fail":1,"otps":765.7,"ttft":[123.5,122.6,126.2,128.7,130.3],\
+                "tpot":[20.1,20.0,20.2,20.9,21.4]}],\
+                "sum":{"sstps":48.1,"peak":765.7,"peakc":16,"knee":8,"fail":1}}""");
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+
+        BenchmarkResults.apply(summary, status);
+
+        assertThat(status.stages).extracting(s -> s.name).containsExactly("single", "c8", "c16");
+        assertThat(status.stages).extracting(s -> s.concurrency).containsExactly(1, 8, 16);
+        assertThat(status.stages).extracting(s -> s.completed).containsExactly(3, 16, 31);
+        assertThat(status.stages).extracting(s -> s.outputTokensPerSecond).containsExactly(48.1, 382.6, 765.7);
+        StageResult c16 = status.stages.get(2);
+        assertThat(c16.ttftMillis)
+                .extracting(t -> t.mean, t -> t.p50, t -> t.p90, t -> t.p99, t -> t.max)
+                .containsExactly(123.5, 122.6, 126.2, 128.7, 130.3);
+        assertThat(c16.tpotMillis.p99).isEqualTo(20.9);
+        assertThat(status.summary.singleStreamTokensPerSecond).isEqualTo(48.1);
+        assertThat(status.summary.peakTokensPerSecond).isEqualTo(765.7);
+        assertThat(status.summary.peakConcurrency).isEqualTo(16);
+        assertThat(status.summary.kneeConcurrency).isEqualTo(8);
+        assertThat(status.summary.failedRequests).isEqualTo(1);
     }
 
     @Test

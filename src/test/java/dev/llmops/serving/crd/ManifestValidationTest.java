@@ -51,15 +51,13 @@ class ManifestValidationTest {
             errors = validator.validateCreate(documents.get(0));
         }
 
-        assertThat(errors)
-                .as(manifest.toString())
-                .anySatisfy(error -> {
-                    assertThat(error.field()).isEqualTo(field);
-                    assertThat(error.toString()).startsWith(field + ": ").contains(message);
-                })
-                .allSatisfy(error -> assertThat(error.field())
-                        .as("an error elsewhere than " + field + ": " + error)
-                        .isIn(field, FieldError.NO_FIELD));
+        RejectionRule.assertRejectedAt(
+                manifest.toString(),
+                field,
+                message,
+                errors.stream()
+                        .map(error -> new RejectionRule.Rejected(error.field(), error.toString()))
+                        .toList());
     }
 
     @Test

@@ -87,11 +87,14 @@ class ModelServerOnRealClusterIT {
                 TOO_BIG,
                 s -> s.getStatus() != null
                         && s.getStatus().diagnosis != null
-                        && "InsufficientGPUs".equals(s.getStatus().diagnosis.reason),
-                "diagnosed InsufficientGPUs");
+                        && "InsufficientGPUs".equals(s.getStatus().diagnosis.reason)
+                        && s.getStatus().diagnosis.message.contains("(FailedScheduling event)"),
+                "diagnosed InsufficientGPUs from the FailedScheduling event");
 
         assertThat(server.getStatus().phase).isNotEqualTo(ModelServerPhase.Ready);
-        assertThat(server.getStatus().diagnosis.message).contains("Insufficient nvidia.com/gpu");
+        assertThat(server.getStatus().diagnosis.message)
+                .contains("Insufficient nvidia.com/gpu")
+                .contains("Scheduler: (FailedScheduling event) ");
         assertThat(serverPods(client, namespace, TOO_BIG))
                 .extracting(p -> p.getSpec().getNodeName())
                 .containsOnlyNulls();

@@ -1,12 +1,12 @@
 package dev.llmops.serving.gitops;
 
-import static dev.llmops.serving.gitops.StatusFixture.benchmarkRun;
-import static dev.llmops.serving.gitops.StatusFixture.modelServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.llmops.serving.api.v1alpha1.SloSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +24,8 @@ import org.luaj.vm2.lib.jse.JsePlatform;
 
 /**
  * The shipped Argo CD health checks, run as Argo CD runs them (a Lua chunk with the resource as {@code obj}), give the
- * expected health for each status the operator writes; the same fixtures read with kstatus's rules show where Flux
- * agrees.
+ * expected health for each status the operator writes ({@link OperatorStatuses} builds them with the operator's own
+ * status reports); the same statuses read with kstatus's rules show where Flux agrees.
  */
 class ArgoCdHealthTest {
 
@@ -37,194 +37,102 @@ class ArgoCdHealthTest {
         return Stream.of(
                 Arguments.of(
                         "new, no status yet",
-                        modelServer(1),
+                        OperatorStatuses.modelServerNew(),
                         "Progressing",
                         "Waiting for the operator",
                         Kstatus.Status.Current),
                 Arguments.of(
                         "loading",
-                        modelServer(1)
-                                .observed(1)
-                                .phase("Loading")
-                                .condition(
-                                        "Ready",
-                                        "False",
-                                        "Loading",
-                                        "model loading: 0/1 replicas passed a real generation",
-                                        1)
-                                .condition("Reconciling", "True", "Loading", "waiting for SGLang to load the model", 1)
-                                .condition("Stalled", "False", "Loading", "", 1),
+                        OperatorStatuses.modelServerLoading(),
                         "Progressing",
-                        "Loading: waiting for SGLang to load the model",
+                        "Loading: 0/1 replicas generate",
                         Kstatus.Status.InProgress),
                 Arguments.of(
                         "ready",
-                        modelServer(1)
-                                .observed(1)
-                                .phase("Ready")
-                                .condition(
-                                        "Ready", "True", "InferenceReady", "1/1 replicas passed a real generation", 1)
-                                .condition("Reconciling", "False", "InferenceReady", "", 1)
-                                .condition("Stalled", "False", "InferenceReady", "", 1),
+                        OperatorStatuses.modelServerReady(),
                         "Healthy",
-                        "InferenceReady: 1/1 replicas",
+                        "Ready: 1/1 replicas generate",
                         Kstatus.Status.Current),
                 Arguments.of(
                         "spec changed, not yet observed",
-                        modelServer(2)
-                                .observed(1)
-                                .phase("Ready")
-                                .condition(
-                                        "Ready", "True", "InferenceReady", "1/1 replicas passed a real generation", 1),
+                        OperatorStatuses.withGeneration(OperatorStatuses.modelServerReady(), 2),
                         "Progressing",
                         "observe generation 2",
                         Kstatus.Status.InProgress),
                 Arguments.of(
-                        "Ready written for an older generation",
-                        modelServer(2)
-                                .observed(2)
-                                .condition(
-                                        "Ready", "True", "InferenceReady", "1/1 replicas passed a real generation", 1),
-                        "Progressing",
-                        "InferenceReady",
-                        Kstatus.Status.Current),
-                Arguments.of(
                         "stalled",
-                        modelServer(1)
-                                .observed(1)
-                                .phase("Failed")
-                                .condition("Ready", "False", "DriverTooOld", "node driver older than CUDA 13 needs", 1)
-                                .condition("Reconciling", "False", "DriverTooOld", "", 1)
-                                .condition(
-                                        "Stalled",
-                                        "True",
-                                        "DriverTooOld",
-                                        "schedule on nvidia.com/cuda.driver-version.major >= 580",
-                                        1),
+                        OperatorStatuses.modelServerStalled(),
                         "Degraded",
-                        "DriverTooOld: schedule on",
+                        "ImagePullFailed: 0/1 replicas generate: The image lmsysorg/sglang:v0.5.19-cu129 cannot be "
+                                + "pulled",
                         Kstatus.Status.Failed),
                 Arguments.of(
-                        "serving with a replica down",
-                        modelServer(1)
-                                .observed(1)
-                                .phase("Degraded")
-                                .condition(
-                                        "Ready", "True", "InferenceReady", "1/2 replicas passed a real generation", 1)
-                                .condition(
-                                        "Degraded",
-                                        "True",
-                                        "ReplicaNotReady",
-                                        "1 of 2 replicas failed its readiness probe",
-                                        1),
+                        "serving with a replica not generating",
+                        OperatorStatuses.modelServerWithAReplicaNotGenerating(),
                         "Degraded",
-                        "ReplicaNotReady",
-                        Kstatus.Status.Current));
+                        "GenerationFailing: 1/2 replicas generate",
+                        Kstatus.Status.InProgress));
     }
 
     static Stream<Arguments> benchmarkRuns() {
+        SloSpec tightTtft = new SloSpec();
+        tightTtft.ttftP99Millis = 155;
         return Stream.of(
                 Arguments.of(
                         "new, no status yet",
-                        benchmarkRun(1),
+                        OperatorStatuses.benchmarkRunNew(),
                         "Progressing",
                         "Waiting for the operator",
                         Kstatus.Status.Current),
                 Arguments.of(
                         "waiting for the server",
-                        benchmarkRun(1)
-                                .observed(1)
-                                .phase("WaitingForServer")
-                                .condition("Ready", "False", "WaitingForServer", "ModelServer kimi is Loading", 1)
-                                .condition("Reconciling", "True", "WaitingForServer", "ModelServer kimi is Loading", 1),
+                        OperatorStatuses.benchmarkRunWaiting(),
                         "Progressing",
-                        "WaitingForServer: ModelServer kimi is Loading",
+                        "WaitingForServer: ModelServer qwen3-8b does not exist. Waiting until",
                         Kstatus.Status.InProgress),
                 Arguments.of(
                         "running",
-                        benchmarkRun(1)
-                                .observed(1)
-                                .phase("Running")
-                                .progress("3/6")
-                                .condition("Ready", "False", "Running", "benchmark running", 1)
-                                .condition("Reconciling", "True", "Running", "stage c16 of 6", 1),
+                        OperatorStatuses.benchmarkRunRunning(),
                         "Progressing",
-                        "Running (3/6 stages): stage c16 of 6",
+                        "Running (3/6 c16 stages): Job qwen3-8b-run-bench is running (progress 3/6 c16).",
                         Kstatus.Status.InProgress),
                 Arguments.of(
                         "succeeded",
-                        benchmarkRun(1)
-                                .observed(1)
-                                .phase("Succeeded")
-                                .progress("6/6")
-                                .condition("Ready", "True", "Succeeded", "benchmark finished", 1)
-                                .condition("Succeeded", "True", "Succeeded", "6/6 stages measured", 1)
-                                .condition("Reconciling", "False", "Succeeded", "", 1)
-                                .condition("Stalled", "False", "Succeeded", "", 1),
+                        OperatorStatuses.benchmarkRunSucceeded(null),
                         "Healthy",
-                        "Succeeded: 6/6 stages measured",
+                        "Succeeded: Benchmark finished: peak 750.5 output tok/s at concurrency 16",
                         Kstatus.Status.Current),
                 Arguments.of(
                         "succeeded, SLO broken",
-                        benchmarkRun(1)
-                                .observed(1)
-                                .phase("Succeeded")
-                                .condition("Ready", "True", "Succeeded", "benchmark finished", 1)
-                                .condition("Succeeded", "True", "Succeeded", "6/6 stages measured", 1)
-                                .condition(
-                                        "SLOMet",
-                                        "False",
-                                        "TtftP99Exceeded",
-                                        "p99 TTFT 7820 ms > 5000 ms at concurrency 64",
-                                        1),
+                        OperatorStatuses.benchmarkRunSucceeded(tightTtft),
                         "Healthy",
-                        "Finished; TtftP99Exceeded: p99 TTFT",
+                        "Finished; SLOBroken: The SLO broke at concurrency 16: p99 TTFT 160.0 ms > 155 ms.",
                         Kstatus.Status.Current),
                 Arguments.of(
-                        "failed",
-                        benchmarkRun(1)
-                                .observed(1)
-                                .phase("Failed")
-                                .condition(
-                                        "Ready", "False", "ServerNotReady", "kimi not inference-ready after 3600 s", 1)
-                                .condition(
-                                        "Succeeded",
-                                        "False",
-                                        "ServerNotReady",
-                                        "kimi not inference-ready after 3600 s",
-                                        1)
-                                .condition(
-                                        "Stalled",
-                                        "True",
-                                        "ServerNotReady",
-                                        "kimi not inference-ready after 3600 s",
-                                        1),
+                        "server never ready",
+                        OperatorStatuses.benchmarkRunServerNeverReady(),
                         "Degraded",
-                        "ServerNotReady: kimi not inference-ready",
+                        "ServerNotReady: Gave up after waitTimeoutSeconds (100 s): ModelServer qwen3-8b does not exist",
                         Kstatus.Status.Failed),
                 Arguments.of(
-                        "failed, phase only",
-                        benchmarkRun(1)
-                                .observed(1)
-                                .phase("Failed")
-                                .condition("Succeeded", "False", "RunnerFailed", "runner exited with code 2", 1),
+                        "runner failed",
+                        OperatorStatuses.benchmarkRunRunnerFailed(),
                         "Degraded",
-                        "RunnerFailed: runner exited with code 2",
-                        Kstatus.Status.Current));
+                        "BadConfiguration: Job qwen3-8b-run-bench failed: the runner rejected its configuration (exit "
+                                + "code 2)",
+                        Kstatus.Status.Failed));
     }
 
     @ParameterizedTest(name = "ModelServer {0}")
     @MethodSource("modelServers")
-    void modelServerHealth(
-            String situation, StatusFixture fixture, String health, String message, Kstatus.Status kstatus)
+    void modelServerHealth(String situation, ObjectNode fixture, String health, String message, Kstatus.Status kstatus)
             throws IOException {
         assertHealth(HEALTH.resolve("modelserver.lua"), fixture, health, message, kstatus);
     }
 
     @ParameterizedTest(name = "BenchmarkRun {0}")
     @MethodSource("benchmarkRuns")
-    void benchmarkRunHealth(
-            String situation, StatusFixture fixture, String health, String message, Kstatus.Status kstatus)
+    void benchmarkRunHealth(String situation, ObjectNode fixture, String health, String message, Kstatus.Status kstatus)
             throws IOException {
         assertHealth(HEALTH.resolve("benchmarkrun.lua"), fixture, health, message, kstatus);
     }
@@ -256,17 +164,16 @@ class ArgoCdHealthTest {
     }
 
     private static void assertHealth(
-            Path script, StatusFixture fixture, String health, String message, Kstatus.Status kstatus)
-            throws IOException {
+            Path script, ObjectNode fixture, String health, String message, Kstatus.Status kstatus) throws IOException {
         Globals globals = JsePlatform.standardGlobals();
-        globals.set("obj", lua(fixture.json()));
+        globals.set("obj", lua(fixture));
         LuaValue result = globals.load(
                         Files.readString(script), script.getFileName().toString())
                 .call();
 
         assertThat(result.get("status").tojstring()).isEqualTo(health);
         assertThat(result.get("message").tojstring()).contains(message);
-        assertThat(Kstatus.of(fixture.json())).as("kstatus").isEqualTo(kstatus);
+        assertThat(Kstatus.of(fixture)).as("kstatus").isEqualTo(kstatus);
     }
 
     /** JSON as the Lua tables Argo CD hands a health script: objects keyed by name, arrays indexed from 1. */

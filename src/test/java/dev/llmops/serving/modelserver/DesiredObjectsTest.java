@@ -43,8 +43,7 @@ class DesiredObjectsTest {
                 .containsEntry("app.kubernetes.io/managed-by", "llm-serving-operator")
                 .containsEntry("app.kubernetes.io/instance", "kimi-k2-eagle3");
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
-        assertThat(deployment.getSpec().getSelector().getMatchLabels())
-                .isEqualTo(ModelServerLabels.serverSelector(kimi));
+        assertThat(deployment.getSpec().getSelector().getMatchLabels()).isEqualTo(selector("kimi-k2-eagle3"));
         PodTemplateSpec template = deployment.getSpec().getTemplate();
         assertThat(template.getMetadata().getLabels())
                 .containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels());
@@ -121,7 +120,7 @@ class DesiredObjectsTest {
         assertThat(cache.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
 
         Service service = ServerServiceDependent.desired(kimi);
-        assertThat(service.getSpec().getSelector()).isEqualTo(ModelServerLabels.serverSelector(kimi));
+        assertThat(service.getSpec().getSelector()).isEqualTo(selector("kimi-k2-eagle3"));
         assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> {
             assertThat(p.getName()).isEqualTo("http");
             assertThat(p.getPort()).isEqualTo(30000);
@@ -208,7 +207,7 @@ class DesiredObjectsTest {
         }
         assertThat(leader.getMetadata().getLabels())
                 .containsEntry(Labels.COMPONENT, "server")
-                .containsAllEntriesOf(ModelServerLabels.serverSelector(kimi));
+                .containsAllEntriesOf(selector("kimi-k2-autoregressive"));
         assertThat(leader.getSpec().getReadinessGates()).hasSize(1);
         assertThat(leader.getSpec().getContainers().get(0).getStartupProbe()).isNotNull();
         assertThat(worker.getMetadata().getLabels()).containsEntry(Labels.COMPONENT, "worker");
@@ -317,5 +316,13 @@ class DesiredObjectsTest {
                 .filter(v -> v.getName().equals(name))
                 .findFirst()
                 .orElseThrow();
+    }
+
+    /** The serving pods' selector, spelled out: a Deployment's selector cannot change once applied. */
+    private static Map<String, String> selector(String instance) {
+        return Map.of(
+                "app.kubernetes.io/name", "sglang",
+                "app.kubernetes.io/instance", instance,
+                "app.kubernetes.io/component", "server");
     }
 }

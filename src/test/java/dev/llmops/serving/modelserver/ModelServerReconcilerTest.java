@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.EventListBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -75,36 +76,51 @@ class ModelServerReconcilerTest {
                                 "0/6 nodes are available: 2 Insufficient nvidia.com/gpu, 4 node(s) didn't "
                                         + "match Pod's node affinity/selector."))
                         .endStatus());
-        client.v1()
-                .events()
-                .inNamespace("unschedulable")
-                .resource(new EventBuilder()
-                        .withNewMetadata()
-                        .withName(pod.getMetadata().getName() + ".1")
-                        .endMetadata()
-                        .withNewInvolvedObject()
-                        .withKind("Pod")
-                        .withName(pod.getMetadata().getName())
-                        .withNamespace("unschedulable")
-                        .endInvolvedObject()
-                        .withReason("FailedScheduling")
-                        .withType("Warning")
-                        .withMessage("0/6 nodes are available: 2 Insufficient nvidia.com/gpu, 4 node(s) didn't match "
-                                + "Pod's node affinity/selector."
-                                + " preemption: 0/6 nodes are available: 6 No preemption victims found for "
-                                + "incoming pod.")
-                        .build())
-                .create();
+        // The scheduler records its event a moment after marking the pod unschedulable. The API server selects events
+        // by involved object; the mock server cannot, so it answers that one list.
+        server.expect()
+                .get()
+                .withPath("/api/v1/namespaces/unschedulable/events?fieldSelector=involvedObject.name%3D"
+                        + pod.getMetadata().getName())
+                .andReturn(
+                        200,
+                        new EventListBuilder()
+                                .addToItems(new EventBuilder()
+                                        .withNewMetadata()
+                                        .withName(pod.getMetadata().getName() + ".1")
+                                        .withNamespace("unschedulable")
+                                        .endMetadata()
+                                        .withNewInvolvedObject()
+                                        .withKind("Pod")
+                                        .withName(pod.getMetadata().getName())
+                                        .withNamespace("unschedulable")
+                                        .endInvolvedObject()
+                                        .withReason("FailedScheduling")
+                                        .withType("Warning")
+                                        .withMessage("0/6 nodes are available: 2 Insufficient nvidia.com/gpu, 4 "
+                                                + "node(s) didn't match Pod's node affinity/selector. "
+                                                + "preemption: 0/6 nodes are available: 6 No preemption "
+                                                + "victims found for incoming pod.")
+                                        .build())
+                                .build())
+                .always();
 
-        ModelServerStatus status =
-                awaitStatus(kimi, s -> s.diagnosis != null && "InsufficientGPUs".equals(s.diagnosis.reason));
+        ModelServerStatus status = awaitStatus(
+                kimi,
+                s -> s.diagnosis != null
+                        && "InsufficientGPUs".equals(s.diagnosis.reason)
+                        && s.diagnosis.message.contains("FailedScheduling event"));
 
         assertThat(status.phase).isEqualTo(ModelServerPhase.Scheduling);
         assertThat(status.diagnosis.pod).isEqualTo(pod.getMetadata().getName());
         assertThat(status.diagnosis.message)
                 .contains("8 nvidia.com/gpu")
                 .contains("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition")
-                .contains("Insufficient nvidia.com/gpu");
+                .contains("Insufficient nvidia.com/gpu")
+                .as("the event, recorded after the pod was marked unschedulable, is quoted: its preemption part is "
+                        + "not in the pod's condition")
+                .contains("Scheduler: (FailedScheduling event) 0/6 nodes are available")
+                .contains("6 No preemption victims found for incoming pod.");
         assertThat(status.diagnosis.hint).isNotBlank();
         assertCondition(status, ConditionTypes.SCHEDULED, "False", "InsufficientGPUs");
         assertCondition(status, ConditionTypes.READY, "False", "InsufficientGPUs");
