@@ -14,10 +14,10 @@ import java.util.function.Consumer;
 
 /**
  * Turns a report into a {@link CompactSummary} of at most {@value CompactSummary#MAX_BYTES} bytes of UTF-8 JSON. When
- * the whole summary does not fit, it drops detail step by step, least useful first — acceptance lengths, prompt texts,
- * maxima, long warnings, the single-request list, then whole latency arrays (schedule lag with ITL, then E2E, TPOT,
- * TTFT) — and marks the result {@code trunc}. Stage names, levels, counts, attainment and goodput stay, and so does the capacity;
- * only if even they do not fit are the last stages dropped.
+ * the whole summary does not fit, it drops detail step by step, least useful first — acceptance lengths, prompt
+ * texts, maxima, long warnings, the single-request list, then whole latency arrays (schedule lag with ITL, then E2E,
+ * TPOT, TTFT) — and marks the result {@code trunc}. Stage names, levels, counts, attainment and goodput stay, and so
+ * does the capacity; only if even they do not fit are the last stages dropped.
  */
 public final class CompactSummaryWriter {
 
