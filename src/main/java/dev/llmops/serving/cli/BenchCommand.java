@@ -28,12 +28,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -480,27 +482,39 @@ public class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** Accepts poisson or constant. */
-    public static final class ArrivalConverter implements ITypeConverter<Arrival> {
+    /** Accepts an enum constant's name in lower case; a wrong value gets the names it could have been. */
+    abstract static class LowerCaseEnumConverter<E extends Enum<E>> implements ITypeConverter<E> {
+        private final Class<E> type;
+
+        LowerCaseEnumConverter(Class<E> type) {
+            this.type = type;
+        }
+
         @Override
-        public Arrival convert(String value) {
+        public E convert(String value) {
             try {
-                return Arrival.valueOf(value.toUpperCase(Locale.ROOT));
+                return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("expected poisson or constant, got " + value);
+                throw new picocli.CommandLine.TypeConversionException("expected "
+                        + Arrays.stream(type.getEnumConstants())
+                                .map(constant -> constant.name().toLowerCase(Locale.ROOT))
+                                .collect(Collectors.joining(" or "))
+                        + ", got " + value);
             }
         }
     }
 
+    /** Accepts poisson or constant. */
+    public static final class ArrivalConverter extends LowerCaseEnumConverter<Arrival> {
+        public ArrivalConverter() {
+            super(Arrival.class);
+        }
+    }
+
     /** Accepts concurrency or rate. */
-    public static final class CapacityModeConverter implements ITypeConverter<CapacityMode> {
-        @Override
-        public CapacityMode convert(String value) {
-            try {
-                return CapacityMode.valueOf(value.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("expected concurrency or rate, got " + value);
-            }
+    public static final class CapacityModeConverter extends LowerCaseEnumConverter<CapacityMode> {
+        public CapacityModeConverter() {
+            super(CapacityMode.class);
         }
     }
 }
