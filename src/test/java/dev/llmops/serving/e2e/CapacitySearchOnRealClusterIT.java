@@ -1,6 +1,6 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitRun;
+import static dev.llmops.serving.e2e.ServingResources.awaitFinished;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -37,14 +37,7 @@ class CapacitySearchOnRealClusterIT {
         operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
         ServingResources.concurrencyCapacitySearch(client, namespace, RUN, SERVER, TPOT_LIMIT_MILLIS, OUTPUT_TOKENS);
-        finished = awaitRun(
-                client,
-                namespace,
-                RUN,
-                r -> r.getStatus() != null
-                        && (r.getStatus().phase == BenchmarkRunPhase.Succeeded
-                                || r.getStatus().phase == BenchmarkRunPhase.Failed),
-                "finished");
+        finished = awaitFinished(client, namespace, RUN);
     }
 
     @AfterAll

@@ -1,6 +1,6 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitRun;
+import static dev.llmops.serving.e2e.ServingResources.awaitFinished;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -63,14 +63,7 @@ class OperatorRestartIT {
                         job -> assertThat(job.getStatus().getCompletionTime()).isNull());
         operator.restart().awaitReady();
 
-        BenchmarkRun run = awaitRun(
-                client,
-                namespace,
-                RUN,
-                r -> r.getStatus() != null
-                        && (r.getStatus().phase == BenchmarkRunPhase.Succeeded
-                                || r.getStatus().phase == BenchmarkRunPhase.Failed),
-                "finished");
+        BenchmarkRun run = awaitFinished(client, namespace, RUN);
         assertThat(run.getStatus().phase).as("status %s", run.getStatus()).isEqualTo(BenchmarkRunPhase.Succeeded);
         assertThat(run.getStatus().summary.peakTokensPerSecond).isPositive();
         assertThat(client.batch()

@@ -3,6 +3,7 @@ package dev.llmops.serving.e2e;
 import static org.awaitility.Awaitility.await;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -139,6 +140,18 @@ final class ServingResources {
             Predicate<BenchmarkRun> condition,
             String description) {
         return awaitResource(client, namespace, BenchmarkRun.class, name, condition, description, RUN_TIMEOUT);
+    }
+
+    /** Waits until the run has succeeded or failed. */
+    static BenchmarkRun awaitFinished(KubernetesClient client, TestNamespace namespace, String name) {
+        return awaitRun(
+                client,
+                namespace,
+                name,
+                r -> r.getStatus() != null
+                        && (r.getStatus().phase == BenchmarkRunPhase.Succeeded
+                                || r.getStatus().phase == BenchmarkRunPhase.Failed),
+                "finished");
     }
 
     static List<Pod> serverPods(KubernetesClient client, TestNamespace namespace, String server) {
