@@ -25,49 +25,17 @@ warmup=256        # both clients send these at once before measuring: warms the 
 seed=1
 port=${PERF_PORT:-31001}
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
-jar=target/quarkus-app/quarkus-run.jar
 out=target/perf/open-loop-rate
-venv=target/perf/venv
-
-if [[ ! -f $jar ]]; then
-  mvn -B -q package -DskipTests
-fi
-if [[ ! -x $venv/bin/python ]] || ! cmp -s hack/perf/requirements.txt "$venv/requirements.txt"; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q -r hack/perf/requirements.txt
-  cp hack/perf/requirements.txt "$venv/requirements.txt"
-fi
-
-rm -rf "$out"
-mkdir -p "$out"
-ticks=$(getconf CLK_TCK)
-cpu_seconds() { # utime + stime of a process, in seconds
-  awk -v ticks="$ticks" '{ sub(/^.*\) /, ""); print ($12 + $13) / ticks }' "/proc/$1/stat"
-}
-load() { cut -d' ' -f1-3 /proc/loadavg; }
+source "$(dirname "$0")/peer.sh"
 
 workload="open loop, Poisson arrivals at ${rate} requests/s for ${duration} s (seed ${seed}), chat, \
 ${input_len}-word random prompts, ${output_len} tokens per request (ignore_eos), after ${warmup} warm-up requests \
 sent at once; simulator TTFT ${ttft_ms} ms, ${token_delay_ms} ms per token"
-cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
-echo "machine: ${cpu_model}, $(nproc) cores, load average $(load); $(java -version 2>&1 | head -1); \
-$("$venv/bin/python" --version), aiohttp $("$venv/bin/python" -c 'import aiohttp; print(aiohttp.__version__)')"
+print_machine
 echo "workload: $workload"
 load_before=$(load)
 
-java -jar "$jar" simulate --port "$port" --ttft-ms "$ttft_ms" --token-delay-ms "$token_delay_ms" \
-  > "$out/simulator.log" 2>&1 &
-simulator=$!
-trap 'kill "$simulator" 2>/dev/null || true; wait "$simulator" 2>/dev/null || true' EXIT
-url=http://127.0.0.1:$port
-for _ in $(seq 1 120); do
-  curl -sf "$url/health" > /dev/null && break
-  sleep 0.5
-done
-curl -sf "$url/health" > /dev/null || { echo "the simulator did not start:" >&2; cat "$out/simulator.log" >&2; exit 1; }
+start_simulator --ttft-ms "$ttft_ms" --token-delay-ms "$token_delay_ms"
 
 for client in "${clients[@]}"; do
   echo "$client: ${rate} requests/s for ${duration} s"

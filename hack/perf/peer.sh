@@ -1,0 +1,46 @@
+# Shared by the scripts that measure the runner beside the Python peer (runner-vs-python.sh, open-loop-rate.sh): the
+# packaged jar, the peer's virtual environment, CPU and load readings, the machine line, and the simulator. Sourced
+# after the caller has set $out (its output directory) and $port.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$root"
+jar=target/quarkus-app/quarkus-run.jar
+venv=target/perf/venv
+
+if [[ ! -f $jar ]]; then
+  mvn -B -q package -DskipTests
+fi
+if [[ ! -x $venv/bin/python ]] || ! cmp -s hack/perf/requirements.txt "$venv/requirements.txt"; then
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q -r hack/perf/requirements.txt
+  cp hack/perf/requirements.txt "$venv/requirements.txt"
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+ticks=$(getconf CLK_TCK)
+cpu_seconds() { # utime + stime of a process, in seconds
+  awk -v ticks="$ticks" '{ sub(/^.*\) /, ""); print ($12 + $13) / ticks }' "/proc/$1/stat"
+}
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+
+# print_machine: the machine, the JVM and the peer's Python the figures come from.
+print_machine() {
+  echo "machine: ${cpu_model}, $(nproc) cores, load average $(load); $(java -version 2>&1 | head -1); \
+$("$venv/bin/python" --version), aiohttp $("$venv/bin/python" -c 'import aiohttp; print(aiohttp.__version__)')"
+}
+
+# start_simulator FLAGS...: the simulator on $port with these flags, stopped when the script exits; sets $simulator
+# (its pid) and $url, and returns once it answers /health.
+start_simulator() {
+  java -jar "$jar" simulate --port "$port" "$@" > "$out/simulator.log" 2>&1 &
+  simulator=$!
+  trap 'kill "$simulator" 2>/dev/null || true; wait "$simulator" 2>/dev/null || true' EXIT
+  url=http://127.0.0.1:$port
+  for _ in $(seq 1 120); do
+    curl -sf "$url/health" > /dev/null && break
+    sleep 0.5
+  done
+  curl -sf "$url/health" > /dev/null || { echo "the simulator did not start:" >&2; cat "$out/simulator.log" >&2; exit 1; }
+}
