@@ -50,6 +50,10 @@ class PairedComparisonTest {
         assertThat(stage.throughputSpeedup().estimate()).isCloseTo(0.8, within(0.03));
         assertThat(stage.throughputSpeedup().high()).isLessThan(1);
         assertThat(stage.tpotP50Speedup().estimate()).isCloseTo(0.8, within(0.05));
+        for (Interval interval : List.of(stage.throughputSpeedup(), stage.tpotP50Speedup(), stage.ttftP50Speedup())) {
+            assertThat(interval.estimate()).isBetween(interval.low(), interval.high());
+            assertThat(interval.high()).isLessThan(1);
+        }
         assertThat(stage.pairs()).isEqualTo(300);
     }
 
