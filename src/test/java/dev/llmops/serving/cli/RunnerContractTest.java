@@ -106,7 +106,7 @@ class RunnerContractTest {
     @MethodSource("specs")
     void theJobsCommandLineParsesBackIntoTheConfigurationTheSpecAsksFor(
             BenchmarkRunSpec spec, BenchmarkConfig expected) {
-        List<String> jobArgs = RunnerArguments.of(spec, URL, MODEL);
+        List<String> jobArgs = RunnerArguments.of(spec, URL, MODEL, List.of());
 
         assertThat(jobArgs.get(0)).as("the command").isEqualTo(new CommandLine(new BenchCommand()).getCommandName());
         BenchCommand command = parse(jobArgs.subList(1, jobArgs.size()));
