@@ -194,7 +194,8 @@ class JobPlanTest {
 
         assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
                 .contains(" --dataset sharegpt:/datasets/sharegpt.json --output-len 512 ");
-        PodSpec pod = BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), "runner:1");
+        PodSpec pod =
+                BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), "runner:1");
         assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(mount -> {
             assertThat(mount.getMountPath()).isEqualTo("/datasets");
             assertThat(mount.getReadOnly()).isTrue();
@@ -222,7 +223,8 @@ class JobPlanTest {
 
         assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()))
                 .containsSubsequence("--dataset", "sharegpt:/datasets/sharegpt/v3.json");
-        PodSpec pod = BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), "runner:1");
+        PodSpec pod =
+                BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), "runner:1");
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("dataset"))
                 .singleElement()
