@@ -2,6 +2,7 @@ package dev.llmops.serving.benchmark;
 
 import static dev.llmops.serving.benchmark.BenchmarkFixtures.url;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -17,12 +18,17 @@ import dev.llmops.serving.api.v1alpha1.CapacitySpec;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
+import dev.llmops.serving.api.v1alpha1.ReferenceSpec;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
+import dev.llmops.serving.api.v1alpha1.SpeedVerdict;
+import dev.llmops.serving.runner.SampleSet;
+import dev.llmops.serving.runner.StageSamples;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -39,6 +45,7 @@ import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -179,6 +186,11 @@ class BenchmarkRunReconcilerTest {
                                                     + progressLines.get(2).length()
                                                     + 1))
                     .always();
+            server.expect()
+                    .get()
+                    .withPath(samplesLogPath(pod))
+                    .andReturn(200, output.stdout())
+                    .always();
             BenchmarkRun running = fixtures.awaitRun(ns, "kimi-ar", r -> "2/3 c4".equals(r.getStatus().progress));
             assertThat(running.getStatus().phase).isEqualTo(BenchmarkRunPhase.Running);
             assertThat(running.getStatus().jobName).isEqualTo("kimi-ar-bench");
@@ -212,6 +224,21 @@ class BenchmarkRunReconcilerTest {
             assertThat(done.getStatus().progress).isEqualTo("3/3");
             assertThat(done.getStatus().completionTime).isNotNull();
             assertThat(done.getStatus().provenance.model).isEqualTo("kimi-k2");
+            assertThat(done.getStatus().samples).isEqualTo("kimi-ar-samples");
+            ConfigMap samples = client.configMaps()
+                    .inNamespace(ns)
+                    .withName("kimi-ar-samples")
+                    .get();
+            assertThat(samples.getMetadata().getOwnerReferences())
+                    .singleElement()
+                    .satisfies(ref -> assertThat(ref.getUid())
+                            .isEqualTo(done.getMetadata().getUid()));
+            SampleSet stored = SampleSet.fromGzip(
+                    Base64.getDecoder().decode(samples.getBinaryData().get(SampleStore.KEY)));
+            assertThat(stored.stages()).extracting(StageSamples::name).containsExactly("single", "c2", "c4");
+            assertThat(stored.stage("c4").size()).isEqualTo(8);
+            assertThat(stored.quality()).hasSize(3);
+            assertThat(done.getStatus().warnings).noneMatch(w -> w.startsWith("No per-request samples"));
             assertThat(condition(done, "Ready"))
                     .extracting(Condition::getStatus, Condition::getReason)
                     .containsExactly("True", "Succeeded");
@@ -364,10 +391,14 @@ class BenchmarkRunReconcilerTest {
         fixtures.createRun(ns, "eagle3", spec -> {
             url("http://eagle3.example:30000").accept(spec);
             spec.baseline = "autoregressive";
+            spec.reference = new ReferenceSpec();
+            spec.reference.name = "autoregressive";
         });
         Job eagleJob = fixtures.awaitJob(ns, "eagle3");
         String summary = RunnerRuns.standardSummary();
-        fixtures.finishJob(eagleJob, fixtures.startJobPod(eagleJob), 0, summary);
+        Pod eaglePod = fixtures.startJobPod(eagleJob);
+        serveSamples(eaglePod, 1.25);
+        fixtures.finishJob(eagleJob, eaglePod, 0, summary);
 
         BenchmarkRun noBaseline = fixtures.awaitRun(
                 ns,
@@ -386,20 +417,49 @@ class BenchmarkRunReconcilerTest {
                 "eagle3",
                 r -> "BaselinePending".equals(condition(r, "BaselineCompared").getReason()));
         Job baselineJob = fixtures.awaitJob(ns, "autoregressive");
-        fixtures.finishJob(baselineJob, fixtures.startJobPod(baselineJob), 0, halveHeadline(summary));
+        Pod baselinePod = fixtures.startJobPod(baselineJob);
+        serveSamples(baselinePod, 1);
+        fixtures.finishJob(baselineJob, baselinePod, 0, halveHeadline(summary));
 
-        BenchmarkRun compared = fixtures.awaitRun(ns, "eagle3", r -> r.getStatus().comparison != null);
+        BenchmarkRun compared = fixtures.awaitRun(
+                ns, "eagle3", r -> r.getStatus().comparison != null && r.getStatus().referenceComparison != null);
         assertThat(compared.getStatus().comparison.baseline).isEqualTo("autoregressive");
         assertThat(compared.getStatus().comparison.singleStreamSpeedup).isEqualTo(2.0);
         assertThat(compared.getStatus().comparison.peakThroughputSpeedup).isEqualTo(2.0);
         assertThat(compared.getStatus().comparison.stages)
                 .extracting(s -> s.name)
                 .containsExactly("single", "c2", "c4");
-        assertThat(compared.getStatus().comparison.stages)
-                .allSatisfy(s -> assertThat(s.throughputSpeedup).isEqualTo(1.0));
+        assertThat(compared.getStatus().comparison.stages).allSatisfy(s -> {
+            assertThat(s.verdict).isEqualTo(SpeedVerdict.Slower);
+            assertThat(s.throughputSpeedup).isCloseTo(0.8, within(0.02));
+        });
         assertThat(condition(compared, "BaselineCompared"))
                 .extracting(Condition::getStatus, Condition::getReason)
                 .containsExactly("True", "Compared");
+        assertThat(condition(compared, "Regressed"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("True", "Regressed");
+        assertThat(condition(compared, "QualitySuspect").getStatus()).isEqualTo("False");
+        assertThat(events(ns, "eagle3")).anySatisfy(e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("Regressed");
+            assertThat(e.getMessage()).startsWith("Significantly slower: stage single");
+        });
+        assertThat(registry.find(BenchmarkMetrics.REGRESSED)
+                        .tags("namespace", ns, "name", "eagle3")
+                        .gauge()
+                        .value())
+                .isEqualTo(1.0);
+        assertThat(registry.find(BenchmarkMetrics.SPEEDUP)
+                        .tags("name", "eagle3", "stage", "c4", "against", "reference")
+                        .gauge()
+                        .value())
+                .isCloseTo(0.8, within(0.02));
+        assertThat(client.configMaps()
+                        .inNamespace(ns)
+                        .withName("autoregressive-samples")
+                        .get())
+                .isNotNull();
     }
 
     @Test
@@ -444,6 +504,24 @@ class BenchmarkRunReconcilerTest {
         });
     }
 
+    /** The benchmark pod's log ends with samples of the standard plan's stages, {@code factor} times as slow. */
+    private void serveSamples(Pod pod, double factor) {
+        String log = PairedRuns.logTail(PairedRuns.samples(
+                List.of("single", "c2", "c4"),
+                PairedRuns.WORKLOAD,
+                factor,
+                pod.getMetadata().getName().length(),
+                false));
+        server.expect().get().withPath(samplesLogPath(pod)).andReturn(200, log).always();
+    }
+
+    private static String samplesLogPath(Pod pod) {
+        return "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/"
+                + pod.getMetadata().getName()
+                + "/log?pretty=false&container=bench&tailLines=" + JobObserver.SAMPLES_LOG_LINES + "&limitBytes="
+                + JobObserver.SAMPLES_LOG_BYTES;
+    }
+
     /** The real runner's summary as format version 2 with a capacity search's result and attainment per stage. */
     private static String withCapacity(String summary) throws JsonProcessingException {
         ObjectMapper json = new ObjectMapper();
@@ -471,8 +549,8 @@ class BenchmarkRunReconcilerTest {
         assertThat(job.getMetadata().getName()).isEqualTo("kimi-ar-bench");
         assertThat(job.getSpec().getBackoffLimit()).isEqualTo(1);
         assertThat(job.getSpec().getTtlSecondsAfterFinished()).isEqualTo(7 * 24 * 3600);
-        // 600 + 30 × (1 warm-up + 3 prompts) + 30 × (⌈8/2⌉ + ⌈8/4⌉ rounds)
-        assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600L + 30 * 4 + 30 * (4 + 2));
+        // 600 + 30 × (1 warm-up + 3 prompts + 3 quality prompts) + 30 × (⌈8/2⌉ + ⌈8/4⌉ rounds)
+        assertThat(job.getSpec().getActiveDeadlineSeconds()).isEqualTo(600L + 30 * 7 + 30 * (4 + 2));
         assertThat(job.getSpec().getPodFailurePolicy().getRules())
                 .satisfiesExactly(
                         failJob ->

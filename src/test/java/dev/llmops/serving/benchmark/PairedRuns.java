@@ -25,9 +25,15 @@ public final class PairedRuns {
 
     /** Requests of the stages in {@link #STAGES}; 1.25 is a 20 % lower per-stream throughput than 1. */
     public static SampleSet samples(String workload, double factor, long noiseSeed, boolean brokenOutputs) {
+        return samples(STAGES, workload, factor, noiseSeed, brokenOutputs);
+    }
+
+    /** Requests of the stages named. */
+    public static SampleSet samples(
+            List<String> stageNames, String workload, double factor, long noiseSeed, boolean brokenOutputs) {
         SplittableRandom noise = new SplittableRandom(noiseSeed);
         List<StageSamples> stages = new ArrayList<>();
-        for (String stage : STAGES) {
+        for (String stage : stageNames) {
             int[] index = new int[REQUESTS];
             int[] tokens = new int[REQUESTS];
             double[] ttft = new double[REQUESTS];

@@ -198,7 +198,18 @@ class CrdSchemaTest {
         assertThat(rulesAt(BENCHMARK_RUN, "spec")).contains("self == oldSelf", "!has(self.capacity) || has(self.slo)");
         assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep.concurrency"))
                 .containsExactly("self.all(c, c >= 1 && c <= 4096)", "self.all(c, self.exists_one(d, d == c))");
-        assertThat(rulesAt(BENCHMARK_RUN, "spec.target")).hasSize(2);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.target")).hasSize(3);
+        assertThat(BENCHMARK_RUN
+                        .crd()
+                        .getSpec()
+                        .getVersions()
+                        .get(0)
+                        .getSchema()
+                        .getOpenAPIV3Schema()
+                        .getXKubernetesValidations())
+                .extracting(ValidationRule::getFieldPath)
+                .as("rules that read metadata.name, at the resource root")
+                .containsExactly(".spec.baseline", ".spec.reference.name");
         assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset")).hasSize(4);
         assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset.shareGpt")).hasSize(1);
         assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep")).hasSize(2);

@@ -340,9 +340,8 @@ public final class CrdValidator {
                         path, FieldError.INVALID, node.getType(), e.getMessage() + " evaluating rule: " + message));
                 return;
             }
-            String field = compiled.rule().getFieldPath() == null
-                    ? path
-                    : path + compiled.rule().getFieldPath();
+            String fieldPath = compiled.rule().getFieldPath();
+            String field = fieldPath == null ? path : path.isEmpty() ? fieldPath.substring(1) : path + fieldPath;
             String reason = compiled.rule().getReason() == null
                     ? "FieldValueInvalid"
                     : compiled.rule().getReason();
