@@ -18,6 +18,7 @@ import dev.llmops.serving.api.v1alpha1.CapacitySpec;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ReferenceSpec;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
@@ -119,6 +120,8 @@ class BenchmarkRunReconcilerTest {
                             .withNewMetadata()
                             .withName("kimi-0")
                             .withNamespace(ns)
+                            .addToLabels(Labels.MODEL_SERVER, "kimi")
+                            .addToLabels(Labels.COMPONENT, Labels.SERVER)
                             .endMetadata()
                             .withNewSpec()
                             .withNodeName("gpu-node-1")
@@ -127,6 +130,13 @@ class BenchmarkRunReconcilerTest {
                             .withImage("sglang")
                             .endContainer()
                             .endSpec()
+                            .withNewStatus()
+                            .withPodIP("10.1.2.3")
+                            .addNewCondition()
+                            .withType("Ready")
+                            .withStatus("True")
+                            .endCondition()
+                            .endStatus()
                             .build())
                     .create();
             fixtures.editServerStatus(ns, "kimi", status -> {
@@ -144,7 +154,9 @@ class BenchmarkRunReconcilerTest {
                     job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
             assertThat(args)
                     .containsSubsequence("--url", simulator.baseUrl().toString(), "--model", "kimi-k2")
-                    .containsSubsequence("--api-key-env", "BENCH_API_KEY");
+                    .containsSubsequence("--api-key-env", "BENCH_API_KEY")
+                    .containsSubsequence("--metrics-url", "http://10.1.2.3:30000/metrics")
+                    .containsOnlyOnce("--metrics-url");
             assertThat(job.getSpec()
                             .getTemplate()
                             .getSpec()

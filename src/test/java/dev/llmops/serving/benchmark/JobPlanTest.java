@@ -14,6 +14,8 @@ import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.ShareGptSpec;
 import dev.llmops.serving.api.v1alpha1.SharedPrefixSpec;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -121,6 +123,35 @@ class JobPlanTest {
         modelServer.target.modelServer = "kimi";
         assertThat(String.join(" ", RunnerArguments.of(modelServer, "http://kimi.llm.svc:30000", "kimi-k2", pods)))
                 .contains(" --metrics-url http://10.0.0.7:30000/metrics --metrics-url http://10.0.0.9:30000/metrics ");
+    }
+
+    @Test
+    void theMetricsEndpointsAreTheReadyServingPodsByName() {
+        List<Pod> pods = List.of(
+                servingPod("kimi-b", "10.0.0.9", true, false),
+                servingPod("kimi-a", "fd00::7", true, false),
+                servingPod("kimi-c", "10.0.0.11", false, false),
+                servingPod("kimi-d", null, true, false),
+                servingPod("kimi-e", "10.0.0.12", true, true));
+
+        assertThat(ServingPodMetrics.urls(pods, 30000))
+                .containsExactly("http://[fd00::7]:30000/metrics", "http://10.0.0.9:30000/metrics");
+    }
+
+    private static Pod servingPod(String name, String ip, boolean ready, boolean deleting) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withDeletionTimestamp(deleting ? "2026-12-01T10:00:00Z" : null)
+                .endMetadata()
+                .withNewStatus()
+                .withPodIP(ip)
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus(ready ? "True" : "False")
+                .endCondition()
+                .endStatus()
+                .build();
     }
 
     @Test
