@@ -115,6 +115,42 @@ class OpenAiClientTest {
         }
     }
 
+    private static String chunk(String content, String logprobs) {
+        return "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + content + "\"}"
+                + (logprobs == null ? "" : ",\"logprobs\":{\"content\":[" + logprobs + "]}")
+                + ",\"finish_reason\":null}]}\n\n";
+    }
+
+    private static List<String> tokenPiecesFrom(String stream) throws IOException {
+        HttpServer server = stub(200, "text/event-stream", stream + "data: [DONE]\n\n");
+        try {
+            return client.complete(CompletionRequest.builder(
+                                    "http://127.0.0.1:" + server.getAddress().getPort(), "m")
+                            .logprobs(true)
+                            .build())
+                    .join()
+                    .tokenPieces();
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void tokenPiecesComeFromLogprobsElseFromContentChunksAndAreBounded() throws IOException {
+        String longToken = "x".repeat(100);
+        List<String> fromLogprobs = tokenPiecesFrom(chunk(
+                        "Hello world",
+                        "{\"token\":\"Hello\",\"logprob\":-0.1},"
+                                + "{\"token\":\" world\",\"logprob\":-0.2,\"top_logprobs\":[{\"token\":\"x\"}]}")
+                + chunk(longToken, "{\"token\":\"" + longToken + "\"}"));
+        List<String> fromChunks = tokenPiecesFrom(chunk("Hello", null) + chunk(" world", null));
+        List<String> many = tokenPiecesFrom(chunk("a", "{\"token\":\"a\"},".repeat(1100) + "{\"token\":\"b\"}"));
+
+        assertThat(fromLogprobs).containsExactly("Hello", " world", "x".repeat(RequestResult.MAX_PIECE_CHARS));
+        assertThat(fromChunks).containsExactly("Hello", " world");
+        assertThat(many).hasSize(RequestResult.MAX_TOKEN_PIECES).containsOnly("a");
+    }
+
     @Test
     void aStreamWithoutATokenIsEmptyOutput() throws IOException {
         RequestResult result = completeAgainst(stub(
