@@ -10,7 +10,7 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BaselineComparison {
 
-    @JsonPropertyDescription("The baseline BenchmarkRun.")
+    @JsonPropertyDescription("The BenchmarkRun compared against.")
     public String baseline;
 
     @JsonPropertyDescription("Single-stream tokens/s of this run divided by the baseline's.")
@@ -28,6 +28,16 @@ public class BaselineComparison {
     @JsonPropertyDescription("Speedup of each stage both runs measured.")
     public List<StageSpeedup> stages = new ArrayList<>();
 
+    @JsonPropertyDescription("Whether both runs sent the same requests (dataset, seed, sampling), so their requests "
+            + "could be paired; intervals and verdicts need it.")
+    public Boolean workloadMatched;
+
+    @JsonPropertyDescription("Why the comparison has no intervals or verdicts, when it has none.")
+    public String message;
+
+    @JsonPropertyDescription("Agreement of both runs' greedy outputs for the single-request prompts.")
+    public QualityComparison quality;
+
     @Override
     public boolean equals(Object other) {
         return other instanceof BaselineComparison that
@@ -36,12 +46,23 @@ public class BaselineComparison {
                 && Objects.equals(peakThroughputSpeedup, that.peakThroughputSpeedup)
                 && Objects.equals(capacitySpeedup, that.capacitySpeedup)
                 && Objects.equals(baselineCapacity, that.baselineCapacity)
-                && Objects.equals(stages, that.stages);
+                && Objects.equals(stages, that.stages)
+                && Objects.equals(workloadMatched, that.workloadMatched)
+                && Objects.equals(message, that.message)
+                && Objects.equals(quality, that.quality);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(
-                baseline, singleStreamSpeedup, peakThroughputSpeedup, capacitySpeedup, baselineCapacity, stages);
+                baseline,
+                singleStreamSpeedup,
+                peakThroughputSpeedup,
+                capacitySpeedup,
+                baselineCapacity,
+                stages,
+                workloadMatched,
+                message,
+                quality);
     }
 }

@@ -51,6 +51,9 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("Speedup over spec.baseline.")
     public BaselineComparison comparison;
 
+    @JsonPropertyDescription("Speedup over spec.reference, with the verdicts Regressed and Improved rest on.")
+    public BaselineComparison referenceComparison;
+
     @JsonPropertyDescription("What was measured: server image and arguments, GPUs, driver, model.")
     public Provenance provenance;
 
@@ -79,6 +82,7 @@ public class BenchmarkRunStatus {
                 && Objects.equals(summary, that.summary)
                 && Objects.equals(capacity, that.capacity)
                 && Objects.equals(comparison, that.comparison)
+                && Objects.equals(referenceComparison, that.referenceComparison)
                 && Objects.equals(provenance, that.provenance)
                 && Objects.equals(sloBrokenAtConcurrency, that.sloBrokenAtConcurrency)
                 && Objects.equals(warnings, that.warnings);
@@ -100,6 +104,7 @@ public class BenchmarkRunStatus {
                 summary,
                 capacity,
                 comparison,
+                referenceComparison,
                 provenance,
                 sloBrokenAtConcurrency,
                 warnings);
