@@ -53,6 +53,17 @@ class PairedReportTest {
     }
 
     @Test
+    void withTheBaselineRunGivenThePairedFiguresOfTheStatusStillShow() throws IOException {
+        Document html = Jsoup.parse(HtmlReport.render(load(), Optional.of(load(ReportTest.BASELINE))));
+
+        assertThat(row(html, "Paired per request against kimi-k2-autoregressive", "c8"))
+                .containsSequence("c8", "faster", "400", "1.74×", "1.70–1.78");
+        assertThat(row(html, "Compared with kimi-k2-autoregressive", "c8")).containsSequence("c8", "8", "402.5");
+        assertThat(html.select("svg.chart[data-title=\"" + BASELINE_CHART + "\"] g.interval"))
+                .hasSize(3);
+    }
+
+    @Test
     void htmlDrawsEachIntervalAroundItsEstimateAgainstALineAtOne() throws IOException {
         Document html = html();
 
