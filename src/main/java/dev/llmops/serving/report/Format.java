@@ -1,5 +1,6 @@
 package dev.llmops.serving.report;
 
+import dev.llmops.serving.api.v1alpha1.ConfidenceInterval;
 import java.util.Locale;
 
 /**
@@ -29,6 +30,19 @@ final class Format {
 
     static String speedup(Double value) {
         return value == null ? MISSING : String.format(Locale.ROOT, "%.2f×", value);
+    }
+
+    /** A share as a percentage with one decimal. */
+    static String share(Double value) {
+        return value == null ? MISSING : String.format(Locale.ROOT, "%.1f %%", value * 100);
+    }
+
+    /** A speedup's interval as "low–high", two decimals each. */
+    static String interval(ConfidenceInterval interval) {
+        if (interval == null || interval.low == null || interval.high == null) {
+            return MISSING;
+        }
+        return String.format(Locale.ROOT, "%.2f–%.2f", interval.low, interval.high);
     }
 
     /** The text, a dash when there is none. */

@@ -6,7 +6,6 @@ import dev.llmops.serving.api.v1alpha1.StageResult;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -36,7 +35,7 @@ final class Goodput {
             new Field("Outcome", c -> c.outcome == null ? Format.MISSING : c.outcome.name()),
             new Field("Output tok/s", c -> Format.number(c.outputTokensPerSecond)),
             new Field("Requests/s", c -> Format.hundredths(c.requestsPerSecond)),
-            new Field("SLO attainment", c -> share(c.sloAttainment)),
+            new Field("SLO attainment", c -> Format.share(c.sloAttainment)),
             new Field("Goodput req/s", c -> Format.hundredths(c.goodputRequestsPerSecond)),
             new Field("Goodput tok/s", c -> Format.number(c.goodputOutputTokensPerSecond)),
             new Field("TTFT p99 (ms)", c -> Format.number(c.ttftP99Millis)),
@@ -75,7 +74,7 @@ final class Goodput {
                     Format.hundredths(s.requestRate),
                     Format.hundredths(s.achievedRequestRate),
                     Format.number(s.scheduleLagMillis == null ? null : s.scheduleLagMillis.p99),
-                    share(s.sloAttainment),
+                    Format.share(s.sloAttainment),
                     Format.hundredths(s.goodputRequestsPerSecond),
                     Format.number(s.goodputOutputTokensPerSecond)
                 })
@@ -96,9 +95,5 @@ final class Goodput {
         }
         points.sort(Comparator.comparingDouble(SvgCurveChart.Point::x));
         return new SvgCurveChart.Curve(name, colour, points);
-    }
-
-    private static String share(Double value) {
-        return value == null ? Format.MISSING : String.format(Locale.ROOT, "%.1f %%", value * 100);
     }
 }

@@ -4,6 +4,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
 import dev.llmops.serving.api.v1alpha1.StageResult;
+import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +29,7 @@ public final class HtmlReport {
             .figures{font-size:.85rem;font-variant-numeric:tabular-nums}
             .figures th,.figures td{overflow-wrap:normal}.figures td:first-child{overflow-wrap:anywhere}
             .figures th:not(:first-child),.figures td:not(:first-child){text-align:right}
+            .figures.verdicts th:nth-child(2),.figures.verdicts td:nth-child(2){text-align:left}
             .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,480px),1fr));gap:1rem}
             .chart{width:100%;height:auto}.chart text{font-size:12px;fill:#333}
             .chart .chart-title{font-size:14px;font-weight:600}
@@ -57,11 +59,9 @@ public final class HtmlReport {
 
         if (runs.stream().anyMatch(run -> !run.getStatus().stages.isEmpty())) {
             html.append("<h2>Summary</h2>").append(summaryTable(runs));
-            Comparison.of(candidate, baseline)
-                    .ifPresent(c -> html.append("<h2>Compared with ")
-                            .append(Html.escape(c.baseline()))
-                            .append("</h2>")
-                            .append(comparisonTable(c)));
+            Comparison.of(candidate, baseline).ifPresent(c -> html.append(comparison("Compared with ", c)));
+            Comparison.reference(candidate).ifPresent(c -> html.append(comparison("Compared with reference ", c)));
+            html.append(verdicts(candidate));
             html.append(goodput(runs));
             html.append(charts(runs));
         }
@@ -183,6 +183,58 @@ public final class HtmlReport {
                     Format.integer(run.getStatus().sloBrokenAtConcurrency));
         }
         return table.html();
+    }
+
+    /** The comparison's table, then what the paired samples say: intervals, verdicts, acceptance, agreement. */
+    private static String comparison(String heading, Comparison c) {
+        StringBuilder html = new StringBuilder("<h2>")
+                .append(Html.escape(heading + Format.orMissing(c.baseline())))
+                .append("</h2>");
+        if (!c.stages().isEmpty()) {
+            html.append(comparisonTable(c));
+        }
+        if (c.message() != null) {
+            html.append("<p class=\"warning\">").append(Html.text(c.message())).append("</p>");
+        }
+        if (c.paired() || c.acceptanceMeasured()) {
+            HtmlTable table = new HtmlTable(
+                    c.paired() ? HtmlTable.Kind.VERDICTS : HtmlTable.Kind.FIGURES,
+                    Verdicts.pairedHeaders(c).toArray(String[]::new));
+            c.stages().forEach(s -> table.row(Verdicts.pairedRow(c, s)));
+            html.append("<h2>Paired per request against ")
+                    .append(Html.escape(Format.orMissing(c.baseline())))
+                    .append("</h2>")
+                    .append(table.html());
+        }
+        List<SvgSpeedupChart.Bar> bars = Verdicts.bars(c);
+        if (!bars.isEmpty()) {
+            html.append("<div class=\"charts\">")
+                    .append(SvgSpeedupChart.render(
+                            "Throughput speedup over " + Format.orMissing(c.baseline()) + " (95 % interval)",
+                            "speedup (×)",
+                            bars))
+                    .append("</div>");
+        }
+        if (c.quality() != null) {
+            html.append("<p>").append(Html.text(Verdicts.quality(c.quality()))).append("</p>");
+        }
+        return html.toString();
+    }
+
+    /** The run's Regressed, Improved and QualitySuspect conditions, when it has any. */
+    private static String verdicts(BenchmarkRun run) {
+        List<Condition> conditions = Verdicts.conditions(run);
+        if (conditions.isEmpty()) {
+            return "";
+        }
+        HtmlTable table = new HtmlTable(HtmlTable.Kind.CONDITIONS, "Verdict", "Reason", "Message");
+        for (Condition c : conditions) {
+            table.row(
+                    Format.orMissing(c.getType()) + " " + Format.orMissing(c.getStatus()),
+                    Format.orMissing(c.getReason()),
+                    Format.orMissing(c.getMessage()));
+        }
+        return "<h2>Verdicts of " + Html.escape(name(run)) + "</h2>" + table.html();
     }
 
     private static String comparisonTable(Comparison c) {

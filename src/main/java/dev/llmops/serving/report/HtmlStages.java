@@ -30,19 +30,17 @@ final class HtmlStages {
         return html.toString();
     }
 
+    /** Throughput per stage, and the acceptance length when the server reported one for any stage. */
     private static String throughputTable(BenchmarkRun run) {
-        HtmlTable table = new HtmlTable(
-                HtmlTable.Kind.FIGURES,
-                "Stage",
-                "Concurrency",
-                "Achieved",
-                "Completed",
-                "Failed",
-                "Output tok/s",
-                "Total tok/s",
-                "Req/s");
+        boolean acceptance = Stages.acceptanceMeasured(run);
+        List<String> headers = new ArrayList<>(List.of(
+                "Stage", "Concurrency", "Achieved", "Completed", "Failed", "Output tok/s", "Total tok/s", "Req/s"));
+        if (acceptance) {
+            headers.add("Acceptance length");
+        }
+        HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES, headers.toArray(String[]::new));
         for (StageResult s : Stages.ordered(run)) {
-            table.row(
+            List<String> cells = new ArrayList<>(List.of(
                     s.name,
                     Format.integer(s.concurrency),
                     Format.number(s.achievedConcurrency),
@@ -50,7 +48,11 @@ final class HtmlStages {
                     Format.integer(s.failed),
                     Format.number(s.outputTokensPerSecond),
                     Format.number(s.totalTokensPerSecond),
-                    Format.hundredths(s.requestsPerSecond));
+                    Format.hundredths(s.requestsPerSecond)));
+            if (acceptance) {
+                cells.add(Format.hundredths(s.specAcceptLength));
+            }
+            table.row(cells.toArray(String[]::new));
         }
         return table.html();
     }

@@ -10,6 +10,8 @@ final class HtmlTable {
     /** What a table holds, which decides its alignment, wrapping and column widths. */
     enum Kind {
         FIGURES("figures"),
+        /** Figures with a verdict in the second column, which stays left-aligned. */
+        VERDICTS("figures verdicts"),
         CONDITIONS("text conditions"),
         PROVENANCE("text provenance");
 

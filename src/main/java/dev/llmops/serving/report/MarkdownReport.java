@@ -5,6 +5,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
 import dev.llmops.serving.api.v1alpha1.StageResult;
 import dev.llmops.serving.status.ConditionGroups;
+import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -45,34 +46,14 @@ public final class MarkdownReport {
 
         Optional<Comparison> comparison = Comparison.of(candidate, baseline);
         if (comparison.isPresent()) {
-            comparison(md, comparison.get());
+            comparison(md, "Against", comparison.get());
         } else if (status.stages.isEmpty()) {
             md.append("No stage has finished.\n");
         } else {
-            table(
-                    md,
-                    List.of(
-                            "Stage",
-                            "Concurrency",
-                            "Output tok/s",
-                            "TTFT p50 (ms)",
-                            "TTFT p99 (ms)",
-                            "TPOT p50 (ms)",
-                            "TPOT p99 (ms)",
-                            "Failed"));
-            for (StageResult s : Stages.ordered(candidate)) {
-                row(
-                        md,
-                        s.name,
-                        Format.integer(s.concurrency),
-                        Format.number(s.outputTokensPerSecond),
-                        Format.number(Stages.percentile(s.ttftMillis, Stages.Percentile.P50)),
-                        Format.number(Stages.percentile(s.ttftMillis, Stages.Percentile.P99)),
-                        Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P50)),
-                        Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P99)),
-                        Format.integer(s.failed));
-            }
+            stages(md, candidate);
         }
+        Comparison.reference(candidate).ifPresent(c -> comparison(md.append('\n'), "Against reference", c));
+        verdicts(md, candidate);
         List<BenchmarkRun> runs = new ArrayList<>(List.of(candidate));
         baseline.ifPresent(runs::add);
         goodput(md, runs);
@@ -80,15 +61,71 @@ public final class MarkdownReport {
         return md.toString();
     }
 
-    private static void comparison(StringBuilder md, Comparison c) {
-        md.append("Against `")
-                .append(c.baseline())
+    private static void stages(StringBuilder md, BenchmarkRun run) {
+        boolean acceptance = Stages.acceptanceMeasured(run);
+        List<String> headers = new ArrayList<>(List.of(
+                "Stage",
+                "Concurrency",
+                "Output tok/s",
+                "TTFT p50 (ms)",
+                "TTFT p99 (ms)",
+                "TPOT p50 (ms)",
+                "TPOT p99 (ms)",
+                "Failed"));
+        if (acceptance) {
+            headers.add("Acceptance length");
+        }
+        table(md, headers);
+        for (StageResult s : Stages.ordered(run)) {
+            List<String> cells = new ArrayList<>(List.of(
+                    s.name,
+                    Format.integer(s.concurrency),
+                    Format.number(s.outputTokensPerSecond),
+                    Format.number(Stages.percentile(s.ttftMillis, Stages.Percentile.P50)),
+                    Format.number(Stages.percentile(s.ttftMillis, Stages.Percentile.P99)),
+                    Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P50)),
+                    Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P99)),
+                    Format.integer(s.failed)));
+            if (acceptance) {
+                cells.add(Format.hundredths(s.specAcceptLength));
+            }
+            row(md, cells.toArray(String[]::new));
+        }
+    }
+
+    /** The run's Regressed, Improved and QualitySuspect conditions, when it has any. */
+    private static void verdicts(StringBuilder md, BenchmarkRun run) {
+        List<Condition> conditions = Verdicts.conditions(run);
+        if (conditions.isEmpty()) {
+            return;
+        }
+        md.append("\n#### Verdicts\n\n");
+        for (Condition c : conditions) {
+            md.append("- **")
+                    .append(text(c.getType()))
+                    .append(' ')
+                    .append(text(c.getStatus()))
+                    .append("** (")
+                    .append(text(c.getReason()))
+                    .append(')')
+                    .append(c.getMessage() == null || c.getMessage().isBlank() ? "" : ": " + text(c.getMessage()))
+                    .append('\n');
+        }
+    }
+
+    /** The comparison's headline and tables, then what the paired samples say. */
+    private static void comparison(StringBuilder md, String label, Comparison c) {
+        md.append(label)
+                .append(" `")
+                .append(text(c.baseline()))
                 .append("`: single-stream ")
                 .append(Format.speedup(c.singleStreamSpeedup()))
                 .append(", peak throughput ")
                 .append(Format.speedup(c.peakThroughputSpeedup()))
                 .append("\n\n");
-        if (c.baselineMeasured()) {
+        if (c.stages().isEmpty()) {
+            md.append("No stage in common.\n");
+        } else if (c.baselineMeasured()) {
             table(
                     md,
                     List.of(
@@ -121,6 +158,19 @@ public final class MarkdownReport {
                         Format.speedup(s.throughputSpeedup()),
                         Format.speedup(s.ttftP50Speedup()));
             }
+        }
+        if (c.message() != null) {
+            md.append("\n⚠ ").append(text(c.message())).append('\n');
+        }
+        if (c.paired() || c.acceptanceMeasured()) {
+            md.append("\nPaired per request against `")
+                    .append(text(c.baseline()))
+                    .append("`:\n\n");
+            table(md, Verdicts.pairedHeaders(c));
+            c.stages().forEach(s -> row(md, Verdicts.pairedRow(c, s)));
+        }
+        if (c.quality() != null) {
+            md.append('\n').append(Verdicts.quality(c.quality())).append('\n');
         }
     }
 

@@ -67,6 +67,11 @@ final class Stages {
                 .findFirst();
     }
 
+    /** Whether the server reported speculative decoding's acceptance length for any stage of the run. */
+    static boolean acceptanceMeasured(BenchmarkRun run) {
+        return run.getStatus().stages.stream().anyMatch(s -> s.specAcceptLength != null);
+    }
+
     static Double percentile(LatencyStats stats, Percentile percentile) {
         return stats == null ? null : percentile.value.apply(stats);
     }

@@ -103,10 +103,14 @@ public final class PairedComparison {
         if (pairs.size() < MIN_PAIRS) {
             return new StageComparison(run.name(), pairs.size(), null, null, null, null);
         }
-        Interval throughput = pairs.bootstrap(seed);
-        Verdict verdict = verdict(throughput, tolerance);
+        Intervals intervals = pairs.bootstrap(seed);
         return new StageComparison(
-                run.name(), pairs.size(), throughput, pairs.tpotInterval, pairs.ttftInterval, verdict);
+                run.name(),
+                pairs.size(),
+                intervals.throughput(),
+                intervals.tpotP50(),
+                intervals.ttftP50(),
+                verdict(intervals.throughput(), tolerance));
     }
 
     private static Verdict verdict(Interval throughput, double tolerance) {
@@ -162,6 +166,9 @@ public final class PairedComparison {
         return i;
     }
 
+    /** The three statistics' intervals from one set of resamples; each null when undefined. */
+    private record Intervals(Interval throughput, Interval tpotP50, Interval ttftP50) {}
+
     /**
      * The paired requests of one stage as primitive columns, and the bootstrap over them: each resample draws a
      * multiplicity per pair, so sums are weighted sums and medians are weighted walks over a presorted order.
@@ -176,8 +183,6 @@ public final class PairedComparison {
         private final WeightedMedian baseTpot;
         private final WeightedMedian runTtft;
         private final WeightedMedian baseTtft;
-        private Interval tpotInterval;
-        private Interval ttftInterval;
 
         private Pairs(int size) {
             this.size = size;
@@ -228,8 +233,8 @@ public final class PairedComparison {
             return size;
         }
 
-        /** Returns the throughput interval and sets the TPOT and TTFT intervals from the same resamples. */
-        Interval bootstrap(long seed) {
+        /** The intervals of all three statistics, from the same resampled pairs. */
+        Intervals bootstrap(long seed) {
             for (WeightedMedian median : List.of(runTpot, baseTpot, runTtft, baseTtft)) {
                 median.sort();
             }
@@ -251,9 +256,10 @@ public final class PairedComparison {
                 tpots[r] = ratio(baseTpot.median(weights), runTpot.median(weights));
                 ttfts[r] = ratio(baseTtft.median(weights), runTtft.median(weights));
             }
-            tpotInterval = runTpot.defined() < MIN_PAIRS ? null : interval(tpot, tpots);
-            ttftInterval = interval(ttft, ttfts);
-            return interval(throughput, throughputs);
+            return new Intervals(
+                    interval(throughput, throughputs),
+                    runTpot.defined() < MIN_PAIRS ? null : interval(tpot, tpots),
+                    interval(ttft, ttfts));
         }
 
         private double throughputSpeedup(int[] weights) {

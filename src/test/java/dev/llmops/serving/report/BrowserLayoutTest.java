@@ -50,7 +50,7 @@ class BrowserLayoutTest {
                   lines.push('wide ' + e.tagName + ' ' + Math.round(right) + ' ' + text);
                 }
                 if (e.tagName === 'TD' && getComputedStyle(e).textAlign === 'right'
-                    && !/^[-\\d.,×—\\s]*$/.test(text)) {
+                    && !/^[-\\d.,×—–\\s]*$/.test(text)) {
                   lines.push('right-aligned ' + text);
                 }
               });
@@ -89,6 +89,11 @@ class BrowserLayoutTest {
     @Test
     void comparisonWithLargeFiguresFitsTheWindow() throws Exception {
         assertFits(HtmlReport.render(load(ReportTest.CANDIDATE), Optional.of(load(ReportTest.BASELINE))));
+    }
+
+    @Test
+    void pairedComparisonWithVerdictsFitsTheWindow() throws Exception {
+        assertFits(HtmlReport.render(load(PairedReportTest.PAIRED), Optional.of(load(ReportTest.BASELINE))));
     }
 
     @Test
