@@ -116,9 +116,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     /**
-     * Wakes a run when its target ModelServer, its baseline or reference run or its benchmark pod changes, found through
-     * indexes of
-     * the run cache; caches the benchmark pods the run reads its outcome from; drops a deleted run's gauges.
+     * Wakes a run when its target ModelServer, its baseline or reference run or its benchmark pod changes, found
+     * through indexes of the run cache; caches the benchmark pods the run reads its outcome from; drops a deleted
+     * run's gauges.
      */
     @Override
     public List<EventSource<?, BenchmarkRun>> prepareEventSources(EventSourceContext<BenchmarkRun> context) {

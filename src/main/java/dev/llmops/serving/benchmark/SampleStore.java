@@ -83,7 +83,8 @@ public class SampleStore {
             if (!ours) {
                 throw new IllegalStateException(
                         "ConfigMap " + configMap.getMetadata().getName()
-                                + " already exists and does not belong to this BenchmarkRun; delete it or rename the run",
+                                + " already exists and does not belong to this BenchmarkRun; delete it or rename the"
+                                + " run",
                         e);
             }
         }

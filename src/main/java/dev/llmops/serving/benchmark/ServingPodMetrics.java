@@ -49,7 +49,7 @@ public class ServingPodMetrics {
         }
     }
 
-    /** http://IP:port/metrics of each Ready, not deleting pod with an IP, by pod name; at most what the runner takes. */
+    /** http://IP:port/metrics of each Ready, not deleting pod with an IP, by name; at most what the runner takes. */
     static List<String> urls(List<Pod> pods, int port) {
         return pods.stream()
                 .filter(ServingPodMetrics::ready)

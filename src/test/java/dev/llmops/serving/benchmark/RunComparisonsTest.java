@@ -36,7 +36,8 @@ class RunComparisonsTest {
     private static final Instant CREATED = Instant.parse("2026-12-01T10:00:00Z");
     private static final String SUMMARY = """
             {"v":2,"model":"kimi-k2","stages":[
-            {"n":"single","c":1,"ok":40,"fail":0,"otps":120.0,"ttft":[120,121,125,130,131],"tpot":[8,8,8,9,9],"acc":3.1},
+            {"n":"single","c":1,"ok":40,"fail":0,"otps":120.0,"ttft":[120,121,125,130,131],"tpot":[8,8,8,9,9],\
+            "acc":3.1},
             {"n":"c8","c":8,"ok":40,"fail":0,"otps":900.0,"ttft":[130,131,140,150,151],"tpot":[8,8,8,9,9],"acc":2.9},
             {"n":"c16","c":16,"ok":40,"fail":0,"otps":1700.0,"ttft":[140,141,150,160,161],"tpot":[8,8,8,9,9]}],
             "sum":{"sstps":120.0,"peak":1700.0,"peakc":16,"fail":0}}""";

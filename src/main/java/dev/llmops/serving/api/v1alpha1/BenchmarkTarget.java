@@ -44,7 +44,8 @@ public class BenchmarkTarget {
     @Pattern("^https?://[^\\s]+$")
     @JsonPropertyDescription(
             "Prometheus endpoint of the external server, e.g. http://sglang.example:30000/metrics; the "
-                    + "runner reads the url's /metrics without it. Not for a ModelServer, whose serving pods are read directly.")
+                    + "runner reads the url's /metrics without it. Not for a ModelServer, whose serving pods are read "
+                    + "directly.")
     public String metricsUrl;
 
     @JsonPropertyDescription("Secret key holding the API key, sent as a bearer token.")
