@@ -12,8 +12,9 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Speedup of a run over its baseline: throughput ratios (this / baseline) and the TTFT ratio (baseline / this), so that
- * above 1 always means this run was faster. A ratio whose figures are missing or zero is left out rather than guessed.
+ * Speedup of a run over its baseline from the two statuses: throughput ratios (this / baseline), the TTFT and TPOT
+ * ratios (baseline / this), so that above 1 always means this run was faster, and both acceptance lengths. A ratio
+ * whose figures are missing or zero is left out rather than guessed.
  * Capacities are compared when both runs searched in the same mode and met the SLO somewhere: the ratio of the highest
  * concurrencies or rates (a lower bound of a search that ran out of budget is taken as it stands).
  */
@@ -43,6 +44,9 @@ public final class BaselineComparator {
             speedup.name = stage.name;
             speedup.throughputSpeedup = ratio(stage, before, s -> s.outputTokensPerSecond);
             speedup.ttftP50Speedup = ratio(before, stage, s -> s.ttftMillis == null ? null : s.ttftMillis.p50);
+            speedup.tpotP50Speedup = ratio(before, stage, s -> s.tpotMillis == null ? null : s.tpotMillis.p50);
+            speedup.specAcceptLength = stage.specAcceptLength;
+            speedup.baselineSpecAcceptLength = before.specAcceptLength;
             comparison.stages.add(speedup);
         }
         return comparison;

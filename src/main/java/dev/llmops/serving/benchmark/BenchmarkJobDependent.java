@@ -59,8 +59,11 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
     private static final String TMP_VOLUME = "tmp";
     private static final String DATASET_VOLUME = "dataset";
 
-    /** What the reconciler resolved before the workflow runs: the target and the runner image to use. */
-    public record Inputs(TargetState target, String runnerImage) {
+    /**
+     * What the reconciler resolved before the workflow runs: the target, the Prometheus endpoints of its serving pods
+     * and the runner image to use.
+     */
+    public record Inputs(TargetState target, List<String> metricsUrls, String runnerImage) {
         static final String KEY = Inputs.class.getName();
     }
 
@@ -141,6 +144,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                         spec,
                         inputs.target().url(),
                         inputs.target().model(),
+                        inputs.metricsUrls(),
                         pod.image != null ? pod.image : inputs.runnerImage()))
                 .endTemplate()
                 .endSpec()
@@ -148,7 +152,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
     }
 
     /** The runner pod: restricted Pod Security, a read-only root file system, the spec's command line. */
-    static PodSpec podSpec(BenchmarkRunSpec spec, String url, String model, String image) {
+    static PodSpec podSpec(BenchmarkRunSpec spec, String url, String model, List<String> metricsUrls, String image) {
         RunnerPodSpec pod = spec.runner;
         return new PodSpecBuilder()
                 .withRestartPolicy("Never")
@@ -166,7 +170,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .addNewContainer()
                 .withName(CONTAINER)
                 .withImage(image)
-                .withArgs(RunnerArguments.of(spec, url, model))
+                .withArgs(RunnerArguments.of(spec, url, model, metricsUrls))
                 .withEnv(apiKey(spec))
                 .withResources(pod.resources != null ? pod.resources : defaultResources())
                 .withTerminationMessagePath(RunnerArguments.SUMMARY_FILE)

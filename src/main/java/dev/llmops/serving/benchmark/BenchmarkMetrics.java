@@ -1,8 +1,12 @@
 package dev.llmops.serving.benchmark;
 
+import dev.llmops.serving.api.v1alpha1.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.StageResult;
+import dev.llmops.serving.api.v1alpha1.StageSpeedup;
+import dev.llmops.serving.status.Conditions;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Exports the results of succeeded runs as Prometheus gauges, tagged by run, namespace, model, stage and concurrency:
- * output tokens/s, and TTFT and TPOT (mean and percentiles, in seconds). A deleted run's gauges are removed.
+ * output tokens/s, and TTFT and TPOT (mean and percentiles, in seconds); and their comparisons: the throughput speedup
+ * per stage against the baseline and the reference, and whether the run regressed against its reference (1 or 0),
+ * which a pipeline can alert on. A deleted run's gauges are removed.
  */
 @ApplicationScoped
 public class BenchmarkMetrics {
@@ -24,9 +30,20 @@ public class BenchmarkMetrics {
     static final String OUTPUT_THROUGHPUT = "llmops.benchmark.output.tokens.per.second";
     static final String TTFT = "llmops.benchmark.ttft";
     static final String TPOT = "llmops.benchmark.tpot";
+    static final String REGRESSED = "llm.serving.benchmark.regressed";
+    static final String SPEEDUP = "llm.serving.benchmark.speedup";
+    static final String AGAINST_BASELINE = "baseline";
+    static final String AGAINST_REFERENCE = "reference";
 
     private final MeterRegistry registry;
     private final Map<String, List<Meter>> meters = new ConcurrentHashMap<>();
+    private final Map<String, Comparisons> comparisons = new ConcurrentHashMap<>();
+
+    /** The comparison figures a run's gauges show, and the gauges; replaced when a comparison arrives. */
+    private record Comparisons(Map<GaugeKey, Double> values, List<Meter> meters) {}
+
+    /** One comparison gauge: its name and tags. */
+    private record GaugeKey(String name, Tags tags) {}
 
     public BenchmarkMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -37,10 +54,71 @@ public class BenchmarkMetrics {
         meters.computeIfAbsent(key(run), k -> register(run));
     }
 
+    /**
+     * Registers the gauges of the run's comparisons, again when they changed: a comparison arrives once the other run
+     * has finished, possibly long after this one.
+     */
+    public void publishComparisons(BenchmarkRun run) {
+        Map<GaugeKey, Double> values = comparisonValues(run);
+        comparisons.compute(key(run), (key, current) -> {
+            if (current != null && current.values().equals(values)) {
+                return current;
+            }
+            if (current != null) {
+                current.meters().forEach(registry::remove);
+            }
+            List<Meter> registered = new ArrayList<>();
+            values.forEach((gauge, value) -> registered.add(Gauge.builder(gauge.name(), () -> value)
+                    .tags(gauge.tags())
+                    .description(
+                            gauge.name().equals(SPEEDUP)
+                                    ? "Output tokens/s of a benchmark stage over the same stage of the baseline or "
+                                            + "reference run"
+                                    : "1 when a benchmark run is significantly slower than its reference, else 0")
+                    .register(registry)));
+            return new Comparisons(values, registered);
+        });
+    }
+
     public void remove(BenchmarkRun run) {
         List<Meter> removed = meters.remove(key(run));
         if (removed != null) {
             removed.forEach(registry::remove);
+        }
+        Comparisons removedComparisons = comparisons.remove(key(run));
+        if (removedComparisons != null) {
+            removedComparisons.meters().forEach(registry::remove);
+        }
+    }
+
+    /** Tags of each comparison gauge and its value: the regressed flag once decided, each stage's speedup. */
+    private static Map<GaugeKey, Double> comparisonValues(BenchmarkRun run) {
+        Map<GaugeKey, Double> values = new LinkedHashMap<>();
+        Tags runTags = Tags.of(
+                "namespace",
+                run.getMetadata().getNamespace(),
+                "name",
+                run.getMetadata().getName());
+        Conditions.find(run.getStatus().conditions, ConditionTypes.REGRESSED)
+                .filter(c -> !Conditions.UNKNOWN.equals(c.getStatus()))
+                .ifPresent(c -> values.put(
+                        new GaugeKey(REGRESSED, runTags), Conditions.TRUE.equals(c.getStatus()) ? 1.0 : 0.0));
+        speedups(values, runTags, AGAINST_BASELINE, run.getStatus().comparison);
+        speedups(values, runTags, AGAINST_REFERENCE, run.getStatus().referenceComparison);
+        return values;
+    }
+
+    private static void speedups(
+            Map<GaugeKey, Double> values, Tags runTags, String against, BaselineComparison comparison) {
+        if (comparison == null) {
+            return;
+        }
+        for (StageSpeedup stage : comparison.stages) {
+            if (stage.throughputSpeedup != null) {
+                values.put(
+                        new GaugeKey(SPEEDUP, runTags.and("stage", stage.name, "against", against)),
+                        stage.throughputSpeedup);
+            }
         }
     }
 

@@ -55,6 +55,7 @@ public final class BenchmarkResults {
         result.sloAttainment = stage.sloAttainment();
         result.goodputRequestsPerSecond = stage.goodputRequestsPerSecond();
         result.goodputOutputTokensPerSecond = stage.goodputTokensPerSecond();
+        result.specAcceptLength = stage.acceptLength();
         return result;
     }
 

@@ -34,15 +34,20 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * Drives a BenchmarkRun: waits for its ModelServer to be inference-ready, runs the benchmark Job, and copies the
- * runner's summary into the status with provenance, the SLO verdict and the comparison with a baseline run. The rules
- * below are the API calls it makes beyond those its workflow and informers imply.
+ * runner's summary into the status with provenance, the SLO verdict and the comparisons with the baseline and reference
+ * runs, keeping the runner's per-request samples in a ConfigMap for them. The rules below are the API calls it makes
+ * beyond those its workflow and informers imply.
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
 @RBACRule(
@@ -65,6 +70,10 @@ import java.util.stream.Collectors;
         apiGroups = "",
         resources = {"events"},
         verbs = {"create"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"configmaps"},
+        verbs = {"get", "create"})
 @Workflow(
         explicitInvocation = true,
         dependents =
@@ -73,9 +82,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     public static final String NAME = "benchmarkrun";
     static final String TARGET_SOURCE = "target-modelserver";
-    static final String BASELINE_SOURCE = "baseline-run";
+    static final String COMPARED_SOURCE = "compared-runs";
     private static final String BY_TARGET = "benchmarkrun-by-target";
-    private static final String BY_BASELINE = "benchmarkrun-by-baseline";
+    private static final String BY_COMPARED = "benchmarkrun-by-compared-run";
     private static final String BY_JOB = "benchmarkrun-by-job";
     private static final String PODS_SOURCE = "benchmark-pods";
     /** Reason of the capacity event: CapacityFound, CapacityBudgetExhausted or CapacityNeverMet. */
@@ -90,6 +99,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final ProvenanceCollector provenance;
     private final EventRecorder events;
     private final RunStatusReport statusReport;
+    private final SampleStore samples;
+    private final ServingPodMetrics servingPods;
 
     @Inject
     public BenchmarkRunReconciler(
@@ -100,17 +111,20 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.provenance = new ProvenanceCollector(client);
         this.events = new EventRecorder(client);
         this.statusReport = new RunStatusReport(Clock.systemUTC(), progressPoll::interval);
+        this.samples = new SampleStore(client);
+        this.servingPods = new ServingPodMetrics(client);
     }
 
     /**
-     * Wakes a run when its target ModelServer, its baseline run or its benchmark pod changes, found through indexes of
+     * Wakes a run when its target ModelServer, its baseline or reference run or its benchmark pod changes, found through
+     * indexes of
      * the run cache; caches the benchmark pods the run reads its outcome from; drops a deleted run's gauges.
      */
     @Override
     public List<EventSource<?, BenchmarkRun>> prepareEventSources(EventSourceContext<BenchmarkRun> context) {
         IndexerResourceCache<BenchmarkRun> runs = context.getPrimaryCache();
         runs.addIndexer(BY_TARGET, run -> keys(run, run.getSpec().target.modelServer));
-        runs.addIndexer(BY_BASELINE, run -> keys(run, run.getSpec().baseline));
+        runs.addIndexer(BY_COMPARED, run -> comparedKeys(run));
         runs.addIndexer(
                 BY_JOB,
                 run -> keys(run, BenchmarkJobDependent.jobName(run.getMetadata().getName())));
@@ -136,14 +150,14 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                                 (BenchmarkRun run) -> referenced(run, run.getSpec().target.modelServer))
                         .build(),
                 context);
-        var baseline = new InformerEventSource<>(
+        var compared = new InformerEventSource<>(
                 InformerEventSourceConfiguration.from(BenchmarkRun.class, BenchmarkRun.class)
-                        .withName(BASELINE_SOURCE)
-                        .withSecondaryToPrimaryMapper(base -> referrers(runs, BY_BASELINE, base))
-                        .withPrimaryToSecondaryMapper((BenchmarkRun run) -> referenced(run, run.getSpec().baseline))
+                        .withName(COMPARED_SOURCE)
+                        .withSecondaryToPrimaryMapper(other -> referrers(runs, BY_COMPARED, other))
+                        .withPrimaryToSecondaryMapper((BenchmarkRun run) -> comparedRuns(run))
                         .build(),
                 context);
-        return List.of(target, baseline, pods, new DeletedRunMetrics(metrics));
+        return List.of(target, compared, pods, new DeletedRunMetrics(metrics));
     }
 
     @Override
@@ -151,11 +165,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         BenchmarkRunStatus before = run.getStatus();
         RunStatusReport.Observation observation = observe(run, context);
         RunStatusReport.Report report = statusReport.build(run, observation);
+        report.newSamples().ifPresent(set -> samples.store(run, set));
         BenchmarkRunStatus status = report.status();
         recordTransitions(run, before, status);
         run.setStatus(status);
         if (status.phase == BenchmarkRunPhase.Succeeded) {
             metrics.publish(run);
+            metrics.publishComparisons(run);
         }
         UpdateControl<BenchmarkRun> control =
                 status.equals(before) ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run);
@@ -181,25 +197,40 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         boolean finished = run.getStatus() != null && RunStatusReport.isFinished(run.getStatus().phase);
         Optional<RunStatusReport.ObservedJob> job = Optional.empty();
         if (!finished) {
+            List<String> metricsUrls =
+                    target.ready() && context.getSecondaryResource(Job.class).isEmpty()
+                            ? servingPods.of(target.modelServer())
+                            : List.of();
             var workflow = context.managedWorkflowAndDependentResourceContext();
             workflow.put(
                     BenchmarkJobDependent.Inputs.KEY,
-                    new BenchmarkJobDependent.Inputs(target, config.runner().image()));
+                    new BenchmarkJobDependent.Inputs(
+                            target, metricsUrls, config.runner().image()));
             workflow.reconcileManagedWorkflow().throwAggregateExceptionIfErrorsPresent();
             job = context.getSecondaryResource(Job.class)
                     .map(j -> new RunStatusReport.ObservedJob(
                             j.getMetadata().getName(), jobs.observe(j, context.getSecondaryResources(Pod.class))));
         }
+        Set<BenchmarkRun> others = context.getSecondaryResources(BenchmarkRun.class);
+        String namespace = run.getMetadata().getNamespace();
+        Map<String, SamplesRead> read = new HashMap<>();
         return new RunStatusReport.Observation(
                 target,
                 job,
                 () -> provenance.collect(target),
-                context.getSecondaryResource(BenchmarkRun.class, BASELINE_SOURCE));
+                named(others, run.getSpec().baseline),
+                named(others, run.getSpec().reference == null ? null : run.getSpec().reference.name),
+                configMap -> read.computeIfAbsent(configMap, name -> samples.read(namespace, name)));
+    }
+
+    private static Optional<BenchmarkRun> named(Set<BenchmarkRun> runs, String name) {
+        return runs.stream().filter(r -> r.getMetadata().getName().equals(name)).findFirst();
     }
 
     /**
      * An event for each change of phase, one when a capacity search's result arrives (a warning when no load met the
-     * SLO), and a warning when the baseline turns out to be missing or failed.
+     * SLO), a warning when the baseline turns out to be missing or failed, and one when the run turns out to have
+     * regressed, improved or changed its outputs.
      */
     private void recordTransitions(BenchmarkRun run, BenchmarkRunStatus before, BenchmarkRunStatus after) {
         if (after.capacity != null && (before == null || before.capacity == null)) {
@@ -226,6 +257,37 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         .orElse(null);
         compared.filter(c -> !c.getReason().equals(reasonBefore))
                 .ifPresent(c -> events.record(run, EventRecorder.WARNING, c.getReason(), c.getMessage()));
+        recordWhenTrue(run, before, after, ConditionTypes.QUALITY_SUSPECT, EventRecorder.WARNING);
+        recordWhenTrue(run, before, after, ConditionTypes.REGRESSED, EventRecorder.WARNING);
+        recordWhenTrue(run, before, after, ConditionTypes.IMPROVED, EventRecorder.NORMAL);
+    }
+
+    /** An event named after the condition when it turns True. */
+    private void recordWhenTrue(
+            BenchmarkRun run, BenchmarkRunStatus before, BenchmarkRunStatus after, String type, String eventType) {
+        boolean wasTrue = before != null
+                && Conditions.find(before.conditions, type)
+                        .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+                        .isPresent();
+        Conditions.find(after.conditions, type)
+                .filter(c -> Conditions.TRUE.equals(c.getStatus()) && !wasTrue)
+                .ifPresent(c -> events.record(run, eventType, type, c.getMessage()));
+    }
+
+    private static List<String> comparedKeys(BenchmarkRun run) {
+        List<String> keys = new ArrayList<>(keys(run, run.getSpec().baseline));
+        if (run.getSpec().reference != null) {
+            keys.addAll(keys(run, run.getSpec().reference.name));
+        }
+        return keys;
+    }
+
+    private static Set<ResourceID> comparedRuns(BenchmarkRun run) {
+        Set<ResourceID> ids = new HashSet<>(referenced(run, run.getSpec().baseline));
+        if (run.getSpec().reference != null) {
+            ids.addAll(referenced(run, run.getSpec().reference.name));
+        }
+        return ids;
     }
 
     private static List<String> keys(BenchmarkRun run, String referenced) {

@@ -1,12 +1,13 @@
 package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
+import dev.llmops.serving.runner.BenchmarkDefaults;
 
 /**
  * The benchmark Job's activeDeadlineSeconds: the longest the plan can take if every request runs into its timeout T.
  *
  * <pre>
- * deadline = START + T × (warm-up requests + single-request prompts)
+ * deadline = START + T × (warm-up requests + single-request prompts + quality prompts)
  *          + Σ over levels c: T × ⌈requestsPerLevel / c⌉   (requestsPerLevel set: each of c workers sends its share)
  *                          or T × 4                      (neither set: the runner sends 4 × c requests per level)
  *                          or durationSecondsPerLevel + T (duration set: requests in flight at the end are awaited)
@@ -30,7 +31,8 @@ public final class JobDeadline {
 
     public static long seconds(BenchmarkRunSpec spec) {
         long timeout = spec.requestTimeoutSeconds;
-        long seconds = START_ALLOWANCE_SECONDS + timeout * (spec.warmup.requests + spec.singleRequest.prompts.size());
+        long seconds = START_ALLOWANCE_SECONDS
+                + timeout * (spec.warmup.requests + spec.singleRequest.prompts.size() + qualityPrompts(spec));
         for (int concurrency : SweepLevels.concurrency(spec.sweep)) {
             if (spec.sweep.durationSecondsPerLevel != null) {
                 seconds += spec.sweep.durationSecondsPerLevel + timeout;
@@ -54,5 +56,12 @@ public final class JobDeadline {
             seconds += spec.capacity.maxSearchSeconds + timeout * DEFAULT_ROUNDS_PER_LEVEL;
         }
         return Math.min(seconds, MAX_SECONDS);
+    }
+
+    /** The quality stage sends the single-request prompts, the runner's default ones when the spec has none. */
+    private static int qualityPrompts(BenchmarkRunSpec spec) {
+        return spec.singleRequest.prompts.isEmpty()
+                ? BenchmarkDefaults.PROMPTS.size()
+                : spec.singleRequest.prompts.size();
     }
 }

@@ -16,12 +16,16 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, and while
- * it runs, the last {@link ProgressLine} of the pod's log.
+ * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, while it
+ * runs the last {@link ProgressLine} of the pod's log, and once it completed the end of that log, with the samples.
  */
 public class JobObserver {
 
     static final int LOG_LINES = 100;
+    /** The samples line is the runner's last; a few more lines in case something printed after it. */
+    static final int SAMPLES_LOG_LINES = 5;
+    /** Bound of the log read for the samples: the line itself is at most 768 KiB. */
+    static final int SAMPLES_LOG_BYTES = 1024 * 1024;
 
     private final PodLogs logs;
 
@@ -54,13 +58,14 @@ public class JobObserver {
         }
         if (terminalCondition(job, "Complete").isPresent()) {
             return pods.stream()
-                    .map(JobObserver::terminated)
-                    .flatMap(Optional::stream)
-                    .filter(t -> Integer.valueOf(0).equals(t.getExitCode()))
+                    .filter(p -> terminated(p)
+                            .filter(t -> Integer.valueOf(0).equals(t.getExitCode()))
+                            .isPresent())
                     .findFirst()
-                    .map(t -> new JobOutcome.Completed(t.getMessage(), null))
+                    .map(p ->
+                            new JobOutcome.Completed(terminated(p).orElseThrow().getMessage(), null, samplesLog(p)))
                     .orElseGet(() -> new JobOutcome.Completed(
-                            null, "no finished pod of Job " + name + " is left to read the summary from"));
+                            null, "no finished pod of Job " + name + " is left to read the summary from", null));
         }
         return new JobOutcome.Running(pods.stream()
                 .filter(p ->
@@ -97,6 +102,12 @@ public class JobObserver {
     private String progress(Pod pod) {
         return progressOf(logs.tail(pod, BenchmarkJobDependent.CONTAINER, LOG_LINES, false)
                 .orElse(null));
+    }
+
+    /** The end of the succeeded pod's log, where the runner printed its samples; null when it cannot be read. */
+    private String samplesLog(Pod pod) {
+        return logs.tail(pod, BenchmarkJobDependent.CONTAINER, SAMPLES_LOG_LINES, SAMPLES_LOG_BYTES)
+                .orElse(null);
     }
 
     static String progressOf(String log) {

@@ -9,8 +9,11 @@ public sealed interface JobOutcome {
      */
     record Running(String progress) implements JobOutcome {}
 
-    /** Finished successfully; the summary the pod left, or null with {@code missing} saying why there is none. */
-    record Completed(String terminationMessage, String missing) implements JobOutcome {}
+    /**
+     * Finished successfully; the summary the pod left, or null with {@code missing} saying why there is none, and the
+     * tail of the pod's log, where the samples line is, or null when it could not be read.
+     */
+    record Completed(String terminationMessage, String missing, String samplesLog) implements JobOutcome {}
 
     /** Failed; the runner's exit code (null when no container terminated) and what the Job and the pod said. */
     record Failed(Integer exitCode, String jobReason, String jobMessage, String terminationMessage)

@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Provenance;
 import dev.llmops.serving.runner.CompactSummary;
+import dev.llmops.serving.runner.SampleSet;
 import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Clock;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -30,42 +32,59 @@ public final class RunStatusReport {
 
     /**
      * Everything the status is computed from: the target, the Job once it exists, the provenance (asked for once, when
-     * the Job first appears) and the baseline run when the spec names one that exists.
+     * the Job first appears), the baseline and reference runs when the spec names ones that exist, and a reader of the
+     * samples ConfigMap of this run or another (asked only when a comparison is made).
      */
     public record Observation(
             TargetState target,
             Optional<ObservedJob> job,
             Supplier<Provenance> provenance,
-            Optional<BenchmarkRun> baseline) {}
+            Optional<BenchmarkRun> baseline,
+            Optional<BenchmarkRun> reference,
+            Function<String, SamplesRead> samples) {}
 
-    /** The new status, and when to reconcile again if no event is expected to wake the run. */
-    public record Report(BenchmarkRunStatus status, Optional<Duration> recheckAfter) {}
+    /**
+     * The new status, when to reconcile again if no event is expected to wake the run, and the samples just read from
+     * the finished Job's log, to keep in the ConfigMap the status names before the status is written.
+     */
+    public record Report(BenchmarkRunStatus status, Optional<Duration> recheckAfter, Optional<SampleSet> newSamples) {}
+
+    static final String NO_SAMPLES_WARNING = "No per-request samples";
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
     private final Clock clock;
     private final Conditions conditions;
     private final Supplier<Duration> progressPoll;
+    private final RunComparisons comparisons;
 
     /** {@code progressPoll}: how long to wait before reading a running Job's progress again. */
     public RunStatusReport(Clock clock, Supplier<Duration> progressPoll) {
         this.clock = clock;
         this.conditions = new Conditions(clock);
         this.progressPoll = progressPoll;
+        this.comparisons = new RunComparisons(conditions);
     }
 
     public Report build(BenchmarkRun run, Observation observed) {
         BenchmarkRunStatus status = copyOfStatus(run);
         Long generation = run.getMetadata().getGeneration();
         Optional<Duration> recheck = Optional.empty();
+        NewSamples fresh = new NewSamples();
         if (!isFinished(status.phase)) {
-            recheck = advance(run, status, observed, generation);
+            recheck = advance(run, status, observed, fresh, generation);
         }
         if (status.phase == BenchmarkRunPhase.Succeeded) {
-            compareWithBaseline(run, status, observed.baseline(), generation);
+            Supplier<SamplesRead> own = () -> fresh.samples != null
+                    ? SamplesRead.of(fresh.samples)
+                    : status.samples != null
+                            ? observed.samples().apply(status.samples)
+                            : SamplesRead.missing("it recorded none (see status.warnings)");
+            comparisons.apply(
+                    run, status, observed.baseline(), observed.reference(), own, observed.samples(), generation);
         }
         status.observedGeneration = generation;
-        return new Report(status, recheck);
+        return new Report(status, recheck, Optional.ofNullable(fresh.samples));
     }
 
     /** The status after a reconcile failed with {@code error}: Reconciling with the error, Stalled once retries end. */
@@ -85,12 +104,17 @@ public final class RunStatusReport {
         return status;
     }
 
+    /** The samples read from the log of a Job that finished in this reconcile, if any. */
+    private static final class NewSamples {
+        private SampleSet samples;
+    }
+
     private Optional<Duration> advance(
-            BenchmarkRun run, BenchmarkRunStatus status, Observation observed, Long generation) {
+            BenchmarkRun run, BenchmarkRunStatus status, Observation observed, NewSamples fresh, Long generation) {
         TargetState target = observed.target();
         status.target = target.description();
         if (observed.job().isPresent()) {
-            return observe(run, status, observed, observed.job().get(), generation);
+            return observe(run, status, observed, observed.job().get(), fresh, generation);
         }
         if (target.ready()) {
             transition(
@@ -123,14 +147,19 @@ public final class RunStatusReport {
     }
 
     private Optional<Duration> observe(
-            BenchmarkRun run, BenchmarkRunStatus status, Observation observed, ObservedJob job, Long generation) {
+            BenchmarkRun run,
+            BenchmarkRunStatus status,
+            Observation observed,
+            ObservedJob job,
+            NewSamples fresh,
+            Long generation) {
         status.jobName = job.name();
         if (status.startTime == null) {
             status.startTime = conditions.now();
             status.provenance = observed.provenance().get();
         }
         if (job.outcome() instanceof JobOutcome.Completed completed) {
-            finish(run, status, completed, generation);
+            finish(run, status, completed, fresh, generation);
         } else if (job.outcome() instanceof JobOutcome.Failed failed) {
             fail(status, failedReason(failed), failedMessage(job.name(), failed), generation);
         } else if (run.getSpec().target.modelServer != null
@@ -156,7 +185,12 @@ public final class RunStatusReport {
         return Optional.empty();
     }
 
-    private void finish(BenchmarkRun run, BenchmarkRunStatus status, JobOutcome.Completed completed, Long generation) {
+    private void finish(
+            BenchmarkRun run,
+            BenchmarkRunStatus status,
+            JobOutcome.Completed completed,
+            NewSamples fresh,
+            Long generation) {
         CompactSummary summary;
         try {
             if (completed.terminationMessage() == null) {
@@ -172,6 +206,15 @@ public final class RunStatusReport {
             return;
         }
         BenchmarkResults.apply(summary, status);
+        SamplesRead samples = samples(completed.samplesLog());
+        if (samples.present()) {
+            fresh.samples = samples.samples();
+            status.samples = SampleStore.name(run.getMetadata().getName());
+        } else {
+            status.warnings.add(NO_SAMPLES_WARNING + " (" + samples.problem()
+                    + "): comparisons with this run give ratios without confidence intervals, verdicts or quality "
+                    + "agreement.");
+        }
         if (summary.model() != null) {
             status.provenance.model = summary.model();
         }
@@ -188,6 +231,21 @@ public final class RunStatusReport {
         }
         status.completionTime = conditions.now();
         transition(status, BenchmarkRunPhase.Succeeded, ConditionReasons.SUCCEEDED, headline(status), generation);
+    }
+
+    /** The samples line of the finished pod's log tail, or why there is none. */
+    static SamplesRead samples(String logTail) {
+        if (logTail == null) {
+            return SamplesRead.missing("the benchmark pod's log could not be read");
+        }
+        try {
+            SampleSet samples = SampleSet.fromLog(logTail);
+            return samples == null
+                    ? SamplesRead.missing("the benchmark pod's log ends without a samples line")
+                    : SamplesRead.of(samples);
+        } catch (IllegalArgumentException e) {
+            return SamplesRead.missing(SummaryParser.abbreviate(e.getMessage(), 200));
+        }
     }
 
     private static String headline(BenchmarkRunStatus status) {
@@ -253,53 +311,6 @@ public final class RunStatusReport {
                             : "Runner: " + String.join("; ", words) + ".";
                 })
                 .orElseGet(() -> "Runner output: " + SummaryParser.abbreviate(output, 400));
-    }
-
-    private void compareWithBaseline(
-            BenchmarkRun run, BenchmarkRunStatus status, Optional<BenchmarkRun> baseline, Long generation) {
-        String name = run.getSpec().baseline;
-        if (name == null || status.comparison != null) {
-            return;
-        }
-        BenchmarkRunPhase phase = baseline.map(b -> b.getStatus() == null ? null : b.getStatus().phase)
-                .orElse(null);
-        String compared = ConditionTypes.BASELINE_COMPARED;
-        if (baseline.isEmpty()) {
-            conditions.set(
-                    status.conditions,
-                    compared,
-                    Conditions.FALSE,
-                    ConditionReasons.BASELINE_NOT_FOUND,
-                    "Baseline BenchmarkRun " + name + " does not exist in this namespace: no comparison.",
-                    generation);
-        } else if (phase == BenchmarkRunPhase.Failed) {
-            conditions.set(
-                    status.conditions,
-                    compared,
-                    Conditions.FALSE,
-                    ConditionReasons.BASELINE_FAILED,
-                    "Baseline BenchmarkRun " + name + " failed: no comparison.",
-                    generation);
-        } else if (phase == BenchmarkRunPhase.Succeeded) {
-            status.comparison =
-                    BaselineComparator.compare(name, status, baseline.get().getStatus());
-            conditions.set(
-                    status.conditions,
-                    compared,
-                    Conditions.TRUE,
-                    ConditionReasons.COMPARED,
-                    "This run reached " + BaselineComparator.describe(status.comparison) + ".",
-                    generation);
-        } else {
-            conditions.set(
-                    status.conditions,
-                    compared,
-                    Conditions.FALSE,
-                    ConditionReasons.BASELINE_PENDING,
-                    "Waiting for baseline BenchmarkRun " + name + " to finish (phase "
-                            + (phase == null ? "none yet" : phase) + ").",
-                    generation);
-        }
     }
 
     private void fail(BenchmarkRunStatus status, String reason, String message, Long generation) {

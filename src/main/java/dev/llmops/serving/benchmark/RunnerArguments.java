@@ -23,8 +23,17 @@ public final class RunnerArguments {
 
     private RunnerArguments() {}
 
-    public static List<String> of(BenchmarkRunSpec spec, String url, String model) {
+    /**
+     * {@code metricsUrls}: the Prometheus endpoints of the target's serving pods, one per pod; for an external target
+     * spec.target.metricsUrl is used instead, and without either the runner reads the target's own /metrics.
+     */
+    public static List<String> of(BenchmarkRunSpec spec, String url, String model, List<String> metricsUrls) {
         List<String> args = new ArrayList<>(List.of("bench", RunnerFlags.URL, url, RunnerFlags.MODEL, model));
+        if (spec.target.url != null) {
+            add(args, RunnerFlags.METRICS_URL, spec.target.metricsUrl);
+        } else {
+            metricsUrls.forEach(metrics -> add(args, RunnerFlags.METRICS_URL, metrics));
+        }
         for (String prompt : spec.singleRequest.prompts) {
             add(args, RunnerFlags.PROMPTS, prompt);
         }
@@ -55,6 +64,9 @@ public final class RunnerArguments {
         if (spec.target.apiKeySecret != null) {
             add(args, RunnerFlags.API_KEY_ENV, API_KEY_ENV);
         }
+        args.add(RunnerFlags.QUALITY);
+        add(args, RunnerFlags.QUALITY_MAX_TOKENS, spec.quality.maxTokens);
+        args.add(RunnerFlags.SAMPLES_LOG);
         add(args, RunnerFlags.SUMMARY_FILE, SUMMARY_FILE);
         return args;
     }

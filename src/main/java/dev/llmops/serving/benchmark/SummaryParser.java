@@ -173,6 +173,7 @@ public final class SummaryParser {
         figure(stage.totalTokensPerSecond(), path + ".ttps");
         figure(stage.requestsPerSecond(), path + ".rps");
         figure(stage.achievedConcurrency(), path + ".ac");
+        figure(stage.acceptLength(), path + ".acc");
         latencies(stage.ttftMillis(), path + ".ttft");
         latencies(stage.tpotMillis(), path + ".tpot");
         latencies(stage.itlMillis(), path + ".itl");

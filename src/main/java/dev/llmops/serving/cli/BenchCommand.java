@@ -14,8 +14,10 @@ import dev.llmops.serving.runner.ConsoleProgress;
 import dev.llmops.serving.runner.Endpoint;
 import dev.llmops.serving.runner.OpenAiClient;
 import dev.llmops.serving.runner.RequestLog;
+import dev.llmops.serving.runner.RequestSamples;
 import dev.llmops.serving.runner.RunnerExitCode;
 import dev.llmops.serving.runner.RunnerFlags;
+import dev.llmops.serving.runner.SampleSet;
 import dev.llmops.serving.runner.ShareGptDataset;
 import dev.llmops.serving.runner.Slo;
 import dev.llmops.serving.runner.TargetNotReadyException;
@@ -309,6 +311,34 @@ public class BenchCommand implements Callable<Integer> {
                     "Write every measured request (send, first-token, chunk and end times, tokens) here as JSON lines.")
     Path requestsOut;
 
+    @Option(
+            names = RunnerFlags.QUALITY,
+            description = "After the single requests, send each single-request prompt once more, greedy (temperature"
+                    + " 0, top_p 1, logprobs), and keep its output's tokens, to compare with another server's (see "
+                    + RunnerFlags.SAMPLES_LOG + "). Not measured.")
+    boolean quality;
+
+    @Option(
+            names = RunnerFlags.QUALITY_MAX_TOKENS,
+            paramLabel = "N",
+            defaultValue = BenchmarkDefaults.QUALITY_MAX_TOKENS_TEXT,
+            description = "max_tokens of each quality request, 1 to " + BenchmarkConfig.MAX_QUALITY_MAX_TOKENS
+                    + ". Default: ${DEFAULT-VALUE}.")
+    int qualityMaxTokens;
+
+    @Option(
+            names = RunnerFlags.SAMPLES_LOG,
+            description = "Print every measured request's figures and the quality outputs, gzipped and base64-encoded"
+                    + " behind the prefix '" + SampleSet.LOG_PREFIX + "', as the last line of stdout.")
+    boolean samplesLog;
+
+    @Option(
+            names = RunnerFlags.SAMPLES_OUT,
+            paramLabel = "FILE",
+            converter = FileOptions.Writable.class,
+            description = "Write the same samples here as gzipped JSON, e.g. for the report command.")
+    Path samplesOut;
+
     /** Keeps the command's model and declares the runner's exit codes in it, for parse errors and the help. */
     @Spec
     void spec(CommandSpec commandSpec) {
@@ -328,12 +358,17 @@ public class BenchCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         boolean jsonToStdout = "-".equals(jsonOut);
         BenchmarkReport report;
+        RequestSamples samples = samplesLog || samplesOut != null ? new RequestSamples(config) : null;
         try (OpenAiClient client = OpenAiClient.create();
                 RequestLog requestLog = openRequestLog()) {
-            BenchmarkListener console = new ConsoleProgress(jsonToStdout ? err : out, err);
-            report = new BenchmarkRunner(
-                            config, client, requestLog == null ? console : BenchmarkListener.both(console, requestLog))
-                    .run();
+            BenchmarkListener listener = new ConsoleProgress(jsonToStdout ? err : out, err);
+            if (requestLog != null) {
+                listener = BenchmarkListener.both(listener, requestLog);
+            }
+            if (samples != null) {
+                listener = BenchmarkListener.both(listener, samples);
+            }
+            report = new BenchmarkRunner(config, client, listener).run();
         } catch (TargetNotReadyException e) {
             err.println("bench: " + e.getMessage());
             err.flush();
@@ -353,12 +388,35 @@ public class BenchCommand implements Callable<Integer> {
             }
         }
         write(summaryFile, CompactSummaryWriter.write(report));
+        int exitCode = RunnerExitCode.DONE.code();
         if (report.everyRequestFailed()) {
             err.println("bench: every measured request failed: " + report.failures());
             err.flush();
-            return RunnerExitCode.ALL_REQUESTS_FAILED.code();
+            exitCode = RunnerExitCode.ALL_REQUESTS_FAILED.code();
         }
-        return RunnerExitCode.DONE.code();
+        if (samples != null) {
+            writeSamples(samples.sampleSet(warning -> {
+                err.println("warning: " + warning);
+                err.flush();
+            }));
+        }
+        return exitCode;
+    }
+
+    /** The samples to their file, and as the very last line of stdout, where the operator looks for them. */
+    private void writeSamples(SampleSet sampleSet) {
+        if (samplesOut != null) {
+            try {
+                Files.write(samplesOut, sampleSet.toGzip());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + samplesOut, e);
+            }
+        }
+        if (samplesLog) {
+            var out = spec.commandLine().getOut();
+            out.println(sampleSet.toLogLine());
+            out.flush();
+        }
     }
 
     /**
@@ -384,6 +442,13 @@ public class BenchCommand implements Callable<Integer> {
                     RunnerFlags.DATASET,
                     "already gives the lengths: drop " + RunnerFlags.INPUT_LENGTH + " and "
                             + RunnerFlags.OUTPUT_LENGTH);
+        }
+        if (samplesLog && "-".equals(jsonOut)) {
+            throw OptionValues.invalid(
+                    spec,
+                    RunnerFlags.SAMPLES_LOG,
+                    "prints on stdout, which " + RunnerFlags.JSON_OUT + " - keeps for the report alone: give "
+                            + RunnerFlags.JSON_OUT + " a FILE");
         }
         boolean defaultSweep = concurrency == null && rates == null;
         BenchmarkConfig config = BenchmarkConfig.builder(url, model)
@@ -421,6 +486,8 @@ public class BenchCommand implements Callable<Integer> {
                 .maxProbes(maxProbes)
                 .maxSearch(Duration.ofSeconds(maxSearchSeconds))
                 .metricsUrls(metricsUrls == null ? List.of() : metricsUrls)
+                .quality(quality)
+                .qualityMaxTokens(qualityMaxTokens)
                 .build();
         List<String> problems = config.problems();
         if (!problems.isEmpty()) {

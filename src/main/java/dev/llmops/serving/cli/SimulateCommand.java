@@ -5,15 +5,20 @@ import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.simulator.SpeculativeAcceptance;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /** Serves an SGLang simulator until stopped (or for a set time), for demos and trying the bench and probe tools. */
 @Command(
@@ -105,8 +110,11 @@ public class SimulateCommand implements Callable<Integer> {
 
     @Option(
             names = "--fault",
-            defaultValue = "NONE",
-            description = "One of ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
+            defaultValue = "none",
+            converter = FaultConverter.class,
+            description = "none, half-ready (generation fails with HTTP 500), hang, disconnect (streams end halfway)"
+                    + " or broken-draft (with --spec-accept every step accepts the most tokens, and answers differ"
+                    + " after two tokens). Default: ${DEFAULT-VALUE}.")
     Fault fault;
 
     @Option(
@@ -215,6 +223,24 @@ public class SimulateCommand implements Callable<Integer> {
             return SpeculativeAcceptance.of(specAccept);
         } catch (IllegalArgumentException e) {
             throw OptionValues.invalid(spec, "--spec-accept", "is not a distribution: " + e.getMessage());
+        }
+    }
+
+    /** Accepts a fault's name in lower case with hyphens (broken-draft) or as the constant (BROKEN_DRAFT). */
+    public static final class FaultConverter implements ITypeConverter<Fault> {
+        @Override
+        public Fault convert(String value) {
+            String name = value.toUpperCase(Locale.ROOT).replace('-', '_');
+            return Arrays.stream(Fault.values())
+                    .filter(fault -> fault.name().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new TypeConversionException("expected "
+                            + Arrays.stream(Fault.values())
+                                    .map(fault -> fault.name()
+                                            .toLowerCase(Locale.ROOT)
+                                            .replace('_', '-'))
+                                    .collect(Collectors.joining(", "))
+                            + ", got " + value));
         }
     }
 

@@ -17,6 +17,8 @@ import static dev.llmops.serving.runner.RunnerFlags.NO_SWEEP;
 import static dev.llmops.serving.runner.RunnerFlags.OUTPUT_LENGTH;
 import static dev.llmops.serving.runner.RunnerFlags.PROMPTS;
 import static dev.llmops.serving.runner.RunnerFlags.PROMPTS_FILE;
+import static dev.llmops.serving.runner.RunnerFlags.QUALITY;
+import static dev.llmops.serving.runner.RunnerFlags.QUALITY_MAX_TOKENS;
 import static dev.llmops.serving.runner.RunnerFlags.RATE;
 import static dev.llmops.serving.runner.RunnerFlags.REQUESTS_PER_LEVEL;
 import static dev.llmops.serving.runner.RunnerFlags.SLO_ATTAINMENT;
@@ -65,6 +67,8 @@ import java.util.stream.Collectors;
  * @param maxSearch no probe of the capacity search starts after this much time
  * @param metricsUrls the server's Prometheus endpoints, one per replica, read and summed per stage; empty means the
  *     target's own {@code /metrics}
+ * @param quality run the quality stage: each single-request prompt once, greedy, its output's tokens kept
+ * @param qualityMaxTokens max_tokens of each quality request
  */
 public record BenchmarkConfig(
         URI url,
@@ -97,7 +101,9 @@ public record BenchmarkConfig(
         CapacityMode findCapacity,
         int maxProbes,
         Duration maxSearch,
-        List<URI> metricsUrls) {
+        List<URI> metricsUrls,
+        boolean quality,
+        int qualityMaxTokens) {
 
     public static final int MAX_LEVELS = 64;
     public static final int MAX_CONCURRENCY_LEVEL = 4096;
@@ -107,6 +113,7 @@ public record BenchmarkConfig(
     public static final Duration DEFAULT_MAX_SEARCH = Duration.ofSeconds(1800);
     public static final Duration MAX_MAX_SEARCH = Duration.ofSeconds(86400);
     public static final int MAX_METRICS_URLS = 256;
+    public static final int MAX_QUALITY_MAX_TOKENS = 4096;
 
     public BenchmarkConfig {
         prompts = List.copyOf(prompts);
@@ -221,6 +228,12 @@ public record BenchmarkConfig(
         if (maxTokens < 1) {
             problems.add(invalid(MAX_TOKENS, maxTokens, "is below 1"));
         }
+        if (qualityMaxTokens < 1 || qualityMaxTokens > MAX_QUALITY_MAX_TOKENS) {
+            problems.add(invalid(QUALITY_MAX_TOKENS, qualityMaxTokens, "is outside 1 to " + MAX_QUALITY_MAX_TOKENS));
+        }
+        if (quality && prompts.isEmpty()) {
+            problems.add(QUALITY + " sends the single-request prompts: give " + PROMPTS + " or " + PROMPTS_FILE);
+        }
         if (!(temperature >= 0 && temperature <= 2)) {
             problems.add(invalid(TEMPERATURE, temperature, "is not between 0 and 2"));
         }
@@ -329,6 +342,8 @@ public record BenchmarkConfig(
         private int maxProbes = DEFAULT_MAX_PROBES;
         private Duration maxSearch = DEFAULT_MAX_SEARCH;
         private List<URI> metricsUrls = List.of();
+        private boolean quality;
+        private int qualityMaxTokens = BenchmarkDefaults.QUALITY_MAX_TOKENS;
 
         private Builder(URI url, String model) {
             this.url = url;
@@ -480,6 +495,16 @@ public record BenchmarkConfig(
             return this;
         }
 
+        public Builder quality(boolean value) {
+            quality = value;
+            return this;
+        }
+
+        public Builder qualityMaxTokens(int value) {
+            qualityMaxTokens = value;
+            return this;
+        }
+
         public BenchmarkConfig build() {
             return new BenchmarkConfig(
                     url,
@@ -512,7 +537,9 @@ public record BenchmarkConfig(
                     findCapacity,
                     maxProbes,
                     maxSearch,
-                    metricsUrls);
+                    metricsUrls,
+                    quality,
+                    qualityMaxTokens);
         }
     }
 }

@@ -25,6 +25,11 @@ public final class BenchmarkDefaults {
     public static final int WARMUP_MAX_TOKENS = 256;
     public static final String WARMUP_MAX_TOKENS_TEXT = "" + WARMUP_MAX_TOKENS;
 
+    /** max_tokens of each greedy request of the quality stage. */
+    public static final int QUALITY_MAX_TOKENS = 256;
+
+    public static final String QUALITY_MAX_TOKENS_TEXT = "" + QUALITY_MAX_TOKENS;
+
     public static final int REQUEST_TIMEOUT_SECONDS = 900;
     public static final String REQUEST_TIMEOUT_SECONDS_TEXT = "" + REQUEST_TIMEOUT_SECONDS;
 

@@ -1,5 +1,7 @@
 package dev.llmops.serving.runner;
 
+import java.util.List;
+
 /** Follows a run as it goes: what the console prints and what tests observe. Every method is optional. */
 public interface BenchmarkListener {
 
@@ -21,6 +23,19 @@ public interface BenchmarkListener {
 
     /** Every measured request as it finishes, on the client's callback threads: keep it short. */
     default void requestFinished(StagePlan stage, RequestResult result) {}
+
+    /**
+     * Every measured request as it finishes, with its position in the stage's request sequence (the single stage's
+     * prompt, or the n-th request drawn for the stage: the same request in two runs of one workload) and the intended
+     * send time its latencies count from, as the stage's report counts them. Calls
+     * {@link #requestFinished(StagePlan, RequestResult)} unless overridden.
+     */
+    default void requestFinished(StagePlan stage, long index, long intendedNanos, RequestResult result) {
+        requestFinished(stage, result);
+    }
+
+    /** The quality stage's greedy outputs, one per single-request prompt that succeeded, by prompt position. */
+    default void qualityFinished(List<QualityOutput> outputs) {}
 
     /** Called every few seconds while a stage runs, from the thread that runs the plan. */
     default void stageProgress(StagePlan stage, int finishedRequests, double elapsedSeconds) {}
@@ -68,6 +83,18 @@ public interface BenchmarkListener {
             public void requestFinished(StagePlan stage, RequestResult result) {
                 first.requestFinished(stage, result);
                 second.requestFinished(stage, result);
+            }
+
+            @Override
+            public void requestFinished(StagePlan stage, long index, long intendedNanos, RequestResult result) {
+                first.requestFinished(stage, index, intendedNanos, result);
+                second.requestFinished(stage, index, intendedNanos, result);
+            }
+
+            @Override
+            public void qualityFinished(List<QualityOutput> outputs) {
+                first.qualityFinished(outputs);
+                second.qualityFinished(outputs);
             }
 
             @Override

@@ -90,8 +90,13 @@ public final class BenchmarkRunner {
         try (ClientLagProbe probe = new ClientLagProbe(client.callbackExecutor());
                 ServerTelemetry telemetry = new ServerTelemetry(metricsUrls(), warn)) {
             probe.start();
+            boolean qualityDue = config.quality();
             for (int i = 0; i < plan.size(); i++) {
                 StagePlan stage = plan.get(i);
+                if (qualityDue && stage.mode() != StagePlan.Mode.SINGLE) {
+                    runQuality(warn);
+                    qualityDue = false;
+                }
                 listener.stageStarted(stage, i, total);
                 telemetry.stageStarted(stage.name());
                 probe.readAndReset();
@@ -100,6 +105,9 @@ public final class BenchmarkRunner {
                 reports.add(report.withServer(telemetry.stageFinished(stage.name())));
                 singles.addAll(recorder.singles());
                 listener.stageFinished(reports.get(i), i + 1, total);
+            }
+            if (qualityDue) {
+                runQuality(warn);
             }
             if (config.findCapacity() != null) {
                 capacity = findCapacity(probe, telemetry, reports, singles);
@@ -261,8 +269,33 @@ public final class BenchmarkRunner {
                 request,
                 new StageRecorder(warmup, config.warmupMaxTokens(), false, Slo.NONE),
                 new AtomicBoolean(),
-                () -> new DatasetRequest(null, prompts.warmup(), config.warmupMaxTokens()),
+                () -> new DatasetRequest(null, prompts.warmup(), config.warmupMaxTokens(), 0),
                 new BenchmarkListener() {}));
+    }
+
+    /**
+     * The quality stage, not measured: each single-request prompt once, greedy (temperature 0, top_p 1), asking for
+     * logprobs so the output's tokens can be compared with another server's for the same prompt.
+     */
+    private void runQuality(Consumer<String> warn) throws InterruptedException {
+        CompletionRequest request = template.toBuilder()
+                .temperature(0.0)
+                .topP(1.0)
+                .maxTokens(config.qualityMaxTokens())
+                .logprobs(true)
+                .build();
+        List<QualityOutput> outputs = new ArrayList<>();
+        List<String> qualityPrompts = config.prompts();
+        for (int i = 0; i < qualityPrompts.size(); i++) {
+            RequestResult result = await(client.complete(request.withPrompt(qualityPrompts.get(i))));
+            if (result.succeeded()) {
+                outputs.add(new QualityOutput(i, result.tokenPieces(), result.finishReason()));
+            } else {
+                warn.accept("quality: prompt " + i + " failed, its output is not compared (" + result.failureClass()
+                        + ": " + result.errorMessage() + ")");
+            }
+        }
+        listener.qualityFinished(outputs);
     }
 
     /**
@@ -312,9 +345,12 @@ public final class BenchmarkRunner {
     /** Each configured prompt alone, one after the other. */
     private CompletableFuture<Void> runSingles(StagePlan stage, CompletionRequest request, StageRecorder recorder) {
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        for (String prompt : config.prompts()) {
+        List<String> singlePrompts = config.prompts();
+        for (int i = 0; i < singlePrompts.size(); i++) {
+            String prompt = singlePrompts.get(i);
+            int index = i;
             chain = chain.thenCompose(ignored -> client.complete(request.withPrompt(prompt))
-                    .thenAccept(result -> record(stage, recorder, result, result.sendNanos(), prompt)));
+                    .thenAccept(result -> record(stage, recorder, result, result.sendNanos(), prompt, index)));
         }
         return chain;
     }
@@ -345,7 +381,7 @@ public final class BenchmarkRunner {
             recorder.issued();
             client.complete(next.applyTo(request)).whenComplete((result, error) -> {
                 try {
-                    record(stage, recorder, result, result.sendNanos(), next.prompt());
+                    record(stage, recorder, result, result.sendNanos(), next.prompt(), next.index());
                     worker[0].run();
                 } catch (RuntimeException e) {
                     finished.completeExceptionally(e);
@@ -396,7 +432,7 @@ public final class BenchmarkRunner {
                 client.complete(due.getValue().applyTo(request)).whenComplete((result, error) -> {
                     try {
                         recorder.record(result, due.getKey(), due.getValue().prompt());
-                        listener.requestFinished(stage, result);
+                        listener.requestFinished(stage, due.getValue().index(), due.getKey(), result);
                     } catch (RuntimeException e) {
                         finished.completeExceptionally(e);
                     }
@@ -460,9 +496,14 @@ public final class BenchmarkRunner {
     }
 
     private void record(
-            StagePlan stage, StageRecorder recorder, RequestResult result, long intendedNanos, String prompt) {
+            StagePlan stage,
+            StageRecorder recorder,
+            RequestResult result,
+            long intendedNanos,
+            String prompt,
+            long index) {
         recorder.record(result, intendedNanos, prompt);
-        listener.requestFinished(stage, result);
+        listener.requestFinished(stage, index, intendedNanos, result);
     }
 
     private static <T> T await(CompletableFuture<T> future) throws InterruptedException {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The fields of one OpenAI-compatible completion object (a streamed chunk or a whole response) that measurement needs,
@@ -20,6 +22,9 @@ final class CompletionChunk {
     String content;
     /** delta.reasoning_content (SGLang, DeepSeek) or delta.reasoning (newer vLLM). */
     String reasoning;
+
+    /** choices[0].logprobs.content[].token, in order; null when the chunk has no logprobs content. */
+    List<String> logprobTokens;
 
     String finishReason;
     int promptTokens = ABSENT;
@@ -92,6 +97,7 @@ final class CompletionChunk {
                 case "delta", "message" -> readMessage(p, value);
                 case "text" -> content = textOrNull(p, value);
                 case "finish_reason" -> finishReason = textOrNull(p, value);
+                case "logprobs" -> readLogprobs(p, value);
                 default -> p.skipChildren();
             }
         }
@@ -109,6 +115,40 @@ final class CompletionChunk {
                 case "content" -> content = textOrNull(p, fieldValue);
                 case "reasoning_content", "reasoning" -> reasoning = textOrNull(p, fieldValue);
                 default -> p.skipChildren();
+            }
+        }
+    }
+
+    private void readLogprobs(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken fieldValue = p.nextToken();
+            if (field.equals("content") && fieldValue == JsonToken.START_ARRAY) {
+                logprobTokens = new ArrayList<>();
+                while (p.nextToken() == JsonToken.START_OBJECT) {
+                    readLogprobToken(p);
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+    }
+
+    private void readLogprobToken(JsonParser p) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals("token")) {
+                String token = textOrNull(p, value);
+                if (token != null) {
+                    logprobTokens.add(token);
+                }
+            } else {
+                p.skipChildren();
             }
         }
     }

@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param apiKey sent as a bearer token when not null
  * @param timeout the whole request, from its submission (waiting for a connection included) to the last byte
  * @param captureText keep the generated text (up to {@value RequestResult#MAX_CAPTURED_CHARS} characters per channel)
+ * @param logprobs ask for {@code logprobs} and keep the output's token pieces (see {@link RequestResult#tokenPieces})
  */
 public record CompletionRequest(
         URI baseUrl,
@@ -34,7 +35,8 @@ public record CompletionRequest(
         boolean continuousUsage,
         String apiKey,
         Duration timeout,
-        boolean captureText) {
+        boolean captureText,
+        boolean logprobs) {
 
     public CompletionRequest {
         Objects.requireNonNull(baseUrl, "baseUrl");
@@ -90,7 +92,8 @@ public record CompletionRequest(
                         .continuousUsage(continuousUsage)
                         .apiKey(apiKey)
                         .timeout(timeout)
-                        .captureText(captureText);
+                        .captureText(captureText)
+                        .logprobs(logprobs);
     }
 
     /** Builds a {@link CompletionRequest}; every setter is optional. */
@@ -109,6 +112,7 @@ public record CompletionRequest(
         private String apiKey;
         private Duration timeout = Duration.ofSeconds(60);
         private boolean captureText;
+        private boolean logprobs;
 
         private Builder(URI baseUrl, String model) {
             this.baseUrl = baseUrl;
@@ -175,6 +179,11 @@ public record CompletionRequest(
             return this;
         }
 
+        public Builder logprobs(boolean value) {
+            this.logprobs = value;
+            return this;
+        }
+
         public CompletionRequest build() {
             return new CompletionRequest(
                     baseUrl,
@@ -190,7 +199,8 @@ public record CompletionRequest(
                     continuousUsage,
                     apiKey,
                     timeout,
-                    captureText);
+                    captureText,
+                    logprobs);
         }
     }
 }

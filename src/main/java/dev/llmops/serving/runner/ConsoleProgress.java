@@ -1,6 +1,7 @@
 package dev.llmops.serving.runner;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -39,6 +40,14 @@ public final class ConsoleProgress implements BenchmarkListener {
         if (succeeded + failed > 0) {
             note("warm-up: %d requests done, %d failed", succeeded + failed, failed);
         }
+    }
+
+    @Override
+    public void qualityFinished(List<QualityOutput> outputs) {
+        note(
+                "quality: %d prompts, %d tokens",
+                outputs.size(),
+                outputs.stream().mapToInt(output -> output.tokens().size()).sum());
     }
 
     @Override

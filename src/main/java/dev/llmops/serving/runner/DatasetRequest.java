@@ -6,8 +6,9 @@ package dev.llmops.serving.runner;
  * @param systemPrompt the shared system prompt of a shared-prefix group, else null
  * @param prompt the user's prompt
  * @param maxTokens max_tokens of the request
+ * @param index its position in the stage's request sequence: the same request in two runs of one workload
  */
-record DatasetRequest(String systemPrompt, String prompt, int maxTokens) {
+record DatasetRequest(String systemPrompt, String prompt, int maxTokens, long index) {
 
     /** {@code template} asking this request. */
     CompletionRequest applyTo(CompletionRequest template) {

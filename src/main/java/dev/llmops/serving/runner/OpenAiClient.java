@@ -155,6 +155,9 @@ public final class OpenAiClient implements AutoCloseable {
         if (request.ignoreEos()) {
             body.put("ignore_eos", true);
         }
+        if (request.logprobs()) {
+            body.put("logprobs", true);
+        }
         body.put("stream", request.stream());
         if (request.stream()) {
             ObjectNode options = body.putObject("stream_options");

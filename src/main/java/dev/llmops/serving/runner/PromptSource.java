@@ -83,9 +83,9 @@ final class PromptSource {
             return switch (config.dataset()) {
                 case PROMPTS -> {
                     List<String> prompts = config.prompts();
-                    yield new DatasetRequest(null, prompts.get((int) (index % prompts.size())), maxTokens);
+                    yield new DatasetRequest(null, prompts.get((int) (index % prompts.size())), maxTokens, index);
                 }
-                case RANDOM -> new DatasetRequest(null, words(config.inputLength()), maxTokens);
+                case RANDOM -> new DatasetRequest(null, words(config.inputLength()), maxTokens, index);
                 case SHAREGPT -> {
                     ShareGptDataset dataset = config.shareGpt();
                     int conversation = nextConversation(dataset.size());
@@ -93,12 +93,13 @@ final class PromptSource {
                     yield new DatasetRequest(
                             null,
                             dataset.prompt(conversation),
-                            config.outputLength() != null ? config.outputLength() : replyTokens);
+                            config.outputLength() != null ? config.outputLength() : replyTokens,
+                            index);
                 }
                 case SHARED_PREFIX -> {
                     String groupPrompt = groupPrompts[random.nextInt(groupPrompts.length)];
                     yield new DatasetRequest(
-                            groupPrompt, words(config.sharedPrefix().questionTokens()), maxTokens);
+                            groupPrompt, words(config.sharedPrefix().questionTokens()), maxTokens, index);
                 }
             };
         }

@@ -1,6 +1,7 @@
 package dev.llmops.serving.runner;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -24,6 +25,9 @@ import java.util.OptionalDouble;
  * @param tokenChunkTokens how many tokens each of those chunks carried (see {@link #tokenCounting})
  * @param text generated content when the request asked to capture it, else null
  * @param reasoningText generated reasoning when the request asked to capture it, else null
+ * @param tokenPieces when the request asked for logprobs: the output's tokens as text, from
+ *     {@code choices[0].logprobs.content[].token} when the server sent them, else one piece per content chunk; at most
+ *     {@value #MAX_TOKEN_PIECES} pieces of at most {@value #MAX_PIECE_CHARS} characters. Else null
  */
 public record RequestResult(
         String failureClass,
@@ -42,12 +46,15 @@ public record RequestResult(
         long[] tokenChunkNanos,
         int[] tokenChunkTokens,
         String text,
-        String reasoningText) {
+        String reasoningText,
+        List<String> tokenPieces) {
 
     /** Marks a timestamp that never happened. */
     public static final long NO_TIME = Long.MIN_VALUE;
 
     public static final int MAX_CAPTURED_CHARS = 65536;
+    public static final int MAX_TOKEN_PIECES = QualityOutput.MAX_TOKENS;
+    public static final int MAX_PIECE_CHARS = 64;
 
     /** Receives the inter-token latency of one chunk: the gap to the previous chunk, divided over its tokens. */
     @FunctionalInterface

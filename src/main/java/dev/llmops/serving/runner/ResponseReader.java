@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -56,12 +57,19 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     private int chunks;
     private final StringBuilder text;
     private final StringBuilder reasoningText;
+    /** Token pieces from logprobs, and one piece per content chunk in case the server sends no logprobs. */
+    private final List<String> logprobPieces;
+
+    private final List<String> chunkPieces;
+    private boolean sawLogprobs;
 
     ResponseReader(CompletionRequest request, long sendNanos) {
         this.request = request;
         this.sendNanos = sendNanos;
         this.text = request.captureText() ? new StringBuilder() : null;
         this.reasoningText = request.captureText() ? new StringBuilder() : null;
+        this.logprobPieces = request.logprobs() ? new ArrayList<>() : null;
+        this.chunkPieces = request.logprobs() ? new ArrayList<>() : null;
     }
 
     /**
@@ -291,6 +299,28 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         if (chars > 0 || tokens > 0) {
             addChunk(now, chars, tokens);
         }
+        if (logprobPieces != null) {
+            keepPieces(chunk);
+        }
+    }
+
+    private void keepPieces(CompletionChunk chunk) {
+        if (chunk.logprobTokens != null) {
+            sawLogprobs = true;
+            chunk.logprobTokens.forEach(token -> addPiece(logprobPieces, token));
+        }
+        if (chunk.content != null && !chunk.content.isEmpty()) {
+            addPiece(chunkPieces, chunk.content);
+        }
+    }
+
+    private static void addPiece(List<String> pieces, String piece) {
+        if (pieces.size() < RequestResult.MAX_TOKEN_PIECES) {
+            pieces.add(
+                    piece.length() > RequestResult.MAX_PIECE_CHARS
+                            ? piece.substring(0, RequestResult.MAX_PIECE_CHARS)
+                            : piece);
+        }
     }
 
     private static void capture(StringBuilder target, String value) {
@@ -433,7 +463,8 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
                 Arrays.copyOf(chunkNanos, chunks),
                 Arrays.copyOf(chunkTokens, chunks),
                 text == null ? null : text.toString(),
-                reasoningText == null ? null : reasoningText.toString()));
+                reasoningText == null ? null : reasoningText.toString(),
+                logprobPieces == null ? null : List.copyOf(sawLogprobs ? logprobPieces : chunkPieces)));
     }
 
     private void keepBody(ByteBuffer buffer) {

@@ -44,6 +44,10 @@ public final class RunnerFlags {
     public static final String SUMMARY_FILE = "--summary-file";
     public static final String REQUESTS_OUT = "--requests-out";
     public static final String METRICS_URL = "--metrics-url";
+    public static final String QUALITY = "--quality";
+    public static final String QUALITY_MAX_TOKENS = "--quality-max-tokens";
+    public static final String SAMPLES_LOG = "--samples-log";
+    public static final String SAMPLES_OUT = "--samples-out";
     /** Separates the values of a list flag: {@code --concurrency 8,16}. */
     public static final String LIST_SEPARATOR = ",";
 

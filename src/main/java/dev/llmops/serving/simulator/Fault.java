@@ -9,5 +9,10 @@ public enum Fault {
     /** Accepts generation requests and never answers them. */
     HANG,
     /** Ends every stream halfway through, without finish_reason and without [DONE]. */
-    DISCONNECT
+    DISCONNECT,
+    /**
+     * A draft model that fools the verifier: with speculative decoding every step accepts the most tokens a step can
+     * (faster), and every answer differs from the healthy one after its first two tokens.
+     */
+    BROKEN_DRAFT
 }

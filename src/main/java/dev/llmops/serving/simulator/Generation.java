@@ -17,42 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class Generation {
 
-    private static final String[] CONTENT_WORDS = {
-        " The",
-        " answer",
-        " depends",
-        " on",
-        " a",
-        " few",
-        " details",
-        " worth",
-        " checking",
-        " carefully",
-        ",",
-        " especially",
-        " throughput",
-        " and",
-        " latency",
-        "."
-    };
-    private static final String[] REASONING_WORDS = {
-        " Let",
-        " me",
-        " think",
-        " about",
-        " this",
-        " step",
-        " by",
-        " step",
-        ";",
-        " first",
-        " the",
-        " question",
-        " asks",
-        " what",
-        " happens",
-        "."
-    };
+    /** logprob of every simulated token: greedy decoding's choice, near certain. */
+    private static final String TOKEN_LOGPROB = "-0.05";
 
     private final SglangSimulator simulator;
     private final HttpExchange exchange;
@@ -67,6 +33,8 @@ final class Generation {
     private final boolean ignoreEos;
     private final int outputTokens;
     private final int reasoningTokens;
+    private final SimulatedText text;
+    private final boolean logprobs;
     private final int[] chunkEnds;
     private final int chunkCount;
     private final int disconnectAtChunk;
@@ -99,6 +67,8 @@ final class Generation {
             boolean ignoreEos,
             int outputTokens,
             int reasoningTokens,
+            SimulatedText text,
+            boolean logprobs,
             int[] chunkEnds,
             long ttftNanos,
             long chunkDelayNanos,
@@ -118,6 +88,8 @@ final class Generation {
         this.ignoreEos = ignoreEos;
         this.outputTokens = outputTokens;
         this.reasoningTokens = Math.min(reasoningTokens, outputTokens);
+        this.text = text;
+        this.logprobs = logprobs;
         this.chunkEnds = chunkEnds;
         this.chunkCount = chunkEnds.length;
         this.disconnectAtChunk = disconnect ? Math.max(1, chunkCount / 2) : -1;
@@ -144,7 +116,7 @@ final class Generation {
     synchronized void start() {
         startedNanos = System.nanoTime();
         if (stream && chat) {
-            if (!write("data: " + chunkJson("\"role\":\"assistant\",\"content\":\"\"", null, -1) + "\n\n")) {
+            if (!write("data: " + chunkJson("\"role\":\"assistant\",\"content\":\"\"", null, null, -1) + "\n\n")) {
                 return;
             }
         }
@@ -190,12 +162,12 @@ final class Generation {
         int last = chunkEnds[index];
         StringBuilder events = new StringBuilder(256);
         events.append("data: ")
-                .append(chunkJson(delta(first, last), null, last))
+                .append(chunkJson(delta(first, last), logprobs ? logprobsJson(first, last) : null, null, last))
                 .append("\n\n");
         boolean lastChunk = index == chunkCount - 1;
         if (lastChunk) {
             events.append("data: ")
-                    .append(chunkJson(chat ? "\"content\":\"\"" : null, finishReason(), last))
+                    .append(chunkJson(chat ? "\"content\":\"\"" : null, null, finishReason(), last))
                     .append("\n\n");
             if (includeUsage) {
                 events.append("data: {\"id\":\"")
@@ -238,10 +210,10 @@ final class Generation {
         if (chat) {
             choice = "{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + content + "\""
                     + (reasoningTokens > 0 ? ",\"reasoning_content\":\"" + reasoning + "\"" : "")
-                    + "},\"finish_reason\":\"" + finishReason() + "\"}";
+                    + "}" + wholeLogprobs() + ",\"finish_reason\":\"" + finishReason() + "\"}";
         } else {
-            choice = "{\"index\":0,\"text\":\"" + reasoning + content + "\",\"finish_reason\":\"" + finishReason()
-                    + "\"}";
+            choice = "{\"index\":0,\"text\":\"" + reasoning + content + "\"" + wholeLogprobs() + ",\"finish_reason\":\""
+                    + finishReason() + "\"}";
         }
         String json = "{\"id\":\"" + id + "\",\"object\":\"" + (chat ? "chat.completion" : "text_completion")
                 + "\",\"created\":" + createdSeconds + ",\"model\":" + simulator.modelJson() + ",\"choices\":[" + choice
@@ -264,6 +236,10 @@ final class Generation {
         sentTokens = outputTokens;
         simulator.tokensGenerated(outputTokens, chunkCount, false, now - receivedNanos);
         end(SimulatedRequest.Outcome.COMPLETED, finishReason());
+    }
+
+    private String wholeLogprobs() {
+        return logprobs ? ",\"logprobs\":" + logprobsJson(0, outputTokens) : "";
     }
 
     private String finishReason() {
@@ -293,13 +269,34 @@ final class Generation {
     }
 
     private String word(int token) {
-        return token < reasoningTokens
-                ? REASONING_WORDS[token % REASONING_WORDS.length]
-                : CONTENT_WORDS[(token - reasoningTokens) % CONTENT_WORDS.length];
+        return text.word(token);
     }
 
-    /** A chunk object; {@code delta} is the delta's fields for chat, the text for completions. */
-    private String chunkJson(String delta, String finishReason, int tokensSoFar) {
+    /** The choice's logprobs of tokens {@code first} to {@code end} (exclusive), as SGLang streams them. */
+    private String logprobsJson(int first, int end) {
+        StringBuilder json = new StringBuilder(64 * (end - first) + 32).append("{\"content\":[");
+        for (int i = first; i < end; i++) {
+            String token = word(i);
+            json.append(i == first ? "" : ",")
+                    .append("{\"token\":\"")
+                    .append(token)
+                    .append("\",\"logprob\":")
+                    .append(TOKEN_LOGPROB)
+                    .append(",\"bytes\":[");
+            byte[] bytes = token.getBytes(StandardCharsets.UTF_8);
+            for (int b = 0; b < bytes.length; b++) {
+                json.append(b == 0 ? "" : ",").append(bytes[b] & 0xff);
+            }
+            json.append("],\"top_logprobs\":[]}");
+        }
+        return json.append("]}").toString();
+    }
+
+    /**
+     * A chunk object; {@code delta} is the delta's fields for chat, the text for completions; {@code logprobs} the
+     * choice's logprobs object, or null.
+     */
+    private String chunkJson(String delta, String logprobs, String finishReason, int tokensSoFar) {
         StringBuilder json = new StringBuilder(256)
                 .append("{\"id\":\"")
                 .append(id)
@@ -314,6 +311,9 @@ final class Generation {
             json.append("\"delta\":{").append(delta == null ? "" : delta).append('}');
         } else {
             json.append("\"text\":\"").append(delta == null ? "" : delta).append('"');
+        }
+        if (logprobs != null) {
+            json.append(",\"logprobs\":").append(logprobs);
         }
         json.append(",\"finish_reason\":")
                 .append(finishReason == null ? "null" : '"' + finishReason + '"')

@@ -416,7 +416,12 @@ public final class SglangSimulator implements AutoCloseable {
                 ignoreEos,
                 outputTokens,
                 chat ? config.reasoningTokens : 0,
-                chunkEnds(outputTokens),
+                new SimulatedText(
+                        chat ? config.reasoningTokens : 0,
+                        greedy(body) ? body.path(chat ? "messages" : "prompt").toString() : null,
+                        current == Fault.BROKEN_DRAFT),
+                body.path("logprobs").asBoolean(false),
+                chunkEnds(outputTokens, current == Fault.BROKEN_DRAFT),
                 config.ttft.toNanos(),
                 config.speculative == null
                         ? config.tokenDelay.toNanos() * config.tokensPerChunk
@@ -440,8 +445,17 @@ public final class SglangSimulator implements AutoCloseable {
         }
     }
 
-    /** Where each chunk's tokens end: every tokens-per-chunk, or each speculative step's accepted tokens drawn. */
-    private int[] chunkEnds(int outputTokens) {
+    /** Temperature 0: the answer is the same for the same prompt, on every simulator. */
+    private static boolean greedy(JsonNode body) {
+        JsonNode temperature = body.path("temperature");
+        return temperature.isNumber() && temperature.asDouble() == 0;
+    }
+
+    /**
+     * Where each chunk's tokens end: every tokens-per-chunk, or each speculative step's accepted tokens, drawn or, with
+     * a broken draft, the most a step can accept.
+     */
+    private int[] chunkEnds(int outputTokens, boolean brokenDraft) {
         if (config.speculative == null) {
             int[] ends = new int[(outputTokens + config.tokensPerChunk - 1) / config.tokensPerChunk];
             for (int i = 0; i < ends.length; i++) {
@@ -456,7 +470,8 @@ public final class SglangSimulator implements AutoCloseable {
         int[] ends = new int[outputTokens];
         int chunks = 0;
         for (int end = 0; end < outputTokens; chunks++) {
-            end = Math.min(outputTokens, end + config.speculative.draw(random));
+            int accepted = brokenDraft ? config.speculative.maxTokensPerStep() : config.speculative.draw(random);
+            end = Math.min(outputTokens, end + accepted);
             ends[chunks] = end;
         }
         return Arrays.copyOf(ends, chunks);

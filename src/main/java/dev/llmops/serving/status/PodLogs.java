@@ -40,6 +40,26 @@ public final class PodLogs {
         }
     }
 
+    /**
+     * The last lines of the container's current log, at most {@code limitBytes} of them (the API server stops there);
+     * empty when unreadable.
+     */
+    public Optional<String> tail(Pod pod, String container, int lines, int limitBytes) {
+        try {
+            return Optional.ofNullable(noRetryClient()
+                    .pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .inContainer(container)
+                    .limitBytes(limitBytes)
+                    .tailingLines(lines)
+                    .getLog());
+        } catch (KubernetesClientException e) {
+            LOG.debugf("No log for pod %s: %s", pod.getMetadata().getName(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
     private KubernetesClient noRetryClient() {
         if (noRetry == null) {
             noRetry = client.newClient(new RequestConfigBuilder()

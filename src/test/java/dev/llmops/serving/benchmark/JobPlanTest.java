@@ -25,8 +25,8 @@ class JobPlanTest {
     void deadlineOfTheDefaultPlanAssumesEveryRequestRunsIntoItsTimeout() {
         BenchmarkRunSpec spec = spec();
 
-        // 600 + 900 × (3 warm-up + 3 prompts) + 5 levels × 4 rounds × 900
-        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 900 * 6 + 5 * 4 * 900);
+        // 600 + 900 × (3 warm-up + 3 prompts + 3 quality prompts) + 5 levels × 4 rounds × 900
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 900 * 9 + 5 * 4 * 900);
     }
 
     @Test
@@ -37,7 +37,7 @@ class JobPlanTest {
         spec.sweep.requestsPerLevel = 100;
 
         // level 8: ⌈100/8⌉ = 13 rounds, level 64: 2 rounds
-        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 60 * 6 + 60 * (13 + 2));
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 60 * 9 + 60 * (13 + 2));
     }
 
     @Test
@@ -49,7 +49,8 @@ class JobPlanTest {
         spec.sweep.concurrency = List.of(8, 16);
         spec.sweep.durationSecondsPerLevel = 300;
 
-        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 2 * (300 + 60));
+        // the quality stage sends the runner's 3 default prompts
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 60 * 3 + 2 * (300 + 60));
     }
 
     @Test
@@ -86,7 +87,7 @@ class JobPlanTest {
         spec.sweep.requestsPerLevel = 64;
         spec.target.apiKeySecret = new SecretKeyReference();
 
-        List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2");
+        List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of());
 
         assertThat(String.join(" ", args))
                 .isEqualTo("bench --url http://kimi.llm.svc:30000 --model kimi-k2"
@@ -95,8 +96,31 @@ class JobPlanTest {
                         + "--requests-per-level 64"
                         + " --warmup 3 --warmup-max-tokens 256 --max-tokens 4096 --temperature 0.6 --top-p 0.95 "
                         + "--timeout 900"
-                        + " --api-key-env BENCH_API_KEY --summary-file /dev/termination-log");
+                        + " --api-key-env BENCH_API_KEY --quality --quality-max-tokens 256 --samples-log"
+                        + " --summary-file /dev/termination-log");
         assertThat(args).containsSubsequence("--prompts", "Explain quantum entanglement");
+    }
+
+    @Test
+    void theRunnerReadsEachServingPodsMetricsOrTheExternalTargetsMetricsUrl() {
+        BenchmarkRunSpec external = spec();
+        external.quality.maxTokens = 64;
+        List<String> pods = List.of("http://10.0.0.7:30000/metrics", "http://10.0.0.9:30000/metrics");
+
+        assertThat(String.join(" ", RunnerArguments.of(external, "http://sglang.example:30000", "kimi-k2", pods)))
+                .as("an external target ignores pods and has no metrics URL of its own")
+                .doesNotContain("--metrics-url")
+                .contains(" --quality --quality-max-tokens 64 --samples-log ");
+        external.target.metricsUrl = "http://sglang.example:9090/metrics";
+        assertThat(RunnerArguments.of(external, "http://sglang.example:30000", "kimi-k2", pods))
+                .containsSubsequence("--metrics-url", "http://sglang.example:9090/metrics")
+                .containsOnlyOnce("--metrics-url");
+
+        BenchmarkRunSpec modelServer = spec();
+        modelServer.target.url = null;
+        modelServer.target.modelServer = "kimi";
+        assertThat(String.join(" ", RunnerArguments.of(modelServer, "http://kimi.llm.svc:30000", "kimi-k2", pods)))
+                .contains(" --metrics-url http://10.0.0.7:30000/metrics --metrics-url http://10.0.0.9:30000/metrics ");
     }
 
     @Test
@@ -105,7 +129,7 @@ class JobPlanTest {
         spec.singleRequest.prompts = List.of();
         spec.sweep.concurrency = List.of();
 
-        List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2");
+        List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of());
 
         assertThat(args).contains("--no-single", "--no-sweep").doesNotContain("--prompts", "--concurrency");
     }
@@ -131,7 +155,7 @@ class JobPlanTest {
         spec.capacity = new CapacitySpec();
         spec.capacity.mode = CapacityMode.Rate;
 
-        String args = String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2"));
+        String args = String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()));
 
         assertThat(args)
                 .contains(" --dataset shared-prefix:8,2048,128 --output-len 256 ")
@@ -145,14 +169,14 @@ class JobPlanTest {
     @Test
     void withoutLevelsOrRatesTheDefaultLevelsRunAndAnEmptyListRunsNone() {
         BenchmarkRunSpec spec = spec();
-        assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2"))
+        assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()))
                 .containsSubsequence("--concurrency", "8,16,32,48,64");
 
         spec.sweep.concurrency = List.of();
         spec.capacity = new CapacitySpec();
         spec.capacity.mode = CapacityMode.Concurrency;
         spec.capacity.maxProbes = 5;
-        assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2")))
+        assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
                 .contains(" --no-sweep ")
                 .contains(" --find-capacity concurrency --max-probes 5 ")
                 .doesNotContain("--rate", "--concurrency");
@@ -168,9 +192,10 @@ class JobPlanTest {
         spec.dataset.shareGpt.configMap.key = "sharegpt.json";
         spec.dataset.shareGpt.maxOutputTokens = 512;
 
-        assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2")))
+        assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
                 .contains(" --dataset sharegpt:/datasets/sharegpt.json --output-len 512 ");
-        PodSpec pod = BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", "runner:1");
+        PodSpec pod =
+                BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), "runner:1");
         assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(mount -> {
             assertThat(mount.getMountPath()).isEqualTo("/datasets");
             assertThat(mount.getReadOnly()).isTrue();
@@ -196,9 +221,10 @@ class JobPlanTest {
         spec.dataset.shareGpt.persistentVolumeClaim.claimName = "datasets";
         spec.dataset.shareGpt.persistentVolumeClaim.path = "sharegpt/v3.json";
 
-        assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2"))
+        assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()))
                 .containsSubsequence("--dataset", "sharegpt:/datasets/sharegpt/v3.json");
-        PodSpec pod = BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", "runner:1");
+        PodSpec pod =
+                BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), "runner:1");
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("dataset"))
                 .singleElement()
@@ -223,7 +249,7 @@ class JobPlanTest {
         spec.capacity.mode = CapacityMode.Rate;
 
         // r0.1: 8 requests (the minimum) over 80 s; r4: 120 requests over 30 s; each + T; search: 1800 + 4 T
-        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + (80 + 60) + (30 + 60) + 1800 + 4 * 60);
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 60 * 3 + (80 + 60) + (30 + 60) + 1800 + 4 * 60);
     }
 
     @Test

@@ -94,7 +94,9 @@ class RunStatusReportTest {
                     provenanceReads.incrementAndGet();
                     return provenance();
                 },
-                Optional.empty());
+                Optional.empty(),
+                Optional.empty(),
+                RunStatusReportTest::noSamples);
 
         run.setStatus(at(CREATED.plusSeconds(5)).build(run, observation).status());
         BenchmarkRunStatus status =
@@ -120,7 +122,7 @@ class RunStatusReportTest {
         run.getSpec().slo.ttftP99Millis = 155;
 
         RunStatusReport.Report report = at(CREATED.plusSeconds(60))
-                .build(run, ready(Optional.of(job(new JobOutcome.Completed(SUMMARY, null)))));
+                .build(run, ready(Optional.of(job(new JobOutcome.Completed(SUMMARY, null, null)))));
 
         BenchmarkRunStatus status = report.status();
         assertThat(status.phase).isEqualTo(BenchmarkRunPhase.Succeeded);
@@ -149,7 +151,8 @@ class RunStatusReportTest {
         BenchmarkRunStatus status = at(CREATED.plusSeconds(60))
                 .build(
                         run("kimi", null),
-                        ready(Optional.of(job(new JobOutcome.Completed(null, "the pod left no termination message")))))
+                        ready(Optional.of(
+                                job(new JobOutcome.Completed(null, "the pod left no termination message", null)))))
                 .status();
 
         assertThat(status.phase).isEqualTo(BenchmarkRunPhase.Failed);
@@ -194,7 +197,9 @@ class RunStatusReportTest {
                 TargetState.of(run("kimi", null), Optional.empty()),
                 Optional.of(job(new JobOutcome.Running(null))),
                 RunStatusReportTest::provenance,
-                Optional.empty());
+                Optional.empty(),
+                Optional.empty(),
+                RunStatusReportTest::noSamples);
 
         BenchmarkRunStatus status = at(CREATED.plusSeconds(60))
                 .build(run("kimi", null), observation)
@@ -250,14 +255,19 @@ class RunStatusReportTest {
                 .build(
                         run,
                         new RunStatusReport.Observation(
-                                readyTarget(), Optional.empty(), RunStatusReportTest::provenance, baseline))
+                                readyTarget(),
+                                Optional.empty(),
+                                RunStatusReportTest::provenance,
+                                baseline,
+                                Optional.empty(),
+                                RunStatusReportTest::noSamples))
                 .status();
     }
 
     private static BenchmarkRun succeeded(BenchmarkRun run, double peak) {
         String summary = SUMMARY.replace("750.5", Double.toString(peak));
         run.setStatus(at(CREATED.plusSeconds(60))
-                .build(run, ready(Optional.of(job(new JobOutcome.Completed(summary, null)))))
+                .build(run, ready(Optional.of(job(new JobOutcome.Completed(summary, null, null)))))
                 .status());
         return run;
     }
@@ -294,11 +304,23 @@ class RunStatusReportTest {
                 TargetState.of(run("kimi", null), Optional.empty()),
                 Optional.empty(),
                 RunStatusReportTest::provenance,
-                Optional.empty());
+                Optional.empty(),
+                Optional.empty(),
+                RunStatusReportTest::noSamples);
     }
 
     private static RunStatusReport.Observation ready(Optional<RunStatusReport.ObservedJob> job) {
-        return new RunStatusReport.Observation(readyTarget(), job, RunStatusReportTest::provenance, Optional.empty());
+        return new RunStatusReport.Observation(
+                readyTarget(),
+                job,
+                RunStatusReportTest::provenance,
+                Optional.empty(),
+                Optional.empty(),
+                RunStatusReportTest::noSamples);
+    }
+
+    private static SamplesRead noSamples(String configMap) {
+        return SamplesRead.missing("ConfigMap " + configMap + " does not exist");
     }
 
     private static TargetState readyTarget() {

@@ -87,7 +87,7 @@ final class RunnerRuns {
                 spec.target = new BenchmarkTarget();
                 smallPlan(spec);
                 Output output =
-                        bench(RunnerArguments.of(spec, simulator.baseUrl().toString(), simulator.model()));
+                        bench(RunnerArguments.of(spec, simulator.baseUrl().toString(), simulator.model(), List.of()));
                 if (output.exitCode() != 0) {
                     throw new IllegalStateException("bench exited " + output.exitCode() + ": " + output.stderr());
                 }

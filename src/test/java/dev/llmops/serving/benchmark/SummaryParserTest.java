@@ -66,7 +66,7 @@ class SummaryParserTest {
                 {"n":"single","c":1,"ok":3,"fail":0,"otps":48.1,"ttft":[121.0,121.7,124.9,125.4,125.6]},\
                 {"n":"c8","c":8,"ok":16,"fail":0,"otps":382.6,"ttft":[125.0,124.9,127.0,128.6,129.1]},\
                 {"n":"c16","c":16,"ok":31,"fail":1,"otps":765.7,"ttft":[123.5,122.6,126.2,128.7,130.3],\
-                "tpot":[20.1,20.0,20.2,20.9,21.4]}],\
+                "tpot":[20.1,20.0,20.2,20.9,21.4],"acc":2.87}],\
                 "sum":{"sstps":48.1,"peak":765.7,"peakc":16,"knee":8,"fail":1}}""");
         BenchmarkRunStatus status = new BenchmarkRunStatus();
 
@@ -81,6 +81,7 @@ class SummaryParserTest {
                 .extracting(t -> t.mean, t -> t.p50, t -> t.p90, t -> t.p99, t -> t.max)
                 .containsExactly(123.5, 122.6, 126.2, 128.7, 130.3);
         assertThat(c16.tpotMillis.p99).isEqualTo(20.9);
+        assertThat(status.stages).extracting(s -> s.specAcceptLength).containsExactly(null, null, 2.87);
         assertThat(status.summary.singleStreamTokensPerSecond).isEqualTo(48.1);
         assertThat(status.summary.peakTokensPerSecond).isEqualTo(765.7);
         assertThat(status.summary.peakConcurrency).isEqualTo(16);
@@ -259,6 +260,13 @@ class SummaryParserTest {
         assertThatThrownBy(() -> SummaryParser.parse(
                         "{\"v\":1,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"otps\":-3.5}]}"))
                 .hasMessageContaining("stages[0].otps is -3.5");
+    }
+
+    @Test
+    void rejectsAnAcceptanceLengthThatIsNotAFiniteFigure() {
+        assertThatThrownBy(() -> SummaryParser.parse(
+                        "{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"acc\":-1.5}]}"))
+                .hasMessageContaining("stages[0].acc is -1.5");
     }
 
     @Test

@@ -46,7 +46,7 @@ class RunnerContractTest {
 
     static Stream<Arguments> specs() {
         return Stream.of(
-                arguments(spec("defaults", s -> {}), expected().build()),
+                arguments(spec("defaults", s -> {}), job().build()),
                 arguments(
                         spec("every sampling, warm-up and timeout setting", s -> {
                             s.singleRequest.prompts = List.of("Write a haiku", "Explain TCP slow start");
@@ -58,8 +58,7 @@ class RunnerContractTest {
                             s.sampling.maxTokens = 128;
                             s.requestTimeoutSeconds = 60;
                         }),
-                        expected()
-                                .prompts(List.of("Write a haiku", "Explain TCP slow start"))
+                        job().prompts(List.of("Write a haiku", "Explain TCP slow start"))
                                 .concurrency(List.of(2, 4))
                                 .warmupRequests(0)
                                 .warmupMaxTokens(16)
@@ -75,43 +74,65 @@ class RunnerContractTest {
                             s.dataset.outputLength = 512;
                             s.dataset.ignoreEos = true;
                         }),
-                        expected()
-                                .dataset(Dataset.RANDOM)
+                        job().dataset(Dataset.RANDOM)
                                 .inputLength(1024)
                                 .outputLength(512)
                                 .ignoreEos(true)
                                 .build()),
                 arguments(
                         spec("no prompts", s -> s.singleRequest.prompts = List.of()),
-                        expected().singleRequests(false).build()),
+                        job().singleRequests(false).build()),
                 arguments(
                         spec("no sweep", s -> s.sweep.concurrency = List.of()),
-                        expected().concurrency(List.of()).build()),
+                        job().concurrency(List.of()).build()),
                 arguments(
                         spec("requestsPerLevel", s -> s.sweep.requestsPerLevel = 64),
-                        expected().requestsPerLevel(64).build()),
+                        job().requestsPerLevel(64).build()),
                 arguments(
                         spec("durationSecondsPerLevel", s -> s.sweep.durationSecondsPerLevel = 30),
-                        expected().durationPerLevel(Duration.ofSeconds(30)).build()),
+                        job().durationPerLevel(Duration.ofSeconds(30)).build()),
                 arguments(
                         spec("API key secret", s -> {
                             s.target.apiKeySecret = new SecretKeyReference();
                             s.target.apiKeySecret.name = "sglang-api-key";
                             s.target.apiKeySecret.key = "token";
                         }),
-                        expected().apiKey(API_KEY).build()));
+                        job().apiKey(API_KEY).build()),
+                arguments(
+                        spec("quality max tokens", s -> s.quality.maxTokens = 64),
+                        job().qualityMaxTokens(64).build()),
+                arguments(
+                        spec("metrics URL of an external target", s -> s.target.metricsUrl = URL + "/metrics"),
+                        job().metricsUrls(List.of(URI.create(URL + "/metrics"))).build()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("specs")
     void theJobsCommandLineParsesBackIntoTheConfigurationTheSpecAsksFor(
             BenchmarkRunSpec spec, BenchmarkConfig expected) {
-        List<String> jobArgs = RunnerArguments.of(spec, URL, MODEL);
+        List<String> jobArgs = RunnerArguments.of(spec, URL, MODEL, List.of());
 
         assertThat(jobArgs.get(0)).as("the command").isEqualTo(new CommandLine(new BenchCommand()).getCommandName());
         BenchCommand command = parse(jobArgs.subList(1, jobArgs.size()));
         assertThat(configOf(command)).isEqualTo(expected);
         assertThat(command.summaryFile).as("the summary file").isEqualTo(dir.resolve(SUMMARY));
+        assertThat(command.samplesLog).as("the samples on the log's last line").isTrue();
+    }
+
+    @Test
+    void eachServingPodsMetricsEndpointParsesIntoTheConfiguration() {
+        BenchmarkRunSpec spec = spec("a ModelServer", s -> {
+                    s.target.url = null;
+                    s.target.modelServer = "kimi";
+                })
+                .getPayload();
+        List<String> pods = List.of("http://10.0.0.7:30000/metrics", "http://[fd00::9]:30000/metrics");
+
+        List<String> jobArgs = RunnerArguments.of(spec, URL, MODEL, pods);
+
+        assertThat(configOf(parse(jobArgs.subList(1, jobArgs.size()))))
+                .isEqualTo(job().metricsUrls(pods.stream().map(URI::create).toList())
+                        .build());
     }
 
     @Test
@@ -191,6 +212,11 @@ class RunnerContractTest {
         spec.target.model = MODEL;
         change.accept(spec);
         return Named.of(name, spec);
+    }
+
+    /** What every Job asks for beyond the spec: the quality stage, whose outputs comparisons need. */
+    private static BenchmarkConfig.Builder job() {
+        return expected().quality(true);
     }
 
     private static BenchmarkConfig.Builder expected() {

@@ -2,6 +2,7 @@ package dev.llmops.serving.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.simulator.Fault;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -33,6 +34,8 @@ class SimulateCommandTest {
                 "--spec-accept 0.2,0.3|Invalid value for option '--spec-accept': 0.2,0.3 is not a distribution: the"
                         + " probabilities must add up to 1, they add up to 0.5",
                 "--spec-accept 0.5,x|Invalid value for option '--spec-accept' (P1,P2,...): 'x' is not a" + " double",
+                "--fault broken|Invalid value for option '--fault': expected none, half-ready, hang, disconnect,"
+                        + " broken-draft, got broken",
                 "--spec-accept 1 --tokens-per-chunk 2|Invalid value for option '--spec-accept': 1 sets the tokens per"
                         + " chunk: drop --tokens-per-chunk"
             })
@@ -41,6 +44,14 @@ class SimulateCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.errLines()).containsExactly("llm-serving-operator simulate: " + message, TRY_HELP);
+    }
+
+    @Test
+    void faultsAreNamedInLowerCaseWithHyphensOrAsTheirConstants() {
+        SimulateCommand.FaultConverter converter = new SimulateCommand.FaultConverter();
+
+        assertThat(converter.convert("broken-draft")).isEqualTo(Fault.BROKEN_DRAFT);
+        assertThat(converter.convert("HALF_READY")).isEqualTo(Fault.HALF_READY);
     }
 
     @Test

@@ -46,6 +46,13 @@ final class CelRules {
         }
     }
 
+    /** The resource root's path; its rules may read metadata.name and metadata.generateName, and nothing else of it. */
+    private static final String ROOT = "self";
+    /**
+     * Prefix of the object types' names: a type named like a field selection ({@code self.spec}) would shadow it.
+     */
+    private static final String TYPE_PREFIX = "schema.";
+
     private final Map<JSONSchemaProps, List<Compiled>> rulesBySchema = new IdentityHashMap<>();
     private final Map<String, StructType> structs = new LinkedHashMap<>();
     private final CelRuntime runtime =
@@ -55,7 +62,7 @@ final class CelRules {
      * Compiles every rule below {@code root}; throws if one does not compile, as the API server would reject the CRD.
      */
     CelRules(JSONSchemaProps root) {
-        compileAll(root, "self");
+        compileAll(root, ROOT);
     }
 
     List<Compiled> at(JSONSchemaProps schema) {
@@ -182,9 +189,20 @@ final class CelRules {
         if (schema.getProperties() != null) {
             schema.getProperties().forEach((name, child) -> fields.put(name, celType(child, path + "." + name)));
         }
+        if (ROOT.equals(path)) {
+            fields.put(
+                    "metadata",
+                    struct(path + ".metadata", Map.of("name", SimpleType.STRING, "generateName", SimpleType.STRING)));
+        }
+        return struct(path, fields);
+    }
+
+    private StructType struct(String path, Map<String, CelType> fields) {
         StructType struct = StructType.create(
-                path, ImmutableSet.copyOf(fields.keySet()), name -> Optional.ofNullable(fields.get(name)));
-        structs.put(path, struct);
+                TYPE_PREFIX + path,
+                ImmutableSet.copyOf(fields.keySet()),
+                name -> Optional.ofNullable(fields.get(name)));
+        structs.put(struct.name(), struct);
         return struct;
     }
 

@@ -12,6 +12,7 @@ import dev.llmops.serving.api.v1alpha1.Provenance;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
 import dev.llmops.serving.benchmark.JobOutcome;
 import dev.llmops.serving.benchmark.RunStatusReport;
+import dev.llmops.serving.benchmark.SamplesRead;
 import dev.llmops.serving.benchmark.TargetState;
 import dev.llmops.serving.modelserver.PodDiagnoser;
 import dev.llmops.serving.modelserver.PodInference;
@@ -131,7 +132,7 @@ final class OperatorStatuses {
 
     /** A run whose Job succeeded; with an SLO, its verdict on the results. */
     static ObjectNode benchmarkRunSucceeded(SloSpec slo) {
-        return benchmarkRun(slo, NOW.plusSeconds(60), job(new JobOutcome.Completed(SUMMARY, null)));
+        return benchmarkRun(slo, NOW.plusSeconds(60), job(new JobOutcome.Completed(SUMMARY, null, null)));
     }
 
     /** A run whose runner rejected its configuration (exit code 2). */
@@ -249,7 +250,12 @@ final class OperatorStatuses {
 
     private static RunStatusReport.Observation notReady() {
         return new RunStatusReport.Observation(
-                TargetState.of(run(), Optional.empty()), Optional.empty(), Provenance::new, Optional.empty());
+                TargetState.of(run(), Optional.empty()),
+                Optional.empty(),
+                Provenance::new,
+                Optional.empty(),
+                Optional.empty(),
+                OperatorStatuses::noSamples);
     }
 
     private static RunStatusReport.Observation job(JobOutcome outcome) {
@@ -259,7 +265,13 @@ final class OperatorStatuses {
                 ready,
                 Optional.of(new RunStatusReport.ObservedJob("qwen3-8b-run-bench", outcome)),
                 Provenance::new,
-                Optional.empty());
+                Optional.empty(),
+                Optional.empty(),
+                OperatorStatuses::noSamples);
+    }
+
+    private static SamplesRead noSamples(String configMap) {
+        return SamplesRead.missing("ConfigMap " + configMap + " does not exist");
     }
 
     private static ObjectNode json(Object resource) {

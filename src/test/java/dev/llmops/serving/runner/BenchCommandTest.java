@@ -108,6 +108,10 @@ class BenchCommandTest {
                         + "speed",
                 "--slo-e2e-p99-ms 900 --find-capacity rate --max-probes 0|Invalid value for option '--max-probes': 0 "
                         + "is outside 1 to 64",
+                "--quality --quality-max-tokens 0|Invalid value for option '--quality-max-tokens': 0 is outside 1 to"
+                        + " 4096",
+                "--samples-log --json-out -|Invalid value for option '--samples-log': true prints on stdout, which"
+                        + " --json-out - keeps for the report alone: give --json-out a FILE",
                 "--metrics-url ftp://pod:9000/metrics|Invalid value for option '--metrics-url' (URL):"
                         + " ftp://pod:9000/metrics is not a server URL: it needs http:// or https:// and a host, e.g."
                         + " http://10.0.0.5:30000"

@@ -69,10 +69,10 @@ class PromptSourceTest {
 
         assertThat(take(prompts, "r2.5", 4))
                 .containsExactly(
-                        new DatasetRequest(null, "a", 5),
-                        new DatasetRequest(null, "b", 5),
-                        new DatasetRequest(null, "c", 5),
-                        new DatasetRequest(null, "a", 5));
+                        new DatasetRequest(null, "a", 5, 0),
+                        new DatasetRequest(null, "b", 5, 1),
+                        new DatasetRequest(null, "c", 5, 2),
+                        new DatasetRequest(null, "a", 5, 3));
     }
 
     @Test

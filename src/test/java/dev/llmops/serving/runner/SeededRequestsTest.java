@@ -143,7 +143,7 @@ class SeededRequestsTest {
 
     @Test
     void aSharedPrefixRequestCarriesItsGroupsSystemPromptOnEitherEndpoint() throws Exception {
-        CompletionRequest request = new DatasetRequest("alpha beta", "gamma delta", 7)
+        CompletionRequest request = new DatasetRequest("alpha beta", "gamma delta", 7, 0)
                 .applyTo(CompletionRequest.builder("http://127.0.0.1:9", "m").build());
         ObjectMapper json = new ObjectMapper();
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.Test;
 class SpeculativeDecodingTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static String send(SglangSimulator simulator, String path, String body) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(simulator.baseUrl() + path));
@@ -109,6 +112,85 @@ class SpeculativeDecodingTest {
             assertThat(send(plain, "/metrics", null)).doesNotContain("spec_verify_calls");
             assertThat(plain.speculativeTotals()).isEqualTo(new SglangSimulator.SpeculativeTotals(0, 0));
         }
+    }
+
+    @Test
+    void aBrokenDraftAcceptsTheMostTokensEveryStepSoItFinishesSooner() throws Exception {
+        SpeculativeAcceptance acceptance = SpeculativeAcceptance.of(List.of(0.5, 0.3, 0.2));
+        long[] spanNanos = new long[2];
+        double[] acceptLength = new double[2];
+        Fault[] faults = {Fault.NONE, Fault.BROKEN_DRAFT};
+        for (int run = 0; run < 2; run++) {
+            try (SglangSimulator simulator = SglangSimulator.builder()
+                    .ttft(Duration.ZERO)
+                    .tokenDelay(Duration.ofMillis(2))
+                    .speculative(acceptance)
+                    .fault(faults[run])
+                    .start()) {
+                send(simulator, "/v1/chat/completions", chat(90));
+                await().atMost(Duration.ofSeconds(5))
+                        .until(() -> simulator.requests().size() == 1);
+                SimulatedRequest request = simulator.requests().get(0);
+                long[] intended = request.intendedChunkNanos();
+                spanNanos[run] = intended[intended.length - 1] - intended[0];
+                acceptLength[run] =
+                        simulator.speculativeTotals().acceptLengthSince(new SglangSimulator.SpeculativeTotals(0, 0));
+                if (faults[run] == Fault.BROKEN_DRAFT) {
+                    assertThat(request.chunkTokens()).containsOnly(3);
+                }
+            }
+        }
+        assertThat(acceptLength[1]).isEqualTo(3.0);
+        assertThat(acceptLength[0]).isLessThan(2.5);
+        assertThat(spanNanos[1])
+                .as("29 steps of 2 ms")
+                .isEqualTo(29 * 2_000_000L)
+                .isLessThan(spanNanos[0]);
+    }
+
+    @Test
+    void greedyAnswersDependOnThePromptAndStreamTheirTokensAsLogprobs() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ZERO)
+                .tokenDelay(Duration.ZERO)
+                .speculative(SpeculativeAcceptance.exactly(2))
+                .start()) {
+            String greedy = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}],"
+                    + "\"max_tokens\":5,\"temperature\":0,\"logprobs\":true,\"stream\":true}";
+            List<JsonNode> first = streamed(send(simulator, "/v1/chat/completions", greedy.formatted("one")));
+            List<JsonNode> again = streamed(send(simulator, "/v1/chat/completions", greedy.formatted("one")));
+            List<JsonNode> other = streamed(send(simulator, "/v1/chat/completions", greedy.formatted("two")));
+
+            assertThat(contents(first)).hasSize(3).isEqualTo(contents(again)).isNotEqualTo(contents(other));
+            JsonNode tokens = first.get(0).at("/choices/0/logprobs/content");
+            assertThat(tokens).hasSize(2);
+            assertThat(tokens.get(0).path("token").asText()
+                            + tokens.get(1).path("token").asText())
+                    .isEqualTo(contents(first).get(0));
+            assertThat(tokens.get(0).path("top_logprobs").isArray()).isTrue();
+            assertThat(tokens.get(0).path("bytes").size())
+                    .isEqualTo(tokens.get(0).path("token").asText().length());
+        }
+    }
+
+    /** Each chunk that carries content. */
+    private static List<JsonNode> streamed(String events) throws Exception {
+        List<JsonNode> chunks = new ArrayList<>();
+        for (String line : events.lines().toList()) {
+            if (line.startsWith("data: {")) {
+                JsonNode chunk = JSON.readTree(line.substring("data: ".length()));
+                if (!chunk.at("/choices/0/delta/content").asText().isEmpty()) {
+                    chunks.add(chunk);
+                }
+            }
+        }
+        return chunks;
+    }
+
+    private static List<String> contents(List<JsonNode> chunks) {
+        return chunks.stream()
+                .map(chunk -> chunk.at("/choices/0/delta/content").asText())
+                .toList();
     }
 
     @Test

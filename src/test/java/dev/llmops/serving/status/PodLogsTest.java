@@ -62,6 +62,28 @@ class PodLogsTest {
                         .contains("container=bench", "tailLines=5", "previous=true"));
     }
 
+    @Test
+    void aBoundedReadAsksTheApiServerToStopAfterTheLimit() throws IOException {
+        start(200, "quality: 3 prompts, 96 tokens\nLLM-SERVING-SAMPLES v1 H4sI\n");
+
+        assertThat(new PodLogs(client).tail(pod, "bench", 5, 1 << 20))
+                .contains("quality: 3 prompts, 96 tokens\nLLM-SERVING-SAMPLES v1 H4sI\n");
+        assertThat(logRequests)
+                .singleElement()
+                .satisfies(request -> assertThat(request)
+                        .startsWith("/api/v1/namespaces/llm/pods/bench-x/log?")
+                        .contains("container=bench", "tailLines=5", "limitBytes=1048576")
+                        .doesNotContain("previous=true"));
+    }
+
+    @Test
+    void aBoundedReadGivesNoLogAfterOneFailedRequest() throws IOException {
+        start(503, "kubelet unreachable");
+
+        assertThat(new PodLogs(client).tail(pod, "bench", 5, 1 << 20)).isEmpty();
+        assertThat(logRequests).hasSize(1);
+    }
+
     private void start(int code, String body) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         String podList = new KubernetesSerialization()

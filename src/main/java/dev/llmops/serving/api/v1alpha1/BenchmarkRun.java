@@ -1,6 +1,7 @@
 package dev.llmops.serving.api.v1alpha1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -13,6 +14,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(ApiGroup.VERSION)
 @ShortNames("br")
 @Categories(ApiGroup.CATEGORY)
+@ValidationRule(
+        value = "!has(self.spec) || !has(self.spec.baseline) || self.spec.baseline != self.metadata.name",
+        message = "spec.baseline names this run itself: name the run to compare against",
+        reason = "FieldValueInvalid",
+        fieldPath = ".spec.baseline")
+@ValidationRule(
+        value = "!has(self.spec) || !has(self.spec.reference)" + " || self.spec.reference.name != self.metadata.name",
+        message = "spec.reference.name names this run itself: name an earlier run of the same plan",
+        reason = "FieldValueInvalid",
+        fieldPath = ".spec.reference.name")
 @AdditionalPrinterColumn(name = "Target", jsonPath = ".status.target", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Progress", jsonPath = ".status.progress", type = AdditionalPrinterColumn.Type.STRING)

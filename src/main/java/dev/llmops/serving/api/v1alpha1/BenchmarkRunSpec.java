@@ -82,8 +82,15 @@ public class BenchmarkRunSpec {
     @Size(max = 253)
     @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
     @JsonPropertyDescription(
-            "Name of another BenchmarkRun in this namespace to compare against (e.g. the autoregressive run).")
+            "Name of another BenchmarkRun in this namespace to compare against (e.g. the autoregressive run): "
+                    + "speedups with confidence intervals and verdicts, and the agreement of the greedy outputs.")
     public String baseline;
+
+    @JsonPropertyDescription("The run this one must not fall behind; sets the Regressed and Improved conditions.")
+    public ReferenceSpec reference;
+
+    @JsonPropertyDescription("The quality stage: greedy outputs compared with the baseline's and the reference's.")
+    public QualitySpec quality = new QualitySpec();
 
     @JsonPropertyDescription("Latency limits and the share of requests that must meet them; the SLOMet condition says "
             + "whether they held and where they broke.")
@@ -106,6 +113,8 @@ public class BenchmarkRunSpec {
                 && Objects.equals(dataset, that.dataset)
                 && Objects.equals(runner, that.runner)
                 && Objects.equals(baseline, that.baseline)
+                && Objects.equals(reference, that.reference)
+                && Objects.equals(quality, that.quality)
                 && Objects.equals(slo, that.slo)
                 && Objects.equals(capacity, that.capacity);
     }
@@ -123,6 +132,8 @@ public class BenchmarkRunSpec {
                 dataset,
                 runner,
                 baseline,
+                reference,
+                quality,
                 slo,
                 capacity);
     }

@@ -17,7 +17,9 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("Pending, WaitingForServer, Running, Succeeded or Failed.")
     public BenchmarkRunPhase phase;
 
-    @JsonPropertyDescription("Ready, Succeeded, Reconciling, Stalled and SLOMet, in the Kubernetes condition shape.")
+    @JsonPropertyDescription(
+            "Ready, Succeeded, Reconciling, Stalled, SLOMet, BaselineCompared, QualitySuspect, Regressed "
+                    + "and Improved, in the Kubernetes condition shape.")
     public List<Condition> conditions = new ArrayList<>();
 
     @JsonPropertyDescription("What is measured: ModelServer name or URL, for kubectl get.")
@@ -51,6 +53,13 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("Speedup over spec.baseline.")
     public BaselineComparison comparison;
 
+    @JsonPropertyDescription("Comparison with spec.reference, whose verdicts set Regressed and Improved.")
+    public BaselineComparison referenceComparison;
+
+    @JsonPropertyDescription("Name of the ConfigMap holding this run's per-request samples and quality outputs, which "
+            + "comparisons pair request by request.")
+    public String samples;
+
     @JsonPropertyDescription("What was measured: server image and arguments, GPUs, driver, model.")
     public Provenance provenance;
 
@@ -79,6 +88,8 @@ public class BenchmarkRunStatus {
                 && Objects.equals(summary, that.summary)
                 && Objects.equals(capacity, that.capacity)
                 && Objects.equals(comparison, that.comparison)
+                && Objects.equals(referenceComparison, that.referenceComparison)
+                && Objects.equals(samples, that.samples)
                 && Objects.equals(provenance, that.provenance)
                 && Objects.equals(sloBrokenAtConcurrency, that.sloBrokenAtConcurrency)
                 && Objects.equals(warnings, that.warnings);
@@ -100,6 +111,8 @@ public class BenchmarkRunStatus {
                 summary,
                 capacity,
                 comparison,
+                referenceComparison,
+                samples,
                 provenance,
                 sloBrokenAtConcurrency,
                 warnings);

@@ -18,6 +18,12 @@ import java.util.Objects;
         message = "spec.target.model is required with spec.target.url",
         reason = "FieldValueRequired",
         fieldPath = ".model")
+@ValidationRule(
+        value = "!has(self.metricsUrl) || has(self.url)",
+        message = "spec.target.metricsUrl applies only to an external spec.target.url: a ModelServer's pods are read "
+                + "one by one",
+        reason = "FieldValueForbidden",
+        fieldPath = ".metricsUrl")
 public class BenchmarkTarget {
 
     @Size(max = 253)
@@ -34,6 +40,13 @@ public class BenchmarkTarget {
     @JsonPropertyDescription("Model name to request. Defaults to the ModelServer's served model name.")
     public String model;
 
+    @Size(max = 2048)
+    @Pattern("^https?://[^\\s]+$")
+    @JsonPropertyDescription(
+            "Prometheus endpoint of the external server, e.g. http://sglang.example:30000/metrics; the "
+                    + "runner reads the url's /metrics without it. Not for a ModelServer, whose serving pods are read directly.")
+    public String metricsUrl;
+
     @JsonPropertyDescription("Secret key holding the API key, sent as a bearer token.")
     public SecretKeyReference apiKeySecret;
 
@@ -43,11 +56,12 @@ public class BenchmarkTarget {
                 && Objects.equals(modelServer, that.modelServer)
                 && Objects.equals(url, that.url)
                 && Objects.equals(model, that.model)
+                && Objects.equals(metricsUrl, that.metricsUrl)
                 && Objects.equals(apiKeySecret, that.apiKeySecret);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(modelServer, url, model, apiKeySecret);
+        return Objects.hash(modelServer, url, model, metricsUrl, apiKeySecret);
     }
 }

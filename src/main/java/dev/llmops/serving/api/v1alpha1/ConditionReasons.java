@@ -33,5 +33,23 @@ public final class ConditionReasons {
     public static final String BASELINE_NOT_FOUND = "BaselineNotFound";
     public static final String BASELINE_FAILED = "BaselineFailed";
 
+    /** QualitySuspect. */
+    public static final String OUTPUTS_DIVERGE = "OutputsDiverge";
+
+    public static final String OUTPUTS_AGREE = "OutputsAgree";
+
+    /** Regressed and Improved: True with Regressed or Improved, False with WithinNoise, else Unknown. */
+    public static final String REGRESSED = "Regressed";
+
+    public static final String IMPROVED = "Improved";
+    public static final String WITHIN_NOISE = "WithinNoise";
+    public static final String REFERENCE_PENDING = "ReferencePending";
+    public static final String REFERENCE_NOT_FOUND = "ReferenceNotFound";
+    public static final String REFERENCE_FAILED = "ReferenceFailed";
+    /** Either run has no per-request samples, so no interval or verdict. */
+    public static final String NO_SAMPLES = "NoSamples";
+    /** The runs sent different requests, or no stage has enough pairs for a verdict. */
+    public static final String NOT_COMPARABLE = "NotComparable";
+
     private ConditionReasons() {}
 }

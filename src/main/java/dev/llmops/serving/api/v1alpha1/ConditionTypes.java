@@ -16,6 +16,12 @@ public final class ConditionTypes {
     public static final String DEGRADED = "Degraded";
     public static final String SLO_MET = "SLOMet";
     public static final String BASELINE_COMPARED = "BaselineCompared";
+    /** BenchmarkRun: its greedy outputs diverge from the baseline's or the reference's beyond spec.quality. */
+    public static final String QUALITY_SUSPECT = "QualitySuspect";
+    /** BenchmarkRun: a stage is slower than spec.reference's beyond the noise band. */
+    public static final String REGRESSED = "Regressed";
+    /** BenchmarkRun: no stage is slower than spec.reference's and one is faster beyond the noise band. */
+    public static final String IMPROVED = "Improved";
     /** The pod condition an SGLang pod's readiness gate waits for; only the operator sets it. */
     public static final String POD_INFERENCE_READY = ApiGroup.GROUP + "/inference-ready";
 

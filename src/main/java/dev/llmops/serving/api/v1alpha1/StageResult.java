@@ -67,6 +67,10 @@ public class StageResult {
     @JsonPropertyDescription("Output tokens per second of the good requests.")
     public Double goodputOutputTokensPerSecond;
 
+    @JsonPropertyDescription("Speculative acceptance length over the stage: tokens generated per verify step, from the "
+            + "server's counters; absent when the server exports none.")
+    public Double specAcceptLength;
+
     @Override
     public boolean equals(Object other) {
         return other instanceof StageResult that
@@ -88,7 +92,8 @@ public class StageResult {
                 && Objects.equals(scheduleLagMillis, that.scheduleLagMillis)
                 && Objects.equals(sloAttainment, that.sloAttainment)
                 && Objects.equals(goodputRequestsPerSecond, that.goodputRequestsPerSecond)
-                && Objects.equals(goodputOutputTokensPerSecond, that.goodputOutputTokensPerSecond);
+                && Objects.equals(goodputOutputTokensPerSecond, that.goodputOutputTokensPerSecond)
+                && Objects.equals(specAcceptLength, that.specAcceptLength);
     }
 
     @Override
@@ -112,6 +117,7 @@ public class StageResult {
                 scheduleLagMillis,
                 sloAttainment,
                 goodputRequestsPerSecond,
-                goodputOutputTokensPerSecond);
+                goodputOutputTokensPerSecond,
+                specAcceptLength);
     }
 }
