@@ -87,6 +87,9 @@ resolves.
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "list"]
+- apiGroups: [""]
+  resources: ["configmaps"]
+  verbs: ["get", "create"]
 {{- end }}
 
 {{/* What the controllers read cluster-wide whatever they watch: the GPU labels of the node a benchmark ran on. */}}

@@ -1,4 +1,5 @@
--- Argo CD health of a BenchmarkRun (serving.llmops.dev): a run to completion, Healthy once it Succeeded.
+-- Argo CD health of a BenchmarkRun (serving.llmops.dev): a run to completion, Healthy once it Succeeded;
+-- Degraded when it regressed against spec.reference and spec.reference.degradeOnRegression asks for that.
 local hs = {}
 
 local function condition(conditions, kind)
@@ -49,6 +50,13 @@ if obj.status.phase == "Failed" then
 end
 
 if obj.status.phase == "Succeeded" or (succeeded ~= nil and succeeded.status == "True") then
+  local regressed = condition(conditions, "Regressed")
+  local reference = obj.spec and obj.spec.reference
+  if regressed ~= nil and regressed.status == "True" and reference ~= nil and reference.degradeOnRegression == true then
+    hs.status = "Degraded"
+    hs.message = describe(regressed, "Regressed")
+    return hs
+  end
   hs.status = "Healthy"
   local slo = condition(conditions, "SLOMet")
   if slo ~= nil and slo.status == "False" then

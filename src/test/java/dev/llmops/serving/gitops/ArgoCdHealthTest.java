@@ -109,6 +109,18 @@ class ArgoCdHealthTest {
                         "Finished; SLOBroken: The SLO broke at concurrency 16: p99 TTFT 160.0 ms > 155 ms.",
                         Kstatus.Status.Current),
                 Arguments.of(
+                        "regressed, Degraded asked for",
+                        OperatorStatuses.benchmarkRunRegressed(true),
+                        "Degraded",
+                        "Regressed: Significantly slower: stage single output tok/s per stream 0.8",
+                        Kstatus.Status.Current),
+                Arguments.of(
+                        "regressed, Degraded not asked for",
+                        OperatorStatuses.benchmarkRunRegressed(false),
+                        "Healthy",
+                        "Succeeded: Benchmark finished",
+                        Kstatus.Status.Current),
+                Arguments.of(
                         "server never ready",
                         OperatorStatuses.benchmarkRunServerNeverReady(),
                         "Degraded",

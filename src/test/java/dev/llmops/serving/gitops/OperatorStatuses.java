@@ -9,14 +9,17 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.Provenance;
+import dev.llmops.serving.api.v1alpha1.ReferenceSpec;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
 import dev.llmops.serving.benchmark.JobOutcome;
+import dev.llmops.serving.benchmark.PairedRuns;
 import dev.llmops.serving.benchmark.RunStatusReport;
 import dev.llmops.serving.benchmark.SamplesRead;
 import dev.llmops.serving.benchmark.TargetState;
 import dev.llmops.serving.modelserver.PodDiagnoser;
 import dev.llmops.serving.modelserver.PodInference;
 import dev.llmops.serving.modelserver.StatusReport;
+import dev.llmops.serving.runner.SampleSet;
 import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -133,6 +136,37 @@ final class OperatorStatuses {
     /** A run whose Job succeeded; with an SLO, its verdict on the results. */
     static ObjectNode benchmarkRunSucceeded(SloSpec slo) {
         return benchmarkRun(slo, NOW.plusSeconds(60), job(new JobOutcome.Completed(SUMMARY, null, null)));
+    }
+
+    /**
+     * A run 20 % slower than its reference run in every stage, whose spec asks (or not) for Degraded on a regression.
+     */
+    static ObjectNode benchmarkRunRegressed(boolean degradeOnRegression) {
+        BenchmarkRun reference = run();
+        reference.getMetadata().setName("qwen3-8b-before");
+        SampleSet before = PairedRuns.samples(PairedRuns.WORKLOAD, 1, 1, false);
+        reference.setStatus(new RunStatusReport(Clock.fixed(NOW, ZoneOffset.UTC), () -> Duration.ofSeconds(30))
+                .build(reference, job(new JobOutcome.Completed(SUMMARY, null, PairedRuns.logTail(before))))
+                .status());
+        BenchmarkRun run = run();
+        run.getSpec().reference = new ReferenceSpec();
+        run.getSpec().reference.name = reference.getMetadata().getName();
+        run.getSpec().reference.degradeOnRegression = degradeOnRegression;
+        String slower = PairedRuns.logTail(PairedRuns.samples(PairedRuns.WORKLOAD, 1.25, 2, false));
+        RunStatusReport.Observation observed = new RunStatusReport.Observation(
+                job(new JobOutcome.Running(null)).target(),
+                Optional.of(new RunStatusReport.ObservedJob(
+                        "qwen3-8b-run-bench", new JobOutcome.Completed(SUMMARY, null, slower))),
+                Provenance::new,
+                Optional.empty(),
+                Optional.of(reference),
+                configMap -> configMap.equals(reference.getStatus().samples)
+                        ? SamplesRead.of(before)
+                        : noSamples(configMap));
+        run.setStatus(new RunStatusReport(Clock.fixed(NOW.plusSeconds(60), ZoneOffset.UTC), () -> Duration.ZERO)
+                .build(run, observed)
+                .status());
+        return json(run);
     }
 
     /** A run whose runner rejected its configuration (exit code 2). */
