@@ -78,7 +78,7 @@ class ReferenceComparisonOnRealClusterIT {
     void aServerTwentyPercentSlowerPerTokenRegressed() {
         Map<String, Object> regressed = condition(slower, "Regressed").orElseThrow();
         assertThat(regressed)
-                .as("Regressed of %s", slower.get("status"))
+                .as("Regressed of %s", status(slower))
                 .containsEntry("status", "True")
                 .containsEntry("reason", "Regressed");
         assertThat((String) regressed.get("message")).contains(SWEEP_STAGE);
@@ -92,7 +92,7 @@ class ReferenceComparisonOnRealClusterIT {
     @Test
     void aServerOnePercentSlowerIsWithinNoise() {
         assertThat(condition(near, "Regressed").orElseThrow())
-                .as("Regressed of %s", near.get("status"))
+                .as("Regressed of %s", status(near))
                 .containsEntry("status", "False")
                 .containsEntry("reason", "WithinNoise");
         assertThat(condition(near, "Improved"))
@@ -183,7 +183,7 @@ class ReferenceComparisonOnRealClusterIT {
             KubernetesClient client, TestNamespace namespace, String name) {
         GenericKubernetesResource finished = awaitFinished(client, namespace, name);
         assertThat(phase(finished))
-                .as("phase of %s: %s", name, finished.get("status"))
+                .as("phase of %s: %s", name, status(finished))
                 .isEqualTo("Succeeded");
         return await(KIND + " " + name + " compared with its reference")
                 .atMost(VERDICT_TIMEOUT)
@@ -200,6 +200,10 @@ class ReferenceComparisonOnRealClusterIT {
                 .inNamespace(namespace.name())
                 .withName(name)
                 .get();
+    }
+
+    private static Map<String, Object> status(GenericKubernetesResource run) {
+        return run.get("status");
     }
 
     private static String phase(GenericKubernetesResource run) {
