@@ -72,7 +72,7 @@ class BenchmarkRunOnRealClusterIT {
                         cluster.kubectl("get", "benchmarkruns", "--namespace", namespace.name()))
                 .get(0);
 
-        // single and c2; no log of the pod was readable (no kubelet), so this is the finished run's own count
+        // two stages, single and c2: the finished run counts them all done
         assertThat(row)
                 .containsEntry("NAME", RUN)
                 .containsEntry("TARGET", SERVER)

@@ -1,5 +1,6 @@
 package dev.llmops.serving.e2e;
 
+import dev.llmops.serving.demo.SimulatedServerProfile;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.File;
@@ -60,6 +61,16 @@ public final class E2eCluster implements AutoCloseable {
     /** Whether the nodes of {@link FakeGpuNodes#FLEET} are registered (local control plane only). */
     public boolean hasFakeGpuFleet() {
         return localControlPlane.isPresent();
+    }
+
+    /**
+     * Makes the simulated servers of the ModelServer's pods behave as the profile says (local control plane only; set
+     * it before the pods start).
+     */
+    public void simulate(TestNamespace namespace, String modelServer, SimulatedServerProfile profile) {
+        localControlPlane
+                .orElseThrow(() -> new IllegalStateException("only the local control plane simulates servers"))
+                .simulate(namespace.name(), modelServer, profile);
     }
 
     /** The API server's audit of service-account calls (local control plane only). */

@@ -1,5 +1,6 @@
 package dev.llmops.serving.e2e;
 
+import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
@@ -14,11 +15,13 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * A small GPU fleet registered as Node objects, labelled the way NVIDIA GPU Feature Discovery labels real nodes and
  * tainted the way GPU clusters usually are, so the real scheduler can place pods on them. No kubelet runs: the pods
- * bound to these nodes are run by the kubelet stand-in of the local control plane.
+ * bound to these nodes are run by the kubelet stand-in of the local control plane, and their logs are served by its
+ * kubelet log endpoint.
  */
 public final class FakeGpuNodes {
 
@@ -28,6 +31,9 @@ public final class FakeGpuNodes {
     public static final String B200 = "sm100-b200-a";
     public static final String HOPPER = "sm90-h100-a";
     public static final String CPU_ONLY = "cpu-a";
+
+    /** Where the fleet's kubelet endpoint listens, and the host IP of every pod on the fleet. */
+    public static final String KUBELET_ADDRESS = "127.0.0.1";
 
     private static final String RTX_PRO_6000 = "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition";
 
@@ -54,8 +60,13 @@ public final class FakeGpuNodes {
         return node != null && FLEET.stream().anyMatch(n -> n.name().equals(node));
     }
 
-    /** Creates every node of the fleet, Ready, with capacity, allocatable and the GPU taint where it has GPUs. */
-    static void register(KubernetesClient client) {
+    /**
+     * Creates every node of the fleet, Ready, with capacity, allocatable and the GPU taint where it has GPUs. With a
+     * kubelet port, each node advertises loopback as its InternalIP (its only address, so kube-apiserver's
+     * {@code --kubelet-preferred-address-types} picks it) and that port as its kubelet endpoint: the API server then
+     * reads pod logs there.
+     */
+    static void register(KubernetesClient client, OptionalInt kubeletPort) {
         for (FakeNode fake : FLEET) {
             client.nodes()
                     .resource(new NodeBuilder()
@@ -79,6 +90,15 @@ public final class FakeGpuNodes {
                             .withArchitecture("amd64")
                             .withOperatingSystem("linux")
                             .endNodeInfo()
+                            .withAddresses(
+                                    kubeletPort.isPresent()
+                                            ? List.of(new NodeAddress(KUBELET_ADDRESS, "InternalIP"))
+                                            : List.of())
+                            .withNewDaemonEndpoints()
+                            .withNewKubeletEndpoint()
+                            .withPort(kubeletPort.isPresent() ? kubeletPort.getAsInt() : null)
+                            .endKubeletEndpoint()
+                            .endDaemonEndpoints()
                             .endStatus()
                             .build())
                     .patchStatus();

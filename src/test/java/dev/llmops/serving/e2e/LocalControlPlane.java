@@ -2,11 +2,13 @@ package dev.llmops.serving.e2e;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.demo.KubeletStandIn;
 import dev.llmops.serving.demo.SimulatedServerProfile;
 import dev.llmops.serving.simulator.Fault;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -19,12 +21,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * etcd and kube-apiserver through kube-api-test, plus the kube-controller-manager and kube-scheduler it does not run,
  * the fake GPU fleet and a kubelet stand-in for it: a control plane with garbage collection, Deployment/ReplicaSet/Job
- * controllers and real scheduling, whose pods on the fleet run simulated SGLang servers or the real benchmark runner.
+ * controllers and real scheduling, whose pods on the fleet run simulated SGLang servers or the real benchmark runner,
+ * and whose pod logs the API server reads from the stand-in through the fleet's kubelet log endpoint.
  * A benchmark that brings its own kubelet starts the plane without the stand-in, so one kubelet alone runs the fleet.
  */
 public final class LocalControlPlane implements AutoCloseable {
@@ -56,6 +62,8 @@ public final class LocalControlPlane implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile KubeletStandIn kubelet;
     private volatile KubernetesClient kubeletClient;
+    private volatile KubeletLogServer logServer;
+    private final Map<String, SimulatedServerProfile> serverProfiles = new ConcurrentHashMap<>();
 
     private LocalControlPlane(
             KubeAPIServer apiServer,
@@ -112,15 +120,21 @@ public final class LocalControlPlane implements AutoCloseable {
         try {
             controlPlane.awaitLeader("kube-controller-manager");
             controlPlane.awaitLeader("kube-scheduler");
-            FakeGpuNodes.register(client);
             if (standIn) {
                 controlPlane.kubeletClient = controlPlane.clientAs(STAND_IN_MANAGER);
                 controlPlane.kubelet = new KubeletStandIn(
-                                controlPlane.kubeletClient,
-                                FakeGpuNodes::boundToFleet,
-                                pod -> SIMULATED_SERVER,
-                                new RunnerProcess())
-                        .start();
+                        controlPlane.kubeletClient,
+                        FakeGpuNodes::boundToFleet,
+                        controlPlane::profileOf,
+                        new RunnerProcess());
+                controlPlane.logServer = KubeletLogServer.start(
+                        controlPlane.kubelet.logs(),
+                        binaries.kubeApiTestDir().resolve("apiserver.crt"),
+                        binaries.kubeApiTestDir().resolve("apiserver.key"));
+                FakeGpuNodes.register(client, OptionalInt.of(controlPlane.logServer.port()));
+                controlPlane.kubelet.start();
+            } else {
+                FakeGpuNodes.register(client, OptionalInt.empty());
             }
         } catch (RuntimeException e) {
             controlPlane.close();
@@ -153,6 +167,21 @@ public final class LocalControlPlane implements AutoCloseable {
                         .withUserAgent(manager)
                         .build())
                 .build();
+    }
+
+    /**
+     * How the simulated servers of a ModelServer's pods behave from now on (the others: {@link #SIMULATED_SERVER}), so
+     * a test can compare servers of known, different speeds.
+     */
+    public void simulate(String namespace, String modelServer, SimulatedServerProfile profile) {
+        serverProfiles.put(namespace + "/" + modelServer, profile);
+    }
+
+    private SimulatedServerProfile profileOf(Pod pod) {
+        String modelServer = pod.getMetadata().getLabels() == null
+                ? null
+                : pod.getMetadata().getLabels().get(Labels.MODEL_SERVER);
+        return serverProfiles.getOrDefault(pod.getMetadata().getNamespace() + "/" + modelServer, SIMULATED_SERVER);
     }
 
     public Path kubeconfig() {
@@ -215,6 +244,9 @@ public final class LocalControlPlane implements AutoCloseable {
         }
         if (kubelet != null) {
             kubelet.close();
+        }
+        if (logServer != null) {
+            logServer.close();
         }
         if (kubeletClient != null) {
             kubeletClient.close();

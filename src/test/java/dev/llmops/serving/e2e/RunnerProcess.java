@@ -2,17 +2,20 @@ package dev.llmops.serving.e2e;
 
 import dev.llmops.serving.demo.KubeletStandIn;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Runs a benchmark pod's {@code bench} command line with the packaged runner in a JVM of its own, as the pod's
- * container would; cancelling the pod (interrupting the waiting thread) kills the process.
+ * container would, copying its output into the pod's log as it is written, so the log (the runner's
+ * progress lines) can be read while the benchmark runs; cancelling the pod (interrupting the waiting thread) kills the
+ * process.
  */
 final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
 
@@ -28,27 +31,36 @@ final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
                 JAR.toAbsolutePath().toString(),
                 "bench"));
         command.addAll(args);
-        Path output = null;
-        Process process = null;
+        Process process;
         try {
-            output = Files.createTempFile("benchmark-pod", ".log");
-            process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .start();
-            int exitCode = process.waitFor();
-            log.print(Files.readString(output, StandardCharsets.UTF_8));
-            return exitCode;
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run " + command, e);
+        }
+        Thread copier = new Thread(() -> copy(process, log), "benchmark-pod-log");
+        copier.setDaemon(true);
+        copier.start();
+        try {
+            int exitCode = process.waitFor();
+            copier.join();
+            return exitCode;
         } catch (InterruptedException e) {
+            // Killing the process closes its output, which ends the copier.
             process.destroyForcibly();
             Thread.currentThread().interrupt();
             return 137;
-        } finally {
-            if (output != null) {
-                output.toFile().delete();
+        }
+    }
+
+    private static void copy(Process process, PrintWriter log) {
+        char[] buffer = new char[8192];
+        try (Reader output = new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)) {
+            for (int read = output.read(buffer); read >= 0; read = output.read(buffer)) {
+                log.write(buffer, 0, read);
+                log.flush();
             }
+        } catch (IOException e) {
+            log.println("reading the runner's output failed: " + e.getMessage());
         }
     }
 }

@@ -83,6 +83,11 @@ final class ServingResources {
                 """.formatted(name, server, concurrency, requests, maxTokens));
     }
 
+    /** A BenchmarkRun from its manifest. */
+    static BenchmarkRun createRun(KubernetesClient client, TestNamespace namespace, String yaml) {
+        return create(client, namespace, BenchmarkRun.class, yaml);
+    }
+
     /**
      * A BenchmarkRun that only searches for the highest concurrency meeting a p99 TPOT limit, with random prompts of a
      * fixed output length and few requests per probe.
