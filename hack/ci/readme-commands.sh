@@ -52,8 +52,19 @@ plain_output "$work/demo.out" "main job's demo"
 expect "$work/main.out" "main job: the autoregressive run succeeded" '^autoregressive +llm-autoregressive +Succeeded '
 expect "$work/main.out" "main job: the EAGLE3 run succeeded with a speedup" '^eagle3 +llm-eagle3 +Succeeded .* [0-9]+\.[0-9]+$'
 expect "$work/main.out" "main job: live progress while a benchmark runs" 'br/[a-z0-9-]+ Running [0-9]+/[0-9]+ [a-z0-9]+'
+expect "$work/main.out" "main job: the acceptance length of each EAGLE3 stage" '^c8 +8 +[0-9]+ +0 .* [0-9]\.[0-9]{2}$'
+expect "$work/main.out" "main job: a paired speedup with its interval and verdict" '^c8 +Faster +[0-9]+ +[0-9.]+x \[[0-9.]+, [0-9.]+\]'
+expect "$work/main.out" "main job: the greedy outputs agree" '^Greedy outputs against autoregressive: 100% of 3 prompts identical'
 
 demo="java -jar $jar demo"
+log "broken-draft scenario: $demo --scenario broken-draft"
+status=0
+$demo --scenario broken-draft >"$work/broken.out" 2>"$work/broken.err" || status=$?
+if [[ $status -eq 0 ]]; then pass "broken-draft exits 0 (it ended as documented)"; else fail "broken-draft exits $status"; fi
+plain_output "$work/broken.out" "broken-draft"
+expect "$work/broken.out" "broken-draft: faster, with an interval" '^c8 +Faster +[0-9]+ +[0-9.]+x \[[0-9.]+, [0-9.]+\]'
+expect "$work/broken.out" "broken-draft: the run is QualitySuspect" '^QualitySuspect True +OutputsDiverge +Greedy outputs diverge'
+
 log "half-ready scenario: $demo --scenario half-ready"
 status=0
 $demo --scenario half-ready >"$work/half.out" 2>"$work/half.err" || status=$?

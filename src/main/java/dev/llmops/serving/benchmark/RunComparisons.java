@@ -200,7 +200,8 @@ final class RunComparisons {
                     ConditionReasons.OUTPUTS_DIVERGE,
                     PairedSpeedups.bounded("Greedy outputs diverge: " + String.join("; ", diverging)
                             + ", below spec.quality.minAgreement " + number(minimum)
-                            + ". The speedup may come from generating something else (a mismatched draft model?)."),
+                            + ". Speculative decoding should change the speed, not the greedy output: check"
+                            + " the speculative kernels and the verification before trusting the speedup."),
                     generation);
         } else if (!agreeing.isEmpty()) {
             set(

@@ -53,7 +53,8 @@ public class DemoCommand implements Callable<Integer> {
     @Option(
             names = "--scenario",
             defaultValue = "speculative-decoding",
-            description = "speculative-decoding (an autoregressive and an EAGLE3 server, benchmarked and compared) or"
+            description = "speculative-decoding (an autoregressive and an EAGLE3 server, benchmarked and compared),"
+                    + " broken-draft (the same pair, the EAGLE3 server faster but saying something else) or"
                     + " half-ready (a server that lists its model but cannot generate). Default: ${DEFAULT-VALUE}.")
     String scenario;
 
@@ -211,7 +212,23 @@ public class DemoCommand implements Callable<Integer> {
                             : "Unexpected: the half-ready server should have kept the benchmark from running.");
             return failedAsExpected;
         }
-        return outcome.runs().stream().allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+        boolean succeeded = outcome.runs().stream().allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+        if ("broken-draft".equals(demo.name())) {
+            boolean flagged = outcome.runs().stream().anyMatch(r -> conditionTrue(r, ConditionTypes.QUALITY_SUSPECT));
+            out.printf(
+                    "%n%s%n",
+                    flagged
+                            ? "As expected: the EAGLE3 server was faster, but its greedy outputs left the "
+                                    + "autoregressive server's after a few tokens, so its run is QualitySuspect."
+                            : "Unexpected: the broken draft changed the outputs, yet no run is QualitySuspect.");
+            return succeeded && flagged;
+        }
+        return succeeded;
+    }
+
+    private static boolean conditionTrue(BenchmarkRun run, String conditionType) {
+        return run.getStatus().conditions.stream()
+                .anyMatch(c -> conditionType.equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static String reason(BenchmarkRun run, String conditionType) {

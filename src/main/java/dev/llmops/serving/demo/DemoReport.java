@@ -1,12 +1,14 @@
 package dev.llmops.serving.demo;
 
+import dev.llmops.serving.api.v1alpha1.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.ConfidenceInterval;
 import dev.llmops.serving.api.v1alpha1.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
+import dev.llmops.serving.api.v1alpha1.QualityComparison;
 import dev.llmops.serving.api.v1alpha1.StageResult;
-import dev.llmops.serving.api.v1alpha1.StageSpeedup;
 import dev.llmops.serving.status.ConditionGroups;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.io.PrintStream;
@@ -105,7 +107,7 @@ final class DemoReport {
                 stages(run.getMetadata().getName(), status.stages);
             }
             if (status.comparison != null && !status.comparison.stages.isEmpty()) {
-                speedups(run.getMetadata().getName(), status.comparison.baseline, status.comparison.stages);
+                speedups(run.getMetadata().getName(), status.comparison);
             }
             status.warnings.forEach(w -> out.println("  warning: " + w));
             conditions("BenchmarkRun " + run.getMetadata().getName(), status.conditions);
@@ -125,7 +127,8 @@ final class DemoReport {
                 "TTFT P99",
                 "TPOT P50",
                 "ITL P50",
-                "E2E P50");
+                "E2E P50",
+                "ACCEPT LEN");
         for (StageResult stage : stages) {
             table.row(
                     stage.name,
@@ -138,16 +141,52 @@ final class DemoReport {
                     millis(stage.ttftMillis, s -> s.p99),
                     millis(stage.tpotMillis, s -> s.p50),
                     millis(stage.itlMillis, s -> s.p50),
-                    millis(stage.e2eMillis, s -> s.p50));
+                    millis(stage.e2eMillis, s -> s.p50),
+                    number(stage.specAcceptLength, "%.2f"));
         }
         table.print(out);
     }
 
-    private void speedups(String run, String baseline, List<StageSpeedup> speedups) {
-        out.printf("%nSpeedup of %s over %s (above 1 is faster):%n", run, baseline);
-        Table table = new Table("STAGE", "THROUGHPUT", "TTFT P50");
-        speedups.forEach(s -> table.row(s.name, ratio(s.throughputSpeedup), ratio(s.ttftP50Speedup)));
+    /** The paired comparison as kubectl get -o yaml holds it: per stage the verdict and 95 % intervals. */
+    private void speedups(String run, BaselineComparison comparison) {
+        out.printf("%nSpeedup of %s over %s (above 1 is faster; 95 %% interval):%n", run, comparison.baseline);
+        Table table = new Table("STAGE", "VERDICT", "PAIRS", "THROUGHPUT", "TPOT P50", "TTFT P50", "ACCEPT LEN");
+        comparison.stages.forEach(s -> table.row(
+                s.name,
+                text(s.verdict),
+                text(s.pairs),
+                interval(s.throughputSpeedup, s.throughputSpeedupInterval),
+                interval(s.tpotP50Speedup, s.tpotP50SpeedupInterval),
+                interval(s.ttftP50Speedup, s.ttftP50SpeedupInterval),
+                acceptance(s.specAcceptLength, s.baselineSpecAcceptLength)));
         table.print(out);
+        if (comparison.message != null) {
+            out.println("  " + comparison.message);
+        }
+        QualityComparison quality = comparison.quality;
+        if (quality != null) {
+            out.printf(
+                    Locale.ROOT,
+                    "Greedy outputs against %s: %.0f%% of %d prompts identical, %.0f%% agreement (shared prefix "
+                            + "%.0f tokens on average)%n",
+                    comparison.baseline,
+                    100 * quality.exactMatchShare,
+                    quality.prompts,
+                    100 * quality.prefixAgreement,
+                    quality.meanSharedPrefixTokens);
+        }
+    }
+
+    private static String interval(Double estimate, ConfidenceInterval interval) {
+        String value = ratio(estimate);
+        return interval == null || interval.low == null || interval.high == null
+                ? value
+                : String.format(Locale.ROOT, "%s [%.2f, %.2f]", value, interval.low, interval.high);
+    }
+
+    /** This run's acceptance length, after the baseline's when it had one. */
+    private static String acceptance(Double run, Double baseline) {
+        return baseline == null ? number(run, "%.2f") : number(baseline, "%.2f") + " -> " + number(run, "%.2f");
     }
 
     private void conditions(String what, List<Condition> conditions) {
@@ -167,7 +206,11 @@ final class DemoReport {
     }
 
     private static String number(Double value) {
-        return value == null ? "" : String.format(Locale.ROOT, "%.1f", value);
+        return number(value, "%.1f");
+    }
+
+    private static String number(Double value, String format) {
+        return value == null ? "" : String.format(Locale.ROOT, format, value);
     }
 
     private static String ratio(Double value) {

@@ -14,8 +14,9 @@ import java.util.Map;
 
 /**
  * The resources a demo applies and how the simulated servers behind them behave: an autoregressive server and an
- * EAGLE3 server with a benchmark each (the second compared with the first), or a half-ready server that lists its
- * model but fails every generation, with a benchmark that waits for it in vain.
+ * EAGLE3 server with a benchmark each (the second compared with the first), the same pair with a broken draft that
+ * goes faster by saying something else, or a half-ready server that lists its model but fails every generation, with
+ * a benchmark that waits for it in vain.
  */
 public record DemoScenario(
         String name, List<ModelServer> servers, List<BenchmarkRun> runs, Map<String, SimulatedServerProfile> profiles) {
@@ -47,6 +48,20 @@ public record DemoScenario(
                         SimulatedServerProfile.speculative()));
     }
 
+    /** The same pair, but the EAGLE3 server's draft is broken: it accepts every draft token and changes the text. */
+    public static DemoScenario brokenDraft() {
+        DemoScenario pair = speculativeDecoding();
+        return new DemoScenario(
+                "broken-draft",
+                pair.servers(),
+                pair.runs(),
+                Map.of(
+                        "llm-autoregressive",
+                        SimulatedServerProfile.autoregressive(),
+                        "llm-eagle3",
+                        SimulatedServerProfile.speculative().withFault(Fault.BROKEN_DRAFT)));
+    }
+
     /** A server that answers /v1/models but fails every chat completion, and a run that times out waiting for it. */
     public static DemoScenario halfReady() {
         return new DemoScenario(
@@ -57,15 +72,15 @@ public record DemoScenario(
     }
 
     /** The scenarios {@link #named} knows. */
-    public static final List<String> NAMES = List.of("speculative-decoding", "half-ready");
+    public static final List<String> NAMES = List.of("speculative-decoding", "broken-draft", "half-ready");
 
     public static DemoScenario named(String name) {
         return switch (name) {
             case "speculative-decoding" -> speculativeDecoding();
+            case "broken-draft" -> brokenDraft();
             case "half-ready" -> halfReady();
             default ->
-                throw new IllegalArgumentException(
-                        "unknown scenario '" + name + "': use speculative-decoding or half-ready");
+                throw new IllegalArgumentException("unknown scenario '" + name + "': use " + String.join(", ", NAMES));
         };
     }
 

@@ -1,7 +1,6 @@
 package dev.llmops.serving.demo;
 
 import dev.llmops.serving.simulator.SglangSimulator;
-import dev.llmops.serving.simulator.SpeculativeAcceptance;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -216,12 +215,8 @@ public final class KubeletStandIn implements AutoCloseable {
                         .orElse("model"))
                 .speculativeAlgorithm(flag(args, "--speculative-algorithm").orElse(null))
                 .ttft(profile.ttft())
-                .tokenDelay(
-                        profile.tokensPerStep() > 1
-                                ? profile.stepDelay()
-                                : profile.stepDelay().dividedBy(profile.tokensPerStep()))
-                .speculative(
-                        profile.tokensPerStep() > 1 ? SpeculativeAcceptance.exactly(profile.tokensPerStep()) : null)
+                .tokenDelay(profile.stepDelay())
+                .speculative(profile.acceptance())
                 .maxRunning(profile.maxRunning())
                 .batchSlowdown(profile.batchSlowdown())
                 .loading(profile.loading())

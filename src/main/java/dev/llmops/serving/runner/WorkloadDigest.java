@@ -7,9 +7,9 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * Names what decides the content of each request of a run — dataset, seed, sampling, the single-request prompts and
- * the quality stage's length — in 16 hex characters, so two runs are paired request by request only when they sent
- * the same requests.
+ * Names what decides the content of each request of a run — endpoint, dataset, seed, sampling (with ignore_eos), the
+ * single-request prompts and the quality stage's length — in 16 hex characters, so two runs are paired request by
+ * request only when they sent the same requests.
  */
 public final class WorkloadDigest {
 
@@ -25,6 +25,7 @@ public final class WorkloadDigest {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
+        update(sha256, "endpoint", config.endpoint().name().toLowerCase(Locale.ROOT));
         update(sha256, "dataset", config.dataset().name().toLowerCase(Locale.ROOT));
         update(sha256, "input_len", String.valueOf(config.inputLength()));
         update(sha256, "output_len", String.valueOf(config.outputLength()));
@@ -39,6 +40,7 @@ public final class WorkloadDigest {
         update(sha256, "temperature", String.valueOf(config.temperature()));
         update(sha256, "top_p", String.valueOf(config.topP()));
         update(sha256, "max_tokens", String.valueOf(config.maxTokens()));
+        update(sha256, "ignore_eos", String.valueOf(config.ignoreEos()));
         for (String prompt : config.prompts()) {
             update(sha256, "prompt", prompt);
         }

@@ -52,10 +52,7 @@ class CapacitySearchOnRealClusterIT {
     void theSearchFindsTheConcurrencyTheServerCarriesWithinTheLimit() {
         var profile = LocalControlPlane.SIMULATED_SERVER;
         int truth = new SimulatedCapacity(
-                        profile.ttft(),
-                        profile.stepDelay().dividedBy(profile.tokensPerStep()),
-                        profile.batchSlowdown(),
-                        profile.maxRunning())
+                        profile.ttft(), profile.stepDelay(), profile.batchSlowdown(), profile.maxRunning())
                 .maxConcurrency((double) TPOT_LIMIT_MILLIS, null);
 
         assertThat(finished.getStatus().phase)

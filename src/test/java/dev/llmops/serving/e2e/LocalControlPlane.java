@@ -52,7 +52,7 @@ public final class LocalControlPlane implements AutoCloseable {
      * TPOT limit is known: {@code 10 ms × (1 + 0.2 × (streams − 1))}.
      */
     static final SimulatedServerProfile SIMULATED_SERVER = new SimulatedServerProfile(
-            Duration.ofMillis(30), Duration.ofMillis(10), 1, 32, 0.2, Duration.ofSeconds(1), Fault.NONE);
+            Duration.ofMillis(30), Duration.ofMillis(10), null, 32, 0.2, Duration.ofSeconds(1), Fault.NONE);
 
     private final KubeAPIServer apiServer;
     private final KubernetesClient client;

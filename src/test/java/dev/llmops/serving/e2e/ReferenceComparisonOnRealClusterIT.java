@@ -155,7 +155,7 @@ class ReferenceComparisonOnRealClusterIT {
         return new SimulatedServerProfile(
                 base.ttft(),
                 Duration.ofNanos(Math.round(base.stepDelay().toNanos() * factor)),
-                base.tokensPerStep(),
+                base.acceptance(),
                 base.maxRunning(),
                 base.batchSlowdown(),
                 base.loading(),

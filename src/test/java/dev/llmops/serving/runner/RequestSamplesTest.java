@@ -87,7 +87,7 @@ class RequestSamplesTest {
     }
 
     @Test
-    void equalConfigurationsHaveEqualWorkloadsAndAnotherSeedOrDatasetAnother() {
+    void equalConfigurationsHaveEqualWorkloadsAndAnotherSeedDatasetOrLengthRuleAnother() {
         try (SglangSimulator simulator = fastSimulator()) {
             String[] base = {"--max-tokens", "4", "--no-sweep", "--samples-log"};
             String first = samplesOf(bench(simulator, base)).workload();
@@ -98,9 +98,11 @@ class RequestSamplesTest {
                     .workload();
             String otherPrompts = samplesOf(bench(simulator, concat(base, "--prompts", "Say hello.")))
                     .workload();
+            String ignoringEos =
+                    samplesOf(bench(simulator, concat(base, "--ignore-eos"))).workload();
 
             assertThat(first).hasSize(16).isEqualTo(second);
-            assertThat(List.of(otherSeed, otherDataset, otherPrompts))
+            assertThat(List.of(otherSeed, otherDataset, otherPrompts, ignoringEos))
                     .doesNotContain(first)
                     .doesNotHaveDuplicates();
         }
