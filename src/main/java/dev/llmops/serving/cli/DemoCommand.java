@@ -108,7 +108,7 @@ public class DemoCommand implements Callable<Integer> {
                 spec,
                 "--scenario",
                 DemoScenario.NAMES.contains(scenario),
-                "is not a scenario: use " + String.join(" or ", DemoScenario.NAMES));
+                "is not a scenario: use one of " + String.join(", ", DemoScenario.NAMES));
         DemoConsole.configure(verbose, System.console() != null);
         DemoScenario demo = DemoScenario.named(scenario);
         PrintStream out = System.out;

@@ -18,7 +18,7 @@ class DemoOptionsTest {
     @CsvSource(delimiter = '|', textBlock = """
             --port     | 99999 | 99999 is not a port number (0 to 65535; 0 picks a free one)
             --timeout  | 0     | 0 is below 1 second
-            --scenario | full  | full is not a scenario: use speculative-decoding or half-ready
+            --scenario | full  | full is not a scenario: use one of speculative-decoding, broken-draft, half-ready
             """)
     void aBadValueIsOneLineNamingTheOption(String option, String value, String problem) {
         Cli.Run run = Cli.run("demo", option, value);

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
+import dev.llmops.serving.api.v1alpha1.SpeedVerdict;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.quarkus.test.junit.main.LaunchResult;
@@ -54,6 +56,23 @@ class DemoEndToEndTest {
         assertThat(speculative.getStatus().comparison.baseline).isEqualTo("autoregressive");
         assertThat(speculative.getStatus().comparison.singleStreamSpeedup).isGreaterThan(1.5);
         assertThat(speculative.getStatus().comparison.peakThroughputSpeedup).isGreaterThan(1.5);
+        double acceptance = SimulatedServerProfile.speculative().acceptance().mean();
+        assertThat(speculative.getStatus().stages)
+                .as("acceptance length per stage, from the server's counters, against the simulator's distribution")
+                .allSatisfy(s -> assertThat(s.specAcceptLength).isCloseTo(acceptance, within(acceptance * 0.05)));
+        assertThat(speculative.getStatus().comparison.workloadMatched).isTrue();
+        assertThat(speculative.getStatus().comparison.stages)
+                .filteredOn(s -> s.name.startsWith("c"))
+                .hasSize(5)
+                .allSatisfy(s -> {
+                    assertThat(s.verdict).isEqualTo(SpeedVerdict.Faster);
+                    assertThat(s.throughputSpeedupInterval.low).isGreaterThan(1.5);
+                });
+        assertThat(speculative.getStatus().comparison.quality.prefixAgreement).isEqualTo(1.0);
+        assertThat(speculative.getStatus().conditions)
+                .filteredOn(c -> c.getType().equals(ConditionTypes.QUALITY_SUSPECT))
+                .singleElement()
+                .satisfies(c -> assertThat(c.getStatus()).isEqualTo("False"));
         List<String> progress =
                 result.getOutput().lines().filter(l -> l.startsWith("[")).toList();
         assertThat(progress)

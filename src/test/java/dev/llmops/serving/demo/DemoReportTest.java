@@ -2,12 +2,17 @@ package dev.llmops.serving.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.v1alpha1.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.ConfidenceInterval;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
+import dev.llmops.serving.api.v1alpha1.QualityComparison;
+import dev.llmops.serving.api.v1alpha1.SpeedVerdict;
+import dev.llmops.serving.api.v1alpha1.StageSpeedup;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -43,6 +48,49 @@ class DemoReportTest {
         report.progress(List.of(server("llm-eagle3", null)), List.of(run("eagle3", null, null)));
 
         assertThat(lines()).singleElement().satisfies(l -> assertThat(l).endsWith("] ms/llm-eagle3 -  |  br/eagle3 -"));
+    }
+
+    @Test
+    void aComparisonShowsEachStagesVerdictIntervalsAndAcceptanceThenTheOutputsAgreement() {
+        BenchmarkRun run = run("eagle3", BenchmarkRunPhase.Succeeded, "6/6");
+        BaselineComparison comparison = new BaselineComparison();
+        comparison.baseline = "autoregressive";
+        StageSpeedup c8 = new StageSpeedup();
+        c8.name = "c8";
+        c8.pairs = 16;
+        c8.verdict = SpeedVerdict.Faster;
+        c8.throughputSpeedup = 2.2;
+        c8.throughputSpeedupInterval = interval(2.16, 2.25);
+        c8.tpotP50Speedup = 2.37;
+        c8.ttftP50Speedup = 1.01;
+        c8.ttftP50SpeedupInterval = interval(0.99, 1.02);
+        c8.specAcceptLength = 2.85;
+        c8.baselineSpecAcceptLength = 1.0;
+        comparison.stages.add(c8);
+        comparison.message = "stage single has 3 paired requests, fewer than 5: no interval or verdict.";
+        comparison.quality = new QualityComparison();
+        comparison.quality.prompts = 3;
+        comparison.quality.exactMatchShare = 2.0 / 3;
+        comparison.quality.prefixAgreement = 0.8;
+        comparison.quality.meanSharedPrefixTokens = 204.8;
+        run.getStatus().comparison = comparison;
+
+        report.benchmarkRuns(List.of(run));
+
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains(
+                        "Speedup of eagle3 over autoregressive (above 1 is faster; 95 % interval):",
+                        "c8      Faster    16      2.20x [2.16, 2.25]   2.37x      1.01x [0.99, 1.02]   1.00 -> 2.85",
+                        "  stage single has 3 paired requests, fewer than 5: no interval or verdict.",
+                        "Greedy outputs against autoregressive: 67% of 3 prompts identical, 80% agreement (shared "
+                                + "prefix 205 tokens on average)");
+    }
+
+    private static ConfidenceInterval interval(double low, double high) {
+        ConfidenceInterval interval = new ConfidenceInterval();
+        interval.low = low;
+        interval.high = high;
+        return interval;
     }
 
     private List<String> lines() {
