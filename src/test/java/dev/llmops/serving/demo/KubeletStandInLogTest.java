@@ -42,7 +42,7 @@ class KubeletStandInLogTest {
                                 Thread.currentThread().interrupt();
                                 return 1;
                             }
-                            log.print("x".repeat(70 * 1024) + "\n");
+                            log.print("x".repeat(RecordedLogs.LIMIT + 1024) + "\n");
                             log.println("PROGRESS 5/5 c64");
                             return 0;
                         })
@@ -84,7 +84,7 @@ class KubeletStandInLogTest {
                                 .getPhase()));
         String log = kubelet.logs().log(NS, "bench-run-1", CONTAINER).orElseThrow();
         assertThat(log)
-                .hasSizeLessThanOrEqualTo(64 * 1024)
+                .hasSizeLessThanOrEqualTo(RecordedLogs.LIMIT)
                 .endsWith("PROGRESS 5/5 c64\n")
                 .doesNotContain("PROGRESS 1/5");
     }

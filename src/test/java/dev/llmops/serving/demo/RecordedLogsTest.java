@@ -2,6 +2,7 @@ package dev.llmops.serving.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.runner.SampleSet;
 import java.io.PrintWriter;
 import org.junit.jupiter.api.Test;
 
@@ -35,15 +36,18 @@ class RecordedLogsTest {
     }
 
     @Test
-    void theDefaultLimitIs64KiB() {
+    void theDefaultLimitIs1MiBRoomForTheLongestSampleLine() {
         RecordedLogs logs = new RecordedLogs();
         PrintWriter log = new PrintWriter(logs.open("demo", "pod", "uid-1", "bench"), true);
         String line = "x".repeat(1023);
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 1100; i++) {
             log.println(line);
         }
+        String sampleLine = SampleSet.LOG_PREFIX + "y".repeat(SampleSet.MAX_ENCODED_CHARS);
+        log.println(sampleLine);
 
-        assertThat(logs.log("demo", "pod", "bench").orElseThrow()).hasSize(64 * 1024);
+        String kept = logs.log("demo", "pod", "bench").orElseThrow();
+        assertThat(kept).hasSizeLessThanOrEqualTo(1024 * 1024).endsWith(sampleLine + "\n");
     }
 
     @Test
