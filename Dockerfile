@@ -5,6 +5,12 @@
 #
 # The runtime stage runs as a numeric non-root user and writes only to java.io.tmpdir (/tmp), so it works with
 # readOnlyRootFilesystem when /tmp is a mounted emptyDir, as the Helm chart does.
+#
+# Base images are named by tag, not yet pinned by digest: no container registry is reachable where this project is
+# built and tested, so no digest could be checked against the registry. A release pins both by digest, keeping the tag
+# readable (`FROM eclipse-temurin:17-jre@sha256:<digest>`), with the digests read from a connected machine:
+#   docker buildx imagetools inspect eclipse-temurin:17-jre --format '{{json .Manifest.Digest}}'
+#   docker buildx imagetools inspect maven:3.9-eclipse-temurin-17 --format '{{json .Manifest.Digest}}'
 
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /build

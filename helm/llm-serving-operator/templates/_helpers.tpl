@@ -40,6 +40,18 @@ app.kubernetes.io/component: operator
 {{- end }}
 
 {{/*
+The namespaces the operator watches, comma-separated: the listed ones, or the release namespace when none is listed.
+Not used with watchAllNamespaces, which rbac.yaml refuses together with a list.
+*/}}
+{{- define "llm-serving-operator.watchedNamespaces" -}}
+{{- if .Values.watchNamespaces }}
+{{- join "," .Values.watchNamespaces }}
+{{- else }}
+{{- .Release.Namespace }}
+{{- end }}
+{{- end }}
+
+{{/*
 What the controllers do in the namespaces they watch: every verb is listed, per resource. Creating and updating owned
 objects is server-side apply (patch). Nothing reads Secrets: pods get tokens through secretKeyRef, which the kubelet
 resolves.
@@ -92,7 +104,11 @@ resolves.
   verbs: ["get", "create"]
 {{- end }}
 
-{{/* What the controllers read cluster-wide whatever they watch: the GPU labels of the node a benchmark ran on. */}}
+{{/*
+What the controllers read cluster-wide whatever they watch: the GPU labels of the node a benchmark ran on (Nodes are
+cluster-scoped, so no Role can grant it). Whether LeaderWorkerSet is installed comes from API discovery, which needs
+no rule.
+*/}}
 {{- define "llm-serving-operator.clusterRules" -}}
 - apiGroups: [""]
   resources: ["nodes"]

@@ -5,13 +5,13 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import picocli.CommandLine;
 
-/** The executable's command line: the one quarkus-picocli builds from the top command, with one-line errors. */
+/** The executable's command line: the one quarkus-picocli builds from the top command, with the settings of CommandLines. */
 @Singleton
 public class CommandLineProducer {
 
     @Produces
     @Singleton
     CommandLine commandLine(PicocliCommandLineFactory factory) {
-        return OneLineErrors.install(factory.create());
+        return CommandLines.configure(factory.create());
     }
 }

@@ -153,7 +153,7 @@ public class DemoCommand implements Callable<Integer> {
                         kubernetes.client(),
                         pod -> true,
                         pod -> demo.profileOf(pod.getMetadata().getLabels().get(Labels.MODEL_SERVER)),
-                        (args, log) -> OneLineErrors.install(new CommandLine(BenchCommand.class, factory))
+                        (args, log) -> CommandLines.configure(new CommandLine(BenchCommand.class, factory))
                                 .setOut(log)
                                 .setErr(log)
                                 .execute(args.toArray(String[]::new)))

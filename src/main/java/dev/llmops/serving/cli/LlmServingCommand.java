@@ -46,7 +46,7 @@ public class LlmServingCommand implements Callable<Integer> {
     /** The executable's entry point (quarkus.package.main-class): a tool on its own, anything else in Quarkus. */
     public static void main(String... args) {
         if (standalone(args)) {
-            System.exit(OneLineErrors.install(new CommandLine(new LlmServingCommand()))
+            System.exit(CommandLines.configure(new CommandLine(new LlmServingCommand()))
                     .execute(args));
         }
         Quarkus.run(PicocliRunner.class, args);

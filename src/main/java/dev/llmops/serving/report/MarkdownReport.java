@@ -23,8 +23,8 @@ public final class MarkdownReport {
         StringBuilder md = new StringBuilder();
         BenchmarkRunStatus status = candidate.getStatus();
         BenchmarkSummary summary = Optional.ofNullable(status.summary).orElseGet(BenchmarkSummary::new);
-        md.append("### BenchmarkRun `").append(HtmlReport.name(candidate)).append('`');
-        baseline.ifPresent(b -> md.append(" vs `").append(HtmlReport.name(b)).append('`'));
+        md.append("### BenchmarkRun ").append(code(HtmlReport.name(candidate)));
+        baseline.ifPresent(b -> md.append(" vs ").append(code(HtmlReport.name(b))));
         md.append("\n\n");
         md.append("Phase **")
                 .append(status.phase == null ? Format.MISSING : status.phase.name())
@@ -116,9 +116,9 @@ public final class MarkdownReport {
     /** The comparison's headline and tables, then what the paired samples say. */
     private static void comparison(StringBuilder md, String label, Comparison c) {
         md.append(label)
-                .append(" `")
-                .append(text(c.baseline()))
-                .append("`: single-stream ")
+                .append(' ')
+                .append(code(c.baseline()))
+                .append(": single-stream ")
                 .append(Format.speedup(c.singleStreamSpeedup()))
                 .append(", peak throughput ")
                 .append(Format.speedup(c.peakThroughputSpeedup()))
@@ -163,9 +163,9 @@ public final class MarkdownReport {
             md.append("\n⚠ ").append(text(c.message())).append('\n');
         }
         if (c.paired() || c.acceptanceMeasured()) {
-            md.append("\nPaired per request against `")
-                    .append(text(c.baseline()))
-                    .append("`:\n\n");
+            md.append("\nPaired per request against ")
+                    .append(code(c.baseline()))
+                    .append(":\n\n");
             table(md, Verdicts.pairedHeaders(c));
             c.stages().forEach(s -> row(md, Verdicts.pairedRow(c, s)));
         }
@@ -176,7 +176,7 @@ public final class MarkdownReport {
 
     /** The run's conditions (each distinct message once), what it measured, and the runner's warnings. */
     private static void runStatus(StringBuilder md, BenchmarkRun run) {
-        md.append("\n#### Status of `").append(HtmlReport.name(run)).append("`\n\n");
+        md.append("\n#### Status of ").append(code(HtmlReport.name(run))).append("\n\n");
         for (ConditionGroups.Group g : ConditionGroups.of(run.getStatus().conditions)) {
             md.append("- **")
                     .append(text(g.conditions()))
@@ -210,9 +210,9 @@ public final class MarkdownReport {
         for (BenchmarkRun run : runs) {
             List<String[]> rows = Goodput.stageRows(run);
             if (!rows.isEmpty()) {
-                md.append("\n#### Goodput and schedule of `")
-                        .append(HtmlReport.name(run))
-                        .append("`\n\n");
+                md.append("\n#### Goodput and schedule of ")
+                        .append(code(HtmlReport.name(run)))
+                        .append("\n\n");
                 table(md, List.of(Goodput.STAGE_HEADERS));
                 rows.forEach(cells -> row(md, cells));
             }
@@ -220,7 +220,9 @@ public final class MarkdownReport {
     }
 
     private static void table(StringBuilder md, List<String> headers) {
-        md.append("| ").append(String.join(" | ", headers)).append(" |\n|");
+        md.append("| ")
+                .append(headers.stream().map(MarkdownReport::text).collect(Collectors.joining(" | ")))
+                .append(" |\n|");
         for (int i = 0; i < headers.size(); i++) {
             md.append(i == 0 ? "---|" : "---:|");
         }
@@ -236,12 +238,48 @@ public final class MarkdownReport {
     }
 
     /**
-     * Outside text on one line: cut when too long, pipes escaped and line breaks flattened so it cannot break a table,
-     * and {@code <} written as an entity so it cannot open an HTML tag where Markdown is rendered.
+     * Outside text on one line, shown as written: cut when too long, line breaks flattened so it cannot end a table row
+     * or start a heading, list or quote, HTML written as entities so it cannot open a tag where Markdown is rendered,
+     * and every character that opens Markdown markup (emphasis, code, links and images, strikethrough, table cells)
+     * escaped with a backslash.
      */
-    private static String text(String text) {
-        return text == null
-                ? Format.MISSING
-                : Format.bounded(text).replace("|", "\\|").replace("<", "&lt;").replaceAll("\\s*\\R\\s*", " ");
+    static String text(String text) {
+        if (text == null) {
+            return Format.MISSING;
+        }
+        StringBuilder escaped = new StringBuilder();
+        for (char c : oneLine(Format.bounded(text)).toCharArray()) {
+            switch (c) {
+                case '&' -> escaped.append("&amp;");
+                case '<' -> escaped.append("&lt;");
+                case '\\', '`', '*', '_', '[', ']', '~', '|' ->
+                    escaped.append('\\').append(c);
+                default -> escaped.append(c);
+            }
+        }
+        return escaped.toString();
+    }
+
+    /**
+     * Outside text as an inline code span, which shows everything in it literally: the fence is one backtick longer
+     * than the longest run of backticks in the text, so none of them can close it early.
+     */
+    static String code(String text) {
+        if (text == null) {
+            return Format.MISSING;
+        }
+        String line = oneLine(Format.bounded(text));
+        int longest = 0;
+        for (int i = 0, run = 0; i < line.length(); i++) {
+            run = line.charAt(i) == '`' ? run + 1 : 0;
+            longest = Math.max(longest, run);
+        }
+        String fence = "`".repeat(longest + 1);
+        String padding = line.startsWith("`") || line.endsWith("`") ? " " : "";
+        return fence + padding + line + padding + fence;
+    }
+
+    private static String oneLine(String text) {
+        return text.replaceAll("\\s*\\R\\s*", " ");
     }
 }

@@ -21,7 +21,7 @@ public final class Cli {
     public static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine command = OneLineErrors.install(new CommandLine(new LlmServingCommand()));
+        CommandLine command = CommandLines.configure(new CommandLine(new LlmServingCommand()));
         command.setOut(new PrintWriter(out, true));
         command.setErr(new PrintWriter(err, true));
         int code = command.execute(args);

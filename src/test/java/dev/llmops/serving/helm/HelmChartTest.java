@@ -124,7 +124,7 @@ class HelmChartTest {
                 .containsEntry("LLMOPS_SGLANG_IMAGE", withDefault(OperatorConfig.Sglang.class, "image"))
                 .containsEntry("LLMOPS_RUNNER_IMAGE", withDefault(OperatorConfig.Runner.class, "image"))
                 .containsEntry("LLMOPS_RUNNER_IMAGE", OPERATOR_IMAGE)
-                .containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", "JOSDK_ALL_NAMESPACES")
+                .containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", NAMESPACE)
                 .containsEntry("LLMOPS_LEADER_ELECTION_LEASE_NAME", FULLNAME)
                 .containsEntry("QUARKUS_LOG_LEVEL", "INFO")
                 .containsEntry("QUARKUS_HTTP_PORT", "8080")
@@ -221,8 +221,50 @@ class HelmChartTest {
     }
 
     @Test
-    void allNamespacesIsAClusterRoleAndBinding() {
+    void byDefaultTheOperatorWatchesAndIsGrantedItsReleaseNamespaceOnly() {
         RenderedChart chart = RenderedChart.render(Map.of());
+
+        assertThat(env(chart.deployment()
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)))
+                .containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", NAMESPACE);
+        assertThat(chart.all(ClusterRoleBinding.class).map(b -> b.getRoleRef().getName()))
+                .containsExactly(FULLNAME + "-cluster");
+        assertThat(chart.all(RoleBinding.class)
+                        .map(b -> b.getMetadata().getNamespace() + "/"
+                                + b.getRoleRef().getName()))
+                .containsExactlyInAnyOrder(NAMESPACE + "/" + FULLNAME, NAMESPACE + "/" + FULLNAME + "-leader-election");
+        List<RenderedChart.ScopedRule> granted = chart.grantedRules();
+        assertThat(granted)
+                .anySatisfy(r -> assertThat(r.permits(NAMESPACE, "apps", "deployments", "create"))
+                        .isTrue());
+        assertThat(granted)
+                .noneSatisfy(r -> assertThat(r.permits("kube-system", "apps", "deployments", "create"))
+                        .isTrue());
+        assertThat(granted)
+                .as("cluster-wide: reading Nodes only")
+                .filteredOn(r -> r.namespace() == null)
+                .extracting(r -> r.rule().getResources() + " " + r.rule().getVerbs())
+                .containsExactly("[nodes] [get]");
+        assertThat(RenderedChart.render(Map.of(), "team-x").grantedRules())
+                .anySatisfy(r -> assertThat(r.permits("team-x", "batch", "jobs", "create"))
+                        .isTrue());
+    }
+
+    @Test
+    void allNamespacesIsAnExplicitClusterRoleAndBinding() {
+        RenderedChart chart = RenderedChart.render(Map.of("watchAllNamespaces", true));
+
+        assertThat(env(chart.deployment()
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)))
+                .containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", "JOSDK_ALL_NAMESPACES");
 
         assertThat(chart.find(ClusterRole.class, FULLNAME)).isPresent();
         assertThat(chart.all(ClusterRoleBinding.class).map(b -> b.getRoleRef().getName()))
@@ -260,8 +302,8 @@ class HelmChartTest {
 
     @Test
     void rbacIsExplicitAndNeverTouchesSecrets() {
-        for (Map<String, Object> values :
-                List.<Map<String, Object>>of(Map.of(), Map.of("watchNamespaces[0]", "team-a"))) {
+        for (Map<String, Object> values : List.<Map<String, Object>>of(
+                Map.of(), Map.of("watchNamespaces[0]", "team-a"), Map.of("watchAllNamespaces", true))) {
             RenderedChart chart = RenderedChart.render(values);
             List<PolicyRule> rules = Stream.concat(
                             chart.all(ClusterRole.class).flatMap(r -> r.getRules().stream()),
@@ -299,6 +341,11 @@ class HelmChartTest {
         assertThatThrownBy(() -> RenderedChart.render(Map.of("watchNamespaces[0]", "Team_A")))
                 .hasMessageContaining("watchNamespaces");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("http.port", 80))).hasMessageContaining("port");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("watchAllNamespaces", "yes")))
+                .hasMessageContaining("watchAllNamespaces");
+        assertThatThrownBy(
+                        () -> RenderedChart.render(Map.of("watchAllNamespaces", true, "watchNamespaces[0]", "team-a")))
+                .hasMessageContaining("watchNamespaces and watchAllNamespaces");
     }
 
     private static void assertProbe(Probe probe, String path) {

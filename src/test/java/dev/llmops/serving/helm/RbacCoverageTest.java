@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.RegisteredController;
 import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
@@ -77,30 +75,30 @@ class RbacCoverageTest {
         Set<Call> calls = callsOfTheCode();
         assertThat(calls).as("calls derived from the controllers").isNotEmpty();
 
-        for (Map<String, Object> values :
-                List.<Map<String, Object>>of(Map.of(), Map.of("watchNamespaces[0]", WATCHED))) {
+        Map<Map<String, Object>, String> watchedNamespaceOfValues = Map.of(
+                Map.of(), RenderedChart.NAMESPACE,
+                Map.of("watchNamespaces[0]", WATCHED), WATCHED,
+                Map.of("watchAllNamespaces", true), WATCHED);
+        watchedNamespaceOfValues.forEach((values, watched) -> {
             List<RenderedChart.ScopedRule> granted =
                     RenderedChart.render(values).grantedRules();
             assertThat(calls)
-                    .as("calls without a rule, with values " + values)
+                    .as("calls without a rule in " + watched + ", with values " + values)
                     .filteredOn(call -> granted.stream()
                             .noneMatch(rule -> rule.permits(
-                                    call.clusterScoped() ? null : WATCHED, call.group(), call.resource(), call.verb())))
+                                    call.clusterScoped() ? null : watched, call.group(), call.resource(), call.verb())))
                     .isEmpty();
-        }
+        });
     }
 
     @Test
     void theChartGrantsNothingTheCodeDoesNotCall() throws ReflectiveOperationException {
         Set<Call> calls = callsOfTheCode();
-        RenderedChart chart = RenderedChart.render(Map.of());
-
         Set<Call> grantedNotCalled = new TreeSet<>();
-        Stream.concat(
-                        chart.all(ClusterRole.class).flatMap(r -> r.getRules().stream()),
-                        chart.all(Role.class)
-                                .filter(r -> !r.getMetadata().getName().endsWith("-leader-election"))
-                                .flatMap(r -> r.getRules().stream()))
+        Stream.of(Map.<String, Object>of(), Map.<String, Object>of("watchAllNamespaces", true))
+                .flatMap(values -> RenderedChart.render(values).grantedRules().stream())
+                .map(RenderedChart.ScopedRule::rule)
+                .filter(rule -> !rule.getResources().contains("leases"))
                 .forEach(rule -> rule.getApiGroups()
                         .forEach(group -> rule.getResources()
                                 .forEach(resource -> rule.getVerbs().forEach(verb -> {
