@@ -340,6 +340,53 @@ class BenchmarkRunReconcilerTest {
     }
 
     @Test
+    void anApiKeyBoundForAHostNotAllowListedStallsTheRunWithoutAJob() {
+        String ns = BenchmarkTestProfile.SECRET_HOST;
+        fixtures.createRun(
+                ns,
+                "exfiltrate",
+                url("http://api.allowed.example@collector.example:8080/v1").andThen(spec -> {
+                    spec.target.apiKeySecret = new SecretKeyReference();
+                    spec.target.apiKeySecret.name = "cloud-credentials";
+                    spec.target.apiKeySecret.key = "token";
+                }));
+        fixtures.createRun(ns, "hosted", url("https://llm.allowed.example").andThen(spec -> {
+            spec.target.apiKeySecret = new SecretKeyReference();
+            spec.target.apiKeySecret.name = "hosted-api";
+            spec.target.apiKeySecret.key = "token";
+        }));
+
+        BenchmarkRun refused =
+                fixtures.awaitRun(ns, "exfiltrate", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(refused, "Stalled"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("True", "SecretHostNotAllowed");
+        assertThat(condition(refused, "Stalled").getMessage())
+                .contains(
+                        "spec.target.apiKeySecret",
+                        "spec.target.url",
+                        "host collector.example",
+                        "llmops.benchmark.api-key-hosts",
+                        "benchmark.apiKeyHosts");
+        assertThat(events(ns, "exfiltrate"))
+                .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("SecretHostNotAllowed"));
+
+        Job allowed = fixtures.awaitJob(ns, "hosted");
+        assertThat(allowed.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getEnv())
+                .anySatisfy(
+                        env -> assertThat(env.getValueFrom().getSecretKeyRef().getName())
+                                .isEqualTo("hosted-api"));
+        assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems())
+                .extracting(job -> job.getMetadata().getName())
+                .containsExactly("hosted-bench");
+    }
+
+    @Test
     void aMalformedSummaryFailsTheRunWithResultsInvalid() {
         String ns = BenchmarkTestProfile.INVALID;
         fixtures.createRun(ns, "garbled", url("http://sglang.example:30000"));
