@@ -53,13 +53,14 @@ class DesiredObjectsTest {
         assertThat(sglang.getImage()).isEqualTo(TestModelServers.DEFAULT_IMAGE);
         assertThat(sglang.getCommand()).containsExactly("python3", "-m", "sglang.launch_server");
         assertThat(String.join(" ", sglang.getArgs()))
-                .isEqualTo("--model-path moonshotai/Kimi-K2.5 --served-model-name kimi-k2.5 --trust-remote-code --host "
-                        + "0.0.0.0 --port 30000 --tp-size 8"
-                        + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
-                        + "lightseekorg/kimi-k2.5-eagle3"
-                        + " --speculative-num-steps 3 --speculative-eagle-topk 1 "
-                        + "--speculative-num-draft-tokens 4 --enable-metrics"
-                        + " --reasoning-parser kimi_k2 --tool-call-parser kimi_k2 --mem-fraction-static 0.85");
+                .isEqualTo(
+                        "--model-path moonshotai/Kimi-K2.5 --served-model-name kimi-k2.5 --revision main --trust-remote-code --host "
+                                + "0.0.0.0 --port 30000 --tp-size 8"
+                                + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+                                + "lightseekorg/kimi-k2.5-eagle3"
+                                + " --speculative-num-steps 3 --speculative-eagle-topk 1 "
+                                + "--speculative-num-draft-tokens 4 --enable-metrics"
+                                + " --reasoning-parser kimi_k2 --tool-call-parser kimi_k2 --mem-fraction-static 0.85");
         assertThat(sglang.getResources().getLimits())
                 .containsEntry("nvidia.com/gpu", new Quantity("8"))
                 .containsEntry("memory", new Quantity("512Gi"));
@@ -95,6 +96,13 @@ class DesiredObjectsTest {
                                 DRIVER_580));
         assertThat(pod.getTolerations()).containsExactly(gpuToleration());
         assertThat(pod.getRuntimeClassName()).isNull();
+
+        assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(sglang.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(sglang.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(sglang.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+        assertThat(sglang.getSecurityContext().getPrivileged()).isNull();
 
         assertThat(pod.getReadinessGates())
                 .singleElement()
@@ -204,6 +212,8 @@ class DesiredObjectsTest {
             assertThat(sglang.getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("8"));
             assertThat(requiredTerms(template.getSpec()).get(0).getMatchExpressions())
                     .contains(BLACKWELL, DRIVER_580);
+            assertThat(template.getSpec().getAutomountServiceAccountToken()).isFalse();
+            assertThat(sglang.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
         }
         assertThat(leader.getMetadata().getLabels())
                 .containsEntry(Labels.COMPONENT, "server")
