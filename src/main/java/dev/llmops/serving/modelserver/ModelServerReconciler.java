@@ -189,7 +189,8 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         ModelServerPhase before = server.getStatus() == null ? null : server.getStatus().phase;
         ModelServerStatus status = StatusReport.build(
                 server,
-                new StatusReport.Observation(problems, servingPods, inference, findings, image, args),
+                new StatusReport.Observation(
+                        problems, servingPods, inference, findings, image, SecretArgs.redact(args)),
                 conditions);
         if (status.phase != before && worthAnEvent(before, status)) {
             recordTransition(server, status);

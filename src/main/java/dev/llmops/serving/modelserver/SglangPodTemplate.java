@@ -142,6 +142,14 @@ public final class SglangPodTemplate {
                     .endValueFrom()
                     .build());
         }
+        if (spec.apiKeySecret != null) {
+            env.add(new EnvVarBuilder()
+                    .withName(SglangCommand.API_KEY_ENV)
+                    .withNewValueFrom()
+                    .withNewSecretKeyRef(spec.apiKeySecret.key, spec.apiKeySecret.name, false)
+                    .endValueFrom()
+                    .build());
+        }
         if (spec.modelCache != null) {
             env.add(new EnvVar("HF_HOME", spec.modelCache.mountPath, null));
         }

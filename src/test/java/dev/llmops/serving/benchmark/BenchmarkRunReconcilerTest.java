@@ -143,7 +143,8 @@ class BenchmarkRunReconcilerTest {
                 status.conditions.set(0, condition("InferenceReady", "True", "GenerationSucceeded"));
                 status.endpoint = simulator.baseUrl().toString();
                 status.image = "lmsysorg/sglang:v0.5.18-cu130";
-                status.serverArgs = List.of("--model-path", "moonshotai/Kimi-K2-Instruct", "--tp-size", "8");
+                status.serverArgs =
+                        List.of("--model-path", "moonshotai/Kimi-K2-Instruct", "--tp-size", "8", "--api-key", "sk-1");
                 status.lastInferenceProbe = new InferenceProbeResult();
                 status.lastInferenceProbe.pod = "kimi-0";
             });
@@ -212,7 +213,7 @@ class BenchmarkRunReconcilerTest {
                 assertThat(p.driverVersion).isEqualTo("580.95.05");
                 assertThat(p.gpuCount).isEqualTo(8);
                 assertThat(p.image).isEqualTo("lmsysorg/sglang:v0.5.18-cu130");
-                assertThat(p.serverArgs).contains("--tp-size");
+                assertThat(p.serverArgs).contains("--tp-size").endsWith("--api-key", "<redacted>");
             });
 
             fixtures.finishJob(job, pod, 0, output.summary());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.SchedulingSpec;
+import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -135,6 +136,26 @@ class DesiredObjectsTest {
             assertThat(p.getTargetPort().getStrVal()).isEqualTo("http");
         });
         assertThat(ServerServiceDependent.endpoint(kimi)).isEqualTo("http://kimi-k2-eagle3.llm.svc:30000");
+    }
+
+    @Test
+    void theServersApiKeyComesFromItsSecretThroughAVariableTheKubeletExpands() {
+        ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "llm");
+        qwen.getSpec().apiKeySecret = new SecretKeyReference();
+        qwen.getSpec().apiKeySecret.name = "qwen-api";
+        qwen.getSpec().apiKeySecret.key = "key";
+        Container sglang = ServerDeploymentDependent.desired(qwen, TestModelServers.config(Optional.empty()))
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+
+        assertThat(sglang.getArgs()).containsSubsequence("--api-key", "$(LLMOPS_SERVER_API_KEY)");
+        EnvVar key = env(sglang, "LLMOPS_SERVER_API_KEY");
+        assertThat(key.getValue()).isNull();
+        assertThat(key.getValueFrom().getSecretKeyRef().getName()).isEqualTo("qwen-api");
+        assertThat(key.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("key");
     }
 
     @Test

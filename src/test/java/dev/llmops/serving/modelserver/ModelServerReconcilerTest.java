@@ -62,7 +62,11 @@ class ModelServerReconcilerTest {
 
     @Test
     void anUnschedulablePodIsDiagnosedAsMissingGpus() {
-        ModelServer kimi = create("kimi-k2-rtx-pro-6000-eagle3.yaml", "unschedulable");
+        ModelServer example = TestModelServers.example("kimi-k2-rtx-pro-6000-eagle3.yaml", "unschedulable");
+        example.getSpec().extraArgs = new java.util.ArrayList<>(example.getSpec().extraArgs);
+        example.getSpec().extraArgs.add("--hf-token=hf_live_secret");
+        ModelServer kimi = client.resource(example).create();
+        awaitDeployment(kimi);
         Pod pod = podOf(
                 kimi,
                 "kimi-k2-eagle3-7d9f-abcde",
@@ -130,7 +134,9 @@ class ModelServerReconcilerTest {
         assertThat(status.endpoint).isEqualTo("http://kimi-k2-eagle3.unschedulable.svc:30000");
         assertThat(status.image).isEqualTo(TestModelServers.DEFAULT_IMAGE);
         assertThat(status.serverArgs)
-                .startsWith("python3", "-m", "sglang.launch_server", "--model-path", "moonshotai/Kimi-K2.5");
+                .startsWith("python3", "-m", "sglang.launch_server", "--model-path", "moonshotai/Kimi-K2.5")
+                .endsWith("--hf-token=<redacted>")
+                .noneMatch(arg -> arg.contains("hf_live_secret"));
         assertThat(client.v1().events().inNamespace("unschedulable").list().getItems())
                 .anySatisfy(e -> {
                     assertThat(e.getInvolvedObject().getName()).isEqualTo("kimi-k2-eagle3");
