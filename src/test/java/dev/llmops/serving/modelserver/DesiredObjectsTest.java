@@ -54,14 +54,13 @@ class DesiredObjectsTest {
         assertThat(sglang.getImage()).isEqualTo(TestModelServers.DEFAULT_IMAGE);
         assertThat(sglang.getCommand()).containsExactly("python3", "-m", "sglang.launch_server");
         assertThat(String.join(" ", sglang.getArgs()))
-                .isEqualTo(
-                        "--model-path moonshotai/Kimi-K2.5 --served-model-name kimi-k2.5 --revision main --trust-remote-code --host "
-                                + "0.0.0.0 --port 30000 --tp-size 8"
-                                + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
-                                + "lightseekorg/kimi-k2.5-eagle3"
-                                + " --speculative-num-steps 3 --speculative-eagle-topk 1 "
-                                + "--speculative-num-draft-tokens 4 --enable-metrics"
-                                + " --reasoning-parser kimi_k2 --tool-call-parser kimi_k2 --mem-fraction-static 0.85");
+                .isEqualTo("--model-path moonshotai/Kimi-K2.5 --served-model-name kimi-k2.5 --revision main "
+                        + "--trust-remote-code --host 0.0.0.0 --port 30000 --tp-size 8"
+                        + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+                        + "lightseekorg/kimi-k2.5-eagle3"
+                        + " --speculative-num-steps 3 --speculative-eagle-topk 1 "
+                        + "--speculative-num-draft-tokens 4 --enable-metrics"
+                        + " --reasoning-parser kimi_k2 --tool-call-parser kimi_k2 --mem-fraction-static 0.85");
         assertThat(sglang.getResources().getLimits())
                 .containsEntry("nvidia.com/gpu", new Quantity("8"))
                 .containsEntry("memory", new Quantity("512Gi"));
