@@ -4,6 +4,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.RunnerPodSpec;
+import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.ShareGptSpec;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -145,14 +146,24 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                         inputs.target().url(),
                         inputs.target().model(),
                         inputs.metricsUrls(),
+                        apiKey(spec, inputs.target()),
                         pod.image != null ? pod.image : inputs.runnerImage()))
                 .endTemplate()
                 .endSpec()
                 .build();
     }
 
-    /** The runner pod: restricted Pod Security, a read-only root file system, the spec's command line. */
-    static PodSpec podSpec(BenchmarkRunSpec spec, String url, String model, List<String> metricsUrls, String image) {
+    /**
+     * The runner pod: restricted Pod Security, a read-only root file system, the spec's command line, and the API key
+     * (when not null) from its Secret.
+     */
+    static PodSpec podSpec(
+            BenchmarkRunSpec spec,
+            String url,
+            String model,
+            List<String> metricsUrls,
+            SecretKeyReference apiKey,
+            String image) {
         RunnerPodSpec pod = spec.runner;
         return new PodSpecBuilder()
                 .withRestartPolicy("Never")
@@ -170,8 +181,8 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .addNewContainer()
                 .withName(CONTAINER)
                 .withImage(image)
-                .withArgs(RunnerArguments.of(spec, url, model, metricsUrls))
-                .withEnv(apiKey(spec))
+                .withArgs(RunnerArguments.of(spec, url, model, metricsUrls, apiKey != null))
+                .withEnv(apiKeyEnv(apiKey))
                 .withResources(pod.resources != null ? pod.resources : defaultResources())
                 .withTerminationMessagePath(RunnerArguments.SUMMARY_FILE)
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
@@ -294,16 +305,25 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
         return volumes;
     }
 
-    private static List<EnvVar> apiKey(BenchmarkRunSpec spec) {
-        if (spec.target.apiKeySecret == null) {
+    /** The run's own key for an external URL, else the key its ModelServer requires, if any. */
+    static SecretKeyReference apiKey(BenchmarkRunSpec spec, TargetState target) {
+        return spec.target.apiKeySecret != null
+                ? spec.target.apiKeySecret
+                : target.modelServer()
+                        .map(server -> server.getSpec().apiKeySecret)
+                        .orElse(null);
+    }
+
+    private static List<EnvVar> apiKeyEnv(SecretKeyReference apiKey) {
+        if (apiKey == null) {
             return List.of();
         }
         return List.of(new EnvVarBuilder()
                 .withName(RunnerArguments.API_KEY_ENV)
                 .withNewValueFrom()
                 .withNewSecretKeyRef()
-                .withName(spec.target.apiKeySecret.name)
-                .withKey(spec.target.apiKeySecret.key)
+                .withName(apiKey.name)
+                .withKey(apiKey.key)
                 .endSecretKeyRef()
                 .endValueFrom()
                 .build());

@@ -101,6 +101,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final RunStatusReport statusReport;
     private final SampleStore samples;
     private final ServingPodMetrics servingPods;
+    private final ApiKeyHosts apiKeyHosts;
 
     @Inject
     public BenchmarkRunReconciler(
@@ -113,6 +114,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.statusReport = new RunStatusReport(Clock.systemUTC(), progressPoll::interval);
         this.samples = new SampleStore(client);
         this.servingPods = new ServingPodMetrics(client);
+        this.apiKeyHosts = new ApiKeyHosts(config.benchmark().apiKeyHosts().orElse(List.of()));
     }
 
     /**
@@ -193,7 +195,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
      * once the target is ready.
      */
     private RunStatusReport.Observation observe(BenchmarkRun run, Context<BenchmarkRun> context) {
-        TargetState target = TargetState.of(run, context.getSecondaryResource(ModelServer.class, TARGET_SOURCE));
+        TargetState target =
+                TargetState.of(run, context.getSecondaryResource(ModelServer.class, TARGET_SOURCE), apiKeyHosts);
         boolean finished = run.getStatus() != null && RunStatusReport.isFinished(run.getStatus().phase);
         Optional<RunStatusReport.ObservedJob> job = Optional.empty();
         if (!finished) {

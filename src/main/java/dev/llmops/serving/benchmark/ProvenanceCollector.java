@@ -2,11 +2,11 @@ package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.Provenance;
+import dev.llmops.serving.modelserver.SecretArgs;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.util.ArrayList;
 import java.util.Map;
 import org.jboss.logging.Logger;
 
@@ -40,7 +40,7 @@ public class ProvenanceCollector {
             return;
         }
         provenance.image = server.getStatus().image;
-        provenance.serverArgs = new ArrayList<>(server.getStatus().serverArgs);
+        provenance.serverArgs = SecretArgs.redact(server.getStatus().serverArgs);
         if (server.getStatus().lastInferenceProbe == null || server.getStatus().lastInferenceProbe.pod == null) {
             return;
         }

@@ -116,6 +116,10 @@ public final class RunStatusReport {
         if (observed.job().isPresent()) {
             return observe(run, status, observed, observed.job().get(), fresh, generation);
         }
+        if (target.refusal().isPresent()) {
+            fail(status, target.refusal().get().reason(), target.refusal().get().message(), generation);
+            return Optional.empty();
+        }
         if (target.ready()) {
             transition(
                     status,

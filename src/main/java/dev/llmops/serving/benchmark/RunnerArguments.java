@@ -28,6 +28,12 @@ public final class RunnerArguments {
      * spec.target.metricsUrl is used instead, and without either the runner reads the target's own /metrics.
      */
     public static List<String> of(BenchmarkRunSpec spec, String url, String model, List<String> metricsUrls) {
+        return of(spec, url, model, metricsUrls, spec.target.apiKeySecret != null);
+    }
+
+    /** {@code sendsApiKey}: the runner pod has the target's API key in {@link #API_KEY_ENV}. */
+    public static List<String> of(
+            BenchmarkRunSpec spec, String url, String model, List<String> metricsUrls, boolean sendsApiKey) {
         List<String> args = new ArrayList<>(List.of("bench", RunnerFlags.URL, url, RunnerFlags.MODEL, model));
         if (spec.target.url != null) {
             add(args, RunnerFlags.METRICS_URL, spec.target.metricsUrl);
@@ -61,7 +67,7 @@ public final class RunnerArguments {
         add(args, RunnerFlags.TEMPERATURE, spec.sampling.temperature);
         add(args, RunnerFlags.TOP_P, spec.sampling.topP);
         add(args, RunnerFlags.TIMEOUT, spec.requestTimeoutSeconds);
-        if (spec.target.apiKeySecret != null) {
+        if (sendsApiKey) {
             add(args, RunnerFlags.API_KEY_ENV, API_KEY_ENV);
         }
         args.add(RunnerFlags.QUALITY);

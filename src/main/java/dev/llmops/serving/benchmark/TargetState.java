@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * What a run's target looks like right now: whether it can be benchmarked, at which URL, under which model name, and if
  * not, why. An external URL is always ready (the runner itself exits 3 if it does not generate); a ModelServer is ready
- * once its InferenceReady condition is True and it publishes an endpoint.
+ * once its InferenceReady condition is True and it publishes an endpoint. A target the run must never be started
+ * against (an API key bound for a host the operator does not allow) carries the refusal instead.
  */
 public record TargetState(
         String description,
@@ -20,12 +21,34 @@ public record TargetState(
         String url,
         String model,
         Optional<ModelServer> modelServer,
-        String notReadyReason) {
+        String notReadyReason,
+        Optional<Refusal> refusal) {
 
-    public static TargetState of(BenchmarkRun run, Optional<ModelServer> modelServer) {
+    /** Why the run fails before its Job exists: a condition reason and a message naming the fields at fault. */
+    public record Refusal(String reason, String message) {}
+
+    public TargetState(
+            String description,
+            boolean ready,
+            String url,
+            String model,
+            Optional<ModelServer> modelServer,
+            String notReadyReason) {
+        this(description, ready, url, model, modelServer, notReadyReason, Optional.empty());
+    }
+
+    public static TargetState of(BenchmarkRun run, Optional<ModelServer> modelServer, ApiKeyHosts apiKeyHosts) {
         BenchmarkTarget target = run.getSpec().target;
         if (target.url != null) {
-            return new TargetState(target.url, true, target.url, target.model, Optional.empty(), null);
+            Optional<Refusal> refusal = apiKeyHosts.refusal(target);
+            return new TargetState(
+                    target.url,
+                    refusal.isEmpty(),
+                    target.url,
+                    target.model,
+                    Optional.empty(),
+                    refusal.map(Refusal::message).orElse(null),
+                    refusal);
         }
         if (modelServer.isEmpty()) {
             return new TargetState(

@@ -3,6 +3,7 @@ package dev.llmops.serving.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Operator-wide defaults a platform team sets once (Helm values), instead of in every resource. */
@@ -37,5 +38,11 @@ public interface OperatorConfig {
         /** How often it reads the benchmark pod's log for the runner's progress (status.progress). */
         @WithDefault("30s")
         Duration progressPoll();
+
+        /**
+         * Hosts (names, IP addresses or {@code *.domain}) an external {@code spec.target.url} may have when the run
+         * sends {@code spec.target.apiKeySecret}; a run naming any other host fails without a Job. None by default.
+         */
+        Optional<List<String>> apiKeyHosts();
     }
 }

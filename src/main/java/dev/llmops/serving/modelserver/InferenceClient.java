@@ -10,8 +10,12 @@ public interface InferenceClient {
     /** What a chat completion proved: tokens came back, or why not. */
     record Generation(boolean succeeded, int outputTokens, Duration latency, String error) {}
 
-    /** A streamed chat completion with the given prompt; succeeded only when at least one token came back. */
-    CompletableFuture<Generation> generate(URI baseUrl, String model, String prompt, int maxTokens, Duration timeout);
+    /**
+     * A streamed chat completion with the given prompt, sending {@code apiKey} as a bearer token when not null;
+     * succeeded only when at least one token came back.
+     */
+    CompletableFuture<Generation> generate(
+            URI baseUrl, String model, String prompt, int maxTokens, Duration timeout, String apiKey);
 
     /** Whether GET /health answered 200. */
     CompletableFuture<Boolean> healthy(URI baseUrl, Duration timeout);

@@ -47,7 +47,7 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
      * Starts the probes that are due for the server's running serving pods, forgets pods that are gone, and returns
      * when the reconciler should look again if no probe finishes before.
      */
-    public Optional<Duration> probeDue(ModelServer server, List<Pod> servingPods) {
+    public Optional<Duration> probeDue(ModelServer server, List<Pod> servingPods, Optional<String> apiKey) {
         ResourceID id = ResourceID.fromResource(server);
         Map<String, PodProbe> byPod = probes.computeIfAbsent(id, k -> new ConcurrentHashMap<>());
         Set<String> live = new HashSet<>();
@@ -62,7 +62,7 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
             PodProbe probe = byPod.computeIfAbsent(
                     pod.getMetadata().getUid(),
                     uid -> new PodProbe(pod.getMetadata().getName()));
-            Instant due = probe.startIfDue(server, baseUrl.get(), now);
+            Instant due = probe.startIfDue(server, baseUrl.get(), now, apiKey.orElse(null));
             nextDue = nextDue == null || due.isBefore(nextDue) ? due : nextDue;
         }
         byPod.keySet().retainAll(live);
@@ -120,7 +120,7 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
             this.podName = podName;
         }
 
-        synchronized Instant startIfDue(ModelServer server, URI baseUrl, Instant now) {
+        synchronized Instant startIfDue(ModelServer server, URI baseUrl, Instant now, String apiKey) {
             if (inFlight) {
                 return now.plus(NOT_READY_PERIOD);
             }
@@ -130,7 +130,7 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
                             ? lastGenerationAttempt.plusSeconds(server.getSpec().readiness.probeIntervalSeconds)
                             : lastGenerationAttempt.plus(NOT_READY_PERIOD);
             if (!now.isBefore(generationDue)) {
-                startGeneration(server, baseUrl, now);
+                startGeneration(server, baseUrl, now, apiKey);
                 return now.plus(NOT_READY_PERIOD);
             }
             if (!generating) {
@@ -147,7 +147,7 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
             return healthDue.isBefore(generationDue) ? healthDue : generationDue;
         }
 
-        private void startGeneration(ModelServer server, URI baseUrl, Instant now) {
+        private void startGeneration(ModelServer server, URI baseUrl, Instant now, String apiKey) {
             inFlight = true;
             lastGenerationAttempt = now;
             ModelServerSpec spec = server.getSpec();
@@ -157,7 +157,8 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
                             modelName(spec),
                             spec.readiness.probePrompt,
                             spec.readiness.probeMaxTokens,
-                            GENERATION_TIMEOUT)
+                            GENERATION_TIMEOUT,
+                            apiKey)
                     .whenComplete((generation, failure) -> {
                         recordGeneration(generation, failure);
                         wake(id);

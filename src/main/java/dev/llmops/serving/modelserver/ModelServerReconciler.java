@@ -105,6 +105,10 @@ import java.util.stream.Stream;
         apiGroups = "",
         resources = {"events"},
         verbs = {"create", "list"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"secrets"},
+        verbs = {"get"})
 public class ModelServerReconciler implements Reconciler<ModelServer> {
 
     private static final Set<ModelServerPhase> MOMENTARY =
@@ -114,6 +118,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     private final OperatorConfig config;
     private final LeaderWorkerSetInstalled leaderWorkerSetInstalled;
     private final InferenceProbes probes;
+    private final ServerApiKey apiKeys;
     private final InferenceReadyGate gate;
     private final PodDiagnoser diagnoser;
     private final EventRecorder events;
@@ -128,6 +133,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         this.config = config;
         this.leaderWorkerSetInstalled = leaderWorkerSetInstalled;
         this.probes = new InferenceProbes(inferenceClient);
+        this.apiKeys = new ServerApiKey(client);
         this.gate = new InferenceReadyGate(client);
         this.diagnoser = new PodDiagnoser(client);
         this.events = new EventRecorder(client);
@@ -167,7 +173,8 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                 .filter(pod ->
                         Labels.SERVER.equals(pod.getMetadata().getLabels().get(Labels.COMPONENT)))
                 .toList();
-        Optional<Duration> nextProbe = probes.probeDue(server, servingPods);
+        Optional<Duration> nextProbe =
+                probes.probeDue(server, servingPods, servingPods.isEmpty() ? Optional.empty() : apiKeys.of(server));
         Map<String, PodInference> inference = context.getSecondaryResourcesAsStream(PodInference.class)
                 .collect(Collectors.toMap(PodInference::podUid, Function.identity()));
 
@@ -189,7 +196,8 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         ModelServerPhase before = server.getStatus() == null ? null : server.getStatus().phase;
         ModelServerStatus status = StatusReport.build(
                 server,
-                new StatusReport.Observation(problems, servingPods, inference, findings, image, args),
+                new StatusReport.Observation(
+                        problems, servingPods, inference, findings, image, SecretArgs.redact(args)),
                 conditions);
         if (status.phase != before && worthAnEvent(before, status)) {
             recordTransition(server, status);

@@ -18,11 +18,12 @@ public class RunnerInferenceClient implements InferenceClient {
 
     @Override
     public CompletableFuture<Generation> generate(
-            URI baseUrl, String model, String prompt, int maxTokens, Duration timeout) {
+            URI baseUrl, String model, String prompt, int maxTokens, Duration timeout, String apiKey) {
         CompletionRequest request = CompletionRequest.builder(baseUrl, model)
                 .prompt(prompt)
                 .maxTokens(maxTokens)
                 .timeout(timeout)
+                .apiKey(apiKey)
                 .build();
         return client.complete(request).thenApply(RunnerInferenceClient::generation);
     }

@@ -13,6 +13,8 @@ public final class SglangCommand {
     public static final List<String> COMMAND = List.of("python3", "-m", "sglang.launch_server");
     /** Port of torch.distributed rendezvous on the leader of a multi-node replica. */
     public static final int DIST_INIT_PORT = 20000;
+    /** The container variable holding spec.apiKeySecret; the kubelet expands it into --api-key's value. */
+    public static final String API_KEY_ENV = "LLMOPS_SERVER_API_KEY";
 
     /** A flag the operator sets, with its aliases in SGLang, and the spec field that controls it. */
     public record DerivedFlag(String field, List<String> names) {}
@@ -23,6 +25,7 @@ public final class SglangCommand {
             new DerivedFlag("spec.model.revision", List.of("--revision")),
             new DerivedFlag("spec.model.trustRemoteCode", List.of("--trust-remote-code")),
             new DerivedFlag("(always 0.0.0.0 in a pod)", List.of("--host")),
+            new DerivedFlag("spec.apiKeySecret", List.of("--api-key")),
             new DerivedFlag("spec.port", List.of("--port")),
             new DerivedFlag("spec.parallelism.tp", List.of("--tp-size", "--tensor-parallel-size", "--tp")),
             new DerivedFlag("spec.parallelism.dp", List.of("--dp-size", "--data-parallel-size", "--dp")),
@@ -55,6 +58,9 @@ public final class SglangCommand {
             args.add("--trust-remote-code");
         }
         args.addAll(List.of("--host", "0.0.0.0", "--port", String.valueOf(spec.port)));
+        if (spec.apiKeySecret != null) {
+            args.addAll(List.of("--api-key", "$(" + API_KEY_ENV + ")"));
+        }
         ParallelismSpec parallelism = spec.parallelism;
         args.addAll(List.of("--tp-size", String.valueOf(parallelism.tp)));
         if (parallelism.dp > 1) {

@@ -29,7 +29,9 @@ import java.util.Map;
 
 /**
  * The SGLang pod: launch command, GPUs, shared memory, model cache, probes and the inference-ready gate. Serving pods
- * carry the HTTP port, the probes and the gate; workers of a multi-node replica carry none of them.
+ * carry the HTTP port, the probes and the gate; workers of a multi-node replica carry none of them. Every pod runs
+ * without a ServiceAccount token, under the RuntimeDefault seccomp profile, with no capabilities and no privilege
+ * escalation: the NVIDIA runtime injects the GPUs' device nodes, which needs none of them.
  */
 public final class SglangPodTemplate {
 
@@ -57,6 +59,12 @@ public final class SglangPodTemplate {
         boolean serving = Labels.SERVER.equals(role);
         String image = image(spec, config);
         PodSpecBuilder pod = new PodSpecBuilder()
+                .withAutomountServiceAccountToken(false)
+                .withNewSecurityContext()
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
                 .withContainers(container(spec, image, serving))
                 .withVolumes(volumes(server));
         if (serving) {
@@ -85,7 +93,13 @@ public final class SglangPodTemplate {
                 .withEnv(env(spec))
                 .withResources(resources(spec))
                 .withVolumeMounts(volumeMounts(spec))
-                .withTerminationMessagePolicy("FallbackToLogsOnError");
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withNewSecurityContext()
+                .withAllowPrivilegeEscalation(false)
+                .withNewCapabilities()
+                .withDrop("ALL")
+                .endCapabilities()
+                .endSecurityContext();
         if (serving) {
             container
                     .addNewPort()
@@ -125,6 +139,14 @@ public final class SglangPodTemplate {
                     .withName("HF_TOKEN")
                     .withNewValueFrom()
                     .withNewSecretKeyRef(spec.huggingFaceTokenSecret.key, spec.huggingFaceTokenSecret.name, false)
+                    .endValueFrom()
+                    .build());
+        }
+        if (spec.apiKeySecret != null) {
+            env.add(new EnvVarBuilder()
+                    .withName(SglangCommand.API_KEY_ENV)
+                    .withNewValueFrom()
+                    .withNewSecretKeyRef(spec.apiKeySecret.key, spec.apiKeySecret.name, false)
                     .endValueFrom()
                     .build());
         }

@@ -1,6 +1,7 @@
 package dev.llmops.serving.modelserver;
 
 import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
+import dev.llmops.serving.api.v1alpha1.ModelSpec;
 import dev.llmops.serving.api.v1alpha1.ParallelismSpec;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
@@ -23,11 +24,18 @@ public final class SpecValidator {
 
     public static List<Problem> validate(ModelServerSpec spec) {
         List<Problem> problems = new ArrayList<>();
+        checkRemoteCodeRevision(spec, problems);
         checkGpuCounts(spec, problems);
         checkExtraArgs(spec, problems);
         checkNodeSelector(spec, problems);
         checkAffinity(spec, problems);
         return problems;
+    }
+
+    private static void checkRemoteCodeRevision(ModelServerSpec spec, List<Problem> problems) {
+        if (Boolean.TRUE.equals(spec.model.trustRemoteCode) && spec.model.revision == null) {
+            problems.add(new Problem("RemoteCodeRevisionMissing", "spec.model.revision", ModelSpec.REVISION_REQUIRED));
+        }
     }
 
     private static void checkGpuCounts(ModelServerSpec spec, List<Problem> problems) {

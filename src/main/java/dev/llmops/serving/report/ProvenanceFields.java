@@ -2,6 +2,7 @@ package dev.llmops.serving.report;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.Provenance;
+import dev.llmops.serving.modelserver.SecretArgs;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,6 +23,6 @@ final class ProvenanceFields {
                 new Field("GPUs", Format.integer(p.gpuCount)),
                 new Field("Driver", Format.orMissing(p.driverVersion)),
                 new Field("Runner", Format.orMissing(p.runnerVersion)),
-                new Field("Server arguments", Format.orMissing(String.join(" ", p.serverArgs))));
+                new Field("Server arguments", Format.orMissing(String.join(" ", SecretArgs.redact(p.serverArgs)))));
     }
 }

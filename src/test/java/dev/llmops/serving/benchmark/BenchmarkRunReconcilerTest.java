@@ -143,7 +143,8 @@ class BenchmarkRunReconcilerTest {
                 status.conditions.set(0, condition("InferenceReady", "True", "GenerationSucceeded"));
                 status.endpoint = simulator.baseUrl().toString();
                 status.image = "lmsysorg/sglang:v0.5.18-cu130";
-                status.serverArgs = List.of("--model-path", "moonshotai/Kimi-K2-Instruct", "--tp-size", "8");
+                status.serverArgs =
+                        List.of("--model-path", "moonshotai/Kimi-K2-Instruct", "--tp-size", "8", "--api-key", "sk-1");
                 status.lastInferenceProbe = new InferenceProbeResult();
                 status.lastInferenceProbe.pod = "kimi-0";
             });
@@ -212,7 +213,7 @@ class BenchmarkRunReconcilerTest {
                 assertThat(p.driverVersion).isEqualTo("580.95.05");
                 assertThat(p.gpuCount).isEqualTo(8);
                 assertThat(p.image).isEqualTo("lmsysorg/sglang:v0.5.18-cu130");
-                assertThat(p.serverArgs).contains("--tp-size");
+                assertThat(p.serverArgs).contains("--tp-size").endsWith("--api-key", "<redacted>");
             });
 
             fixtures.finishJob(job, pod, 0, output.summary());
@@ -337,6 +338,53 @@ class BenchmarkRunReconcilerTest {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getReason()).isEqualTo("ServerNotReady");
         });
+    }
+
+    @Test
+    void anApiKeyBoundForAHostNotAllowListedStallsTheRunWithoutAJob() {
+        String ns = BenchmarkTestProfile.SECRET_HOST;
+        fixtures.createRun(
+                ns,
+                "exfiltrate",
+                url("http://api.allowed.example@collector.example:8080/v1").andThen(spec -> {
+                    spec.target.apiKeySecret = new SecretKeyReference();
+                    spec.target.apiKeySecret.name = "cloud-credentials";
+                    spec.target.apiKeySecret.key = "token";
+                }));
+        fixtures.createRun(ns, "hosted", url("https://llm.allowed.example").andThen(spec -> {
+            spec.target.apiKeySecret = new SecretKeyReference();
+            spec.target.apiKeySecret.name = "hosted-api";
+            spec.target.apiKeySecret.key = "token";
+        }));
+
+        BenchmarkRun refused =
+                fixtures.awaitRun(ns, "exfiltrate", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(refused, "Stalled"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("True", "SecretHostNotAllowed");
+        assertThat(condition(refused, "Stalled").getMessage())
+                .contains(
+                        "spec.target.apiKeySecret",
+                        "spec.target.url",
+                        "host collector.example",
+                        "llmops.benchmark.api-key-hosts",
+                        "benchmark.apiKeyHosts");
+        assertThat(events(ns, "exfiltrate"))
+                .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("SecretHostNotAllowed"));
+
+        Job allowed = fixtures.awaitJob(ns, "hosted");
+        assertThat(allowed.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getEnv())
+                .anySatisfy(
+                        env -> assertThat(env.getValueFrom().getSecretKeyRef().getName())
+                                .isEqualTo("hosted-api"));
+        assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems())
+                .extracting(job -> job.getMetadata().getName())
+                .containsExactly("hosted-bench");
     }
 
     @Test

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * Runs the BenchmarkRun controller on the namespaces of the controller tests only, and keeps the ModelServer controller
  * away from them: the tests play the ModelServer controller's part by writing ModelServer status themselves, and the
- * cold-start test runs its own operators in a namespace of its own.
+ * cold-start test runs its own operators in a namespace of its own. Runs may send an API key to one domain only.
  */
 public class BenchmarkTestProfile implements QuarkusTestProfile {
 
@@ -18,13 +18,18 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     static final String BASELINE = "bench-baseline";
     static final String COLD_START = "bench-cold-start";
     static final String CAPACITY = "bench-capacity";
+    static final String SECRET_HOST = "bench-secret-host";
+    /** The only host runs of these tests may send an API key Secret to. */
+    static final String ALLOWED_KEY_HOST = "*.allowed.example";
 
     @Override
     public Map<String, String> getConfigOverrides() {
         return Map.of(
                 "quarkus.operator-sdk.controllers.benchmarkrun.namespaces",
-                String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE, CAPACITY),
+                String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE, CAPACITY, SECRET_HOST),
                 "quarkus.operator-sdk.controllers.modelserver.namespaces",
-                "no-modelserver-controller-here");
+                "no-modelserver-controller-here",
+                "llmops.benchmark.api-key-hosts",
+                ALLOWED_KEY_HOST);
     }
 }

@@ -10,6 +10,8 @@ import dev.llmops.serving.api.v1alpha1.CapacitySpec;
 import dev.llmops.serving.api.v1alpha1.ClaimFileReference;
 import dev.llmops.serving.api.v1alpha1.ConfigMapKeyReference;
 import dev.llmops.serving.api.v1alpha1.DatasetType;
+import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.ShareGptSpec;
 import dev.llmops.serving.api.v1alpha1.SharedPrefixSpec;
@@ -22,6 +24,32 @@ import org.junit.jupiter.api.Test;
 
 /** The Job's name, command line and deadline, derived from the spec. */
 class JobPlanTest {
+
+    @Test
+    void aModelServerTargetSendsTheKeyTheServerRequires() {
+        ModelServer server = new ModelServer();
+        server.setSpec(new ModelServerSpec());
+        server.getSpec().apiKeySecret = new SecretKeyReference();
+        server.getSpec().apiKeySecret.name = "kimi-api";
+        server.getSpec().apiKeySecret.key = "key";
+        TargetState target = new TargetState(
+                "kimi", true, "http://kimi.llm.svc:30000", "kimi-k2", java.util.Optional.of(server), null);
+        BenchmarkRunSpec spec = new BenchmarkRunSpec();
+        spec.target = new BenchmarkTarget();
+        spec.target.modelServer = "kimi";
+
+        SecretKeyReference key = BenchmarkJobDependent.apiKey(spec, target);
+        PodSpec pod = BenchmarkJobDependent.podSpec(spec, target.url(), "kimi-k2", List.of(), key, "runner:1");
+
+        assertThat(pod.getContainers().get(0).getArgs()).containsSubsequence("--api-key-env", "BENCH_API_KEY");
+        assertThat(pod.getContainers().get(0).getEnv()).singleElement().satisfies(env -> {
+            assertThat(env.getName()).isEqualTo("BENCH_API_KEY");
+            assertThat(env.getValueFrom().getSecretKeyRef().getName()).isEqualTo("kimi-api");
+        });
+
+        server.getSpec().apiKeySecret = null;
+        assertThat(BenchmarkJobDependent.apiKey(spec, target)).isNull();
+    }
 
     @Test
     void deadlineOfTheDefaultPlanAssumesEveryRequestRunsIntoItsTimeout() {
@@ -225,8 +253,8 @@ class JobPlanTest {
 
         assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
                 .contains(" --dataset sharegpt:/datasets/sharegpt.json --output-len 512 ");
-        PodSpec pod =
-                BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), "runner:1");
+        PodSpec pod = BenchmarkJobDependent.podSpec(
+                spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
         assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(mount -> {
             assertThat(mount.getMountPath()).isEqualTo("/datasets");
             assertThat(mount.getReadOnly()).isTrue();
@@ -254,8 +282,8 @@ class JobPlanTest {
 
         assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()))
                 .containsSubsequence("--dataset", "sharegpt:/datasets/sharegpt/v3.json");
-        PodSpec pod =
-                BenchmarkJobDependent.podSpec(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), "runner:1");
+        PodSpec pod = BenchmarkJobDependent.podSpec(
+                spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("dataset"))
                 .singleElement()

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -194,7 +195,7 @@ class RunStatusReportTest {
     @Test
     void aTargetDeletedWhileTheJobRunsFailsTheRun() {
         var observation = new RunStatusReport.Observation(
-                TargetState.of(run("kimi", null), Optional.empty()),
+                TargetState.of(run("kimi", null), Optional.empty(), new ApiKeyHosts(List.of())),
                 Optional.of(job(new JobOutcome.Running(null))),
                 RunStatusReportTest::provenance,
                 Optional.empty(),
@@ -301,7 +302,7 @@ class RunStatusReportTest {
 
     private static RunStatusReport.Observation notReady() {
         return new RunStatusReport.Observation(
-                TargetState.of(run("kimi", null), Optional.empty()),
+                TargetState.of(run("kimi", null), Optional.empty(), new ApiKeyHosts(List.of())),
                 Optional.empty(),
                 RunStatusReportTest::provenance,
                 Optional.empty(),

@@ -11,6 +11,7 @@ import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.Provenance;
 import dev.llmops.serving.api.v1alpha1.ReferenceSpec;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
+import dev.llmops.serving.benchmark.ApiKeyHosts;
 import dev.llmops.serving.benchmark.JobOutcome;
 import dev.llmops.serving.benchmark.PairedRuns;
 import dev.llmops.serving.benchmark.RunStatusReport;
@@ -284,7 +285,7 @@ final class OperatorStatuses {
 
     private static RunStatusReport.Observation notReady() {
         return new RunStatusReport.Observation(
-                TargetState.of(run(), Optional.empty()),
+                TargetState.of(run(), Optional.empty(), new ApiKeyHosts(List.of())),
                 Optional.empty(),
                 Provenance::new,
                 Optional.empty(),

@@ -128,7 +128,27 @@ class HelmChartTest {
                 .containsEntry("LLMOPS_LEADER_ELECTION_LEASE_NAME", FULLNAME)
                 .containsEntry("QUARKUS_LOG_LEVEL", "INFO")
                 .containsEntry("QUARKUS_HTTP_PORT", "8080")
-                .doesNotContainKey("LLMOPS_SGLANG_RUNTIME_CLASS_NAME");
+                .doesNotContainKey("LLMOPS_SGLANG_RUNTIME_CLASS_NAME")
+                .doesNotContainKey("LLMOPS_BENCHMARK_API_KEY_HOSTS");
+    }
+
+    @Test
+    void apiKeyHostsBecomeTheOperatorsAllowListOfSecretHosts() {
+        Container operator = RenderedChart.render(Map.of(
+                        "benchmark.apiKeyHosts[0]",
+                        "api.openai.com",
+                        "benchmark.apiKeyHosts[1]",
+                        "*.inference.example"))
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+
+        assertThat(env(operator)).containsEntry("LLMOPS_BENCHMARK_API_KEY_HOSTS", "api.openai.com,*.inference.example");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("benchmark.apiKeyHosts[0]", "https://api.openai.com")))
+                .hasMessageContaining("apiKeyHosts");
     }
 
     @Test
@@ -145,7 +165,8 @@ class HelmChartTest {
                 .map(s -> s.toUpperCase().replaceAll("[^A-Z0-9]", "_"))
                 .collect(Collectors.toSet());
 
-        Container operator = RenderedChart.render(Map.of("sglang.runtimeClassName", "nvidia"))
+        Container operator = RenderedChart.render(
+                        Map.of("sglang.runtimeClassName", "nvidia", "benchmark.apiKeyHosts[0]", "api.example"))
                 .deployment()
                 .getSpec()
                 .getTemplate()
@@ -155,7 +176,7 @@ class HelmChartTest {
         assertThat(operator.getEnv())
                 .extracting(EnvVar::getName)
                 .filteredOn(name -> name.startsWith("LLMOPS_"))
-                .hasSize(5)
+                .hasSize(6)
                 .allSatisfy(name -> assertThat(variables).contains(name));
     }
 

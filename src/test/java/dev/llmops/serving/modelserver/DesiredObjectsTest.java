@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.SchedulingSpec;
+import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -53,8 +54,8 @@ class DesiredObjectsTest {
         assertThat(sglang.getImage()).isEqualTo(TestModelServers.DEFAULT_IMAGE);
         assertThat(sglang.getCommand()).containsExactly("python3", "-m", "sglang.launch_server");
         assertThat(String.join(" ", sglang.getArgs()))
-                .isEqualTo("--model-path moonshotai/Kimi-K2.5 --served-model-name kimi-k2.5 --trust-remote-code --host "
-                        + "0.0.0.0 --port 30000 --tp-size 8"
+                .isEqualTo("--model-path moonshotai/Kimi-K2.5 --served-model-name kimi-k2.5 --revision main "
+                        + "--trust-remote-code --host 0.0.0.0 --port 30000 --tp-size 8"
                         + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
                         + "lightseekorg/kimi-k2.5-eagle3"
                         + " --speculative-num-steps 3 --speculative-eagle-topk 1 "
@@ -96,6 +97,13 @@ class DesiredObjectsTest {
         assertThat(pod.getTolerations()).containsExactly(gpuToleration());
         assertThat(pod.getRuntimeClassName()).isNull();
 
+        assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(sglang.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(sglang.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(sglang.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+        assertThat(sglang.getSecurityContext().getPrivileged()).isNull();
+
         assertThat(pod.getReadinessGates())
                 .singleElement()
                 .satisfies(g -> assertThat(g.getConditionType()).isEqualTo("serving.llmops.dev/inference-ready"));
@@ -127,6 +135,26 @@ class DesiredObjectsTest {
             assertThat(p.getTargetPort().getStrVal()).isEqualTo("http");
         });
         assertThat(ServerServiceDependent.endpoint(kimi)).isEqualTo("http://kimi-k2-eagle3.llm.svc:30000");
+    }
+
+    @Test
+    void theServersApiKeyComesFromItsSecretThroughAVariableTheKubeletExpands() {
+        ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "llm");
+        qwen.getSpec().apiKeySecret = new SecretKeyReference();
+        qwen.getSpec().apiKeySecret.name = "qwen-api";
+        qwen.getSpec().apiKeySecret.key = "key";
+        Container sglang = ServerDeploymentDependent.desired(qwen, TestModelServers.config(Optional.empty()))
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+
+        assertThat(sglang.getArgs()).containsSubsequence("--api-key", "$(LLMOPS_SERVER_API_KEY)");
+        EnvVar key = env(sglang, "LLMOPS_SERVER_API_KEY");
+        assertThat(key.getValue()).isNull();
+        assertThat(key.getValueFrom().getSecretKeyRef().getName()).isEqualTo("qwen-api");
+        assertThat(key.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("key");
     }
 
     @Test
@@ -204,6 +232,8 @@ class DesiredObjectsTest {
             assertThat(sglang.getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("8"));
             assertThat(requiredTerms(template.getSpec()).get(0).getMatchExpressions())
                     .contains(BLACKWELL, DRIVER_580);
+            assertThat(template.getSpec().getAutomountServiceAccountToken()).isFalse();
+            assertThat(sglang.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
         }
         assertThat(leader.getMetadata().getLabels())
                 .containsEntry(Labels.COMPONENT, "server")

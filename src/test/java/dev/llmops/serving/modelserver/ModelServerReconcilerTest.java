@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
+import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.status.Conditions;
@@ -19,6 +20,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
@@ -29,6 +31,7 @@ import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -62,7 +65,11 @@ class ModelServerReconcilerTest {
 
     @Test
     void anUnschedulablePodIsDiagnosedAsMissingGpus() {
-        ModelServer kimi = create("kimi-k2-rtx-pro-6000-eagle3.yaml", "unschedulable");
+        ModelServer example = TestModelServers.example("kimi-k2-rtx-pro-6000-eagle3.yaml", "unschedulable");
+        example.getSpec().extraArgs = new java.util.ArrayList<>(example.getSpec().extraArgs);
+        example.getSpec().extraArgs.add("--hf-token=hf_live_secret");
+        ModelServer kimi = client.resource(example).create();
+        awaitDeployment(kimi);
         Pod pod = podOf(
                 kimi,
                 "kimi-k2-eagle3-7d9f-abcde",
@@ -130,7 +137,9 @@ class ModelServerReconcilerTest {
         assertThat(status.endpoint).isEqualTo("http://kimi-k2-eagle3.unschedulable.svc:30000");
         assertThat(status.image).isEqualTo(TestModelServers.DEFAULT_IMAGE);
         assertThat(status.serverArgs)
-                .startsWith("python3", "-m", "sglang.launch_server", "--model-path", "moonshotai/Kimi-K2.5");
+                .startsWith("python3", "-m", "sglang.launch_server", "--model-path", "moonshotai/Kimi-K2.5")
+                .endsWith("--hf-token=<redacted>")
+                .noneMatch(arg -> arg.contains("hf_live_secret"));
         assertThat(client.v1().events().inNamespace("unschedulable").list().getItems())
                 .anySatisfy(e -> {
                     assertThat(e.getInvolvedObject().getName()).isEqualTo("kimi-k2-eagle3");
@@ -267,6 +276,50 @@ class ModelServerReconcilerTest {
                     .extracting(PodCondition::getType)
                     .as("the operator touches only its own pod condition")
                     .contains("PodScheduled");
+        }
+    }
+
+    @Test
+    void theProbeSendsTheApiKeyTheServerRequires() {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .host("127.0.0.24")
+                .model("Qwen/Qwen3-8B")
+                .apiKey("sk-probe-123")
+                .start()) {
+            client.resource(new SecretBuilder()
+                            .withNewMetadata()
+                            .withName("qwen-api")
+                            .withNamespace("apikey")
+                            .endMetadata()
+                            .addToData(
+                                    "key",
+                                    java.util.Base64.getEncoder()
+                                            .encodeToString("sk-probe-123\n".getBytes(StandardCharsets.UTF_8)))
+                            .build())
+                    .create();
+            ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "apikey");
+            qwen.getSpec().port = simulator.port();
+            qwen.getSpec().apiKeySecret = new SecretKeyReference();
+            qwen.getSpec().apiKeySecret.name = "qwen-api";
+            qwen.getSpec().apiKeySecret.key = "key";
+            qwen = client.resource(qwen).create();
+            awaitDeployment(qwen);
+            podOf(
+                    qwen,
+                    "qwen3-8b-6f7d-key01",
+                    new PodBuilder()
+                            .withNewStatus()
+                            .withPhase("Running")
+                            .withPodIP("127.0.0.24")
+                            .withConditions(podCondition("PodScheduled", "True", null, null))
+                            .withContainerStatuses(runningContainer())
+                            .endStatus());
+
+            ModelServerStatus ready = awaitStatus(qwen, s -> s.phase == ModelServerPhase.Ready);
+            assertCondition(ready, ConditionTypes.INFERENCE_READY, "True", "GenerationSucceeded");
+            assertThat(ready.serverArgs)
+                    .containsSubsequence("--api-key", "<redacted>")
+                    .noneMatch(arg -> arg.contains("sk-probe-123"));
         }
     }
 

@@ -44,6 +44,29 @@ class SpecRulesTest {
     }
 
     @Test
+    void anApiKeyInExtraArgsPointsToTheSecretField() {
+        ModelServer server = TestModelServers.example("small-model-b200.yaml", "llm");
+        server.getSpec().extraArgs = List.of("--api-key", "sk-1");
+
+        assertThat(SpecValidator.validate(server.getSpec())).singleElement().satisfies(problem -> {
+            assertThat(problem.field()).isEqualTo("spec.extraArgs[0]");
+            assertThat(problem.message()).contains("spec.apiKeySecret").doesNotContain("sk-1");
+        });
+    }
+
+    @Test
+    void remoteCodeWithoutAPinnedRevisionNamesTheRevisionField() {
+        ModelServer server = TestModelServers.example("kimi-k2-rtx-pro-6000-autoregressive.yaml", "llm");
+        server.getSpec().model.revision = null;
+
+        assertThat(SpecValidator.validate(server.getSpec())).singleElement().satisfies(problem -> {
+            assertThat(problem.reason()).isEqualTo("RemoteCodeRevisionMissing");
+            assertThat(problem.field()).isEqualTo("spec.model.revision");
+            assertThat(problem.message()).contains("spec.model.trustRemoteCode is true");
+        });
+    }
+
+    @Test
     void tensorParallelismBeyondTheReplicasGpusIsRejected() {
         ModelServer server = TestModelServers.example("small-model-b200.yaml", "llm");
         server.getSpec().parallelism.tp = 2;

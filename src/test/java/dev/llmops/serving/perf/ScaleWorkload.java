@@ -49,8 +49,18 @@ final class ScaleWorkload {
 
         @Override
         public Benchmark benchmark() {
-            return () -> Duration.parse(
-                    "PT" + defaultOf(Benchmark.class, "progressPoll").toUpperCase());
+            return new Benchmark() {
+                @Override
+                public Duration progressPoll() {
+                    return Duration.parse(
+                            "PT" + defaultOf(Benchmark.class, "progressPoll").toUpperCase());
+                }
+
+                @Override
+                public Optional<List<String>> apiKeyHosts() {
+                    return Optional.empty();
+                }
+            };
         }
     };
 

@@ -163,6 +163,17 @@ class ReportTest {
     }
 
     @Test
+    void secretFlagsOfTheServerCommandLineAreNotShown() throws IOException {
+        BenchmarkRun run = load(CANDIDATE);
+        run.getStatus().provenance.serverArgs = List.of("--tp-size", "8", "--api-key", "sk-live-1", "--hf-token=hf_2");
+
+        String html = HtmlReport.render(run, Optional.empty());
+
+        assertThat(html).contains("--tp-size 8 --api-key &lt;redacted&gt; --hf-token=&lt;redacted&gt;");
+        assertThat(html).doesNotContain("sk-live-1").doesNotContain("hf_2");
+    }
+
+    @Test
     void stagesTruncatedToCountsShowDashesAndNoPoints() throws IOException {
         BenchmarkRun run = load(CANDIDATE);
         StageResult c64 = Stages.named(run, "c64").orElseThrow();

@@ -25,6 +25,8 @@ public final class ConditionReasons {
     public static final String SUCCEEDED = "Succeeded";
     public static final String RESULTS_INVALID = "ResultsInvalid";
     public static final String TARGET_DELETED = "TargetDeleted";
+    /** spec.target.apiKeySecret with a spec.target.url whose host the operator does not allow-list. */
+    public static final String SECRET_HOST_NOT_ALLOWED = "SecretHostNotAllowed";
 
     /** BaselineCompared. */
     public static final String COMPARED = "Compared";

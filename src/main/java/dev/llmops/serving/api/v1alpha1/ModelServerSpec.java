@@ -86,6 +86,11 @@ public class ModelServerSpec {
     public SecretKeyReference huggingFaceTokenSecret;
 
     @JsonPropertyDescription(
+            "Secret key holding the API key the server requires (--api-key, given through an environment variable, "
+                    + "never in the pod spec); the operator's probes and BenchmarkRuns against this server send it.")
+    public SecretKeyReference apiKeySecret;
+
+    @JsonPropertyDescription(
             "How the operator decides that a pod really serves: a real chat completion, not just an open port.")
     public ReadinessSpec readiness = new ReadinessSpec();
 
@@ -118,6 +123,7 @@ public class ModelServerSpec {
                 && Objects.equals(sharedMemorySize, that.sharedMemorySize)
                 && Objects.equals(modelCache, that.modelCache)
                 && Objects.equals(huggingFaceTokenSecret, that.huggingFaceTokenSecret)
+                && Objects.equals(apiKeySecret, that.apiKeySecret)
                 && Objects.equals(readiness, that.readiness)
                 && Objects.equals(scheduling, that.scheduling)
                 && Objects.equals(replicas, that.replicas)
@@ -138,6 +144,7 @@ public class ModelServerSpec {
                 sharedMemorySize,
                 modelCache,
                 huggingFaceTokenSecret,
+                apiKeySecret,
                 readiness,
                 scheduling,
                 replicas,

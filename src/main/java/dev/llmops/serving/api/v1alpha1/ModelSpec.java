@@ -6,11 +6,21 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 import java.util.Objects;
 
 /** The model a server loads and the name it is served under. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+        value = "!has(self.trustRemoteCode) || !self.trustRemoteCode || has(self.revision)",
+        message = ModelSpec.REVISION_REQUIRED,
+        reason = "FieldValueRequired",
+        fieldPath = ".revision")
 public class ModelSpec {
+
+    /** Why a revision must be pinned: the repository's code runs from whatever revision the hub serves. */
+    public static final String REVISION_REQUIRED = "spec.model.revision is required when spec.model.trustRemoteCode is "
+            + "true: the model repository's Python code runs in the server, so pin the commit you reviewed";
 
     @Required
     @Size(min = 1, max = 512)
@@ -24,12 +34,14 @@ public class ModelSpec {
     public String servedModelName;
 
     @Size(max = 128)
-    @JsonPropertyDescription("Hugging Face revision (branch, tag or commit) to load.")
+    @JsonPropertyDescription(
+            "Hugging Face revision (branch, tag or commit) to load; required with trustRemoteCode, best a commit.")
     public String revision;
 
     @Default("false")
     @JsonPropertyDescription(
-            "Allow the model repository's own Python code to run (--trust-remote-code); Kimi and DeepSeek need it.")
+            "Allow the model repository's own Python code to run (--trust-remote-code); Kimi and DeepSeek need it. "
+                    + "Requires spec.model.revision.")
     public Boolean trustRemoteCode = false;
 
     @Override
