@@ -102,6 +102,9 @@ resolves.
 - apiGroups: [""]
   resources: ["configmaps"]
   verbs: ["get", "create"]
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["get"]
 {{- end }}
 
 {{/*

@@ -2,7 +2,7 @@ package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.Provenance;
-import dev.llmops.serving.modelserver.SecretArgs;
+import dev.llmops.serving.status.SecretArgs;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;

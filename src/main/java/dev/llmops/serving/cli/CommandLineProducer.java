@@ -5,7 +5,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import picocli.CommandLine;
 
-/** The executable's command line: the one quarkus-picocli builds from the top command, with the settings of CommandLines. */
+/** The executable's command line: the one quarkus-picocli builds from the top command, set up by CommandLines. */
 @Singleton
 public class CommandLineProducer {
 

@@ -8,6 +8,7 @@ import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
 import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
+import dev.llmops.serving.status.SecretArgs;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -2,7 +2,7 @@ package dev.llmops.serving.report;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.Provenance;
-import dev.llmops.serving.modelserver.SecretArgs;
+import dev.llmops.serving.status.SecretArgs;
 import java.util.List;
 import java.util.Optional;
 

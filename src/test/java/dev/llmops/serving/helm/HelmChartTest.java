@@ -322,7 +322,7 @@ class HelmChartTest {
     }
 
     @Test
-    void rbacIsExplicitAndNeverTouchesSecrets() {
+    void rbacIsExplicitAndReadsSecretsOnlyByNameInWatchedNamespaces() {
         for (Map<String, Object> values : List.<Map<String, Object>>of(
                 Map.of(), Map.of("watchNamespaces[0]", "team-a"), Map.of("watchAllNamespaces", true))) {
             RenderedChart chart = RenderedChart.render(values);
@@ -333,7 +333,7 @@ class HelmChartTest {
 
             assertThat(rules).isNotEmpty().allSatisfy(rule -> {
                 assertThat(rule.getApiGroups()).doesNotContain("*");
-                assertThat(rule.getResources()).doesNotContain("*").doesNotContain("secrets");
+                assertThat(rule.getResources()).doesNotContain("*");
                 assertThat(rule.getVerbs()).isNotEmpty().doesNotContain("*");
                 assertThat(rule.getNonResourceURLs()).isNullOrEmpty();
                 boolean status = rule.getResources().stream().anyMatch(r -> r.contains("/"));
@@ -342,6 +342,16 @@ class HelmChartTest {
                         .as("subresources in their own rules: " + rule.getResources())
                         .isFalse();
             });
+            assertThat(rules)
+                    .as("Secrets are read one by one, never listed or watched, so no Secret is cached")
+                    .filteredOn(r -> r.getResources().contains("secrets"))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.getVerbs()).containsExactly("get"));
+            if (!values.containsKey("watchAllNamespaces")) {
+                assertThat(chart.all(ClusterRole.class).flatMap(r -> r.getRules().stream()))
+                        .as("no cluster-wide Secret access unless every namespace is watched")
+                        .noneSatisfy(r -> assertThat(r.getResources()).contains("secrets"));
+            }
             assertThat(rules)
                     .filteredOn(r -> r.getResources().stream().anyMatch(s -> s.endsWith("/status")))
                     .allSatisfy(r -> assertThat(r.getVerbs()).doesNotContain("create", "delete", "list", "watch"));

@@ -1,4 +1,4 @@
-package dev.llmops.serving.modelserver;
+package dev.llmops.serving.status;
 
 import java.util.ArrayList;
 import java.util.List;
