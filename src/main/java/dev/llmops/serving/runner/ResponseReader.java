@@ -150,7 +150,7 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
                     }
                 }
             } catch (ResponseTooLarge e) {
-                fail(FailureClass.TOO_LARGE, e.getMessage() + " after " + chunks + " chunks", now);
+                fail(FailureClass.TOO_LARGE, e.getMessage() + (eventStream ? " after " + chunks + " chunks" : ""), now);
             } catch (IOException | RuntimeException e) {
                 fail(FailureClass.BAD_RESPONSE, "unreadable chunk: " + e.getMessage(), now);
             }

@@ -271,6 +271,43 @@ class ModelServerReconcilerTest {
     }
 
     @Test
+    void aServerSendingAnEndlessDataLineIsNotReadyAndTheStatusSaysWhy() {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .host("127.0.0.24")
+                .model("Qwen/Qwen3-8B")
+                .fault(Fault.ENDLESS_LINE)
+                .start()) {
+            ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "hostile");
+            qwen.getSpec().port = simulator.port();
+            qwen = client.resource(qwen).create();
+            awaitDeployment(qwen);
+            Pod pod = podOf(
+                    qwen,
+                    "qwen3-8b-6f7d-host1",
+                    new PodBuilder()
+                            .withNewStatus()
+                            .withPhase("Running")
+                            .withPodIP("127.0.0.24")
+                            .withConditions(podCondition("PodScheduled", "True", null, null))
+                            .withContainerStatuses(runningContainer())
+                            .endStatus());
+
+            ModelServerStatus failing = awaitStatus(
+                    qwen,
+                    s -> Conditions.find(s.conditions, ConditionTypes.INFERENCE_READY)
+                            .filter(c -> "GenerationFailed".equals(c.getReason()))
+                            .isPresent());
+
+            assertThat(failing.readyReplicas).isZero();
+            assertCondition(failing, ConditionTypes.READY, "False", "GenerationFailing");
+            assertThat(failing.diagnosis.message).contains("too_large: response line exceeds 1 MiB");
+            await().atMost(SETTLE)
+                    .until(() ->
+                            gate(pod).filter(c -> "False".equals(c.getStatus())).isPresent());
+        }
+    }
+
+    @Test
     void aMissingHuggingFaceTokenSecretStallsNamingTheField() {
         ModelServer kimi = create("kimi-k2-rtx-pro-6000-autoregressive.yaml", "nosecret");
         podOf(
