@@ -20,7 +20,7 @@ public enum Fault {
      * endpoints behave, so a probe gets as far as the generation.
      */
     ENDLESS_LINE,
-    /** Hostile: a generation answers 200 as an event stream and sends {@code data:} lines of one event that never ends. */
+    /** Hostile: a generation answers 200 as an event stream and sends {@code data:} lines of one endless event. */
     ENDLESS_EVENT,
     /**
      * Hostile: {@code /health}, {@code /health_generate}, {@code /v1/models} and {@code /get_server_info} answer 200

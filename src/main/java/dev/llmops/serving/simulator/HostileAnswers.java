@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * The answers of the hostile {@link Fault}s: bodies that never end, each written by a thread of its own until the client
- * hangs up or the simulator closes, so a client's caps and deadlines can be tested against a server that attacks them.
+ * The answers of the hostile {@link Fault}s: bodies that never end, each written by a thread of its own until the
+ * client hangs up or the simulator closes, so a client's caps and deadlines can be tested against a server that
+ * attacks them.
  */
 final class HostileAnswers {
 
