@@ -112,9 +112,11 @@ public class SimulateCommand implements Callable<Integer> {
             names = "--fault",
             defaultValue = "none",
             converter = FaultConverter.class,
-            description = "none, half-ready (generation fails with HTTP 500), hang, disconnect (streams end halfway)"
-                    + " or broken-draft (with --spec-accept every step accepts the most tokens, and answers differ"
-                    + " after two tokens). Default: ${DEFAULT-VALUE}.")
+            description = "none, half-ready (generation fails with HTTP 500), hang, disconnect (streams end halfway),"
+                    + " broken-draft (with --spec-accept every step accepts the most tokens, and answers differ"
+                    + " after two tokens), or a hostile server whose answers never end: endless-line (one data: line),"
+                    + " endless-event (data: lines of one event), huge-body (/health, /v1/models and generations"
+                    + " without end) or slow-drip (one byte every 100 ms). Default: ${DEFAULT-VALUE}.")
     Fault fault;
 
     @Option(

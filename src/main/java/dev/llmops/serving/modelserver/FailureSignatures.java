@@ -1,5 +1,6 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.status.StatusText;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -150,9 +151,11 @@ public final class FailureSignatures {
         return Optional.empty();
     }
 
+    /** The line of the match, bounded: a log line can be as long as the server makes it. */
     private static String lineAround(String text, int position) {
         int start = text.lastIndexOf('\n', position) + 1;
         int end = text.indexOf('\n', position);
-        return text.substring(start, end < 0 ? text.length() : end).strip();
+        return StatusText.bounded(
+                text.substring(start, end < 0 ? text.length() : end).strip());
     }
 }

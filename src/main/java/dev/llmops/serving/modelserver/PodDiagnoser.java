@@ -4,6 +4,7 @@ import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
 import dev.llmops.serving.status.PodLogs;
+import dev.llmops.serving.status.StatusText;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -277,7 +278,7 @@ public class PodDiagnoser {
     private static Finding finding(Pod pod, String reason, String message, String hint, Severity severity) {
         Diagnosis diagnosis = new Diagnosis();
         diagnosis.reason = reason;
-        diagnosis.message = message;
+        diagnosis.message = StatusText.bounded(message);
         diagnosis.hint = hint;
         diagnosis.pod = pod.getMetadata().getName();
         return new Finding(diagnosis, severity);

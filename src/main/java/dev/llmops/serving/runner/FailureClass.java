@@ -15,12 +15,20 @@ public final class FailureClass {
     public static final String STREAM_ERROR = "stream_error";
     /** The server answered 200 with a body that is not an OpenAI-compatible completion. */
     public static final String BAD_RESPONSE = "bad_response";
+    /**
+     * A line, event, body or chunk count of the answer went past the client's cap: no real server sends that much, so
+     * the server is broken or hostile, and reading on would only exhaust the client's memory.
+     */
+    public static final String TOO_LARGE = "too_large";
 
     private FailureClass() {}
 
     /** The class of an exception that stopped a request before any response: connect, timeout or disconnect. */
     public static String of(Throwable error) {
         Throwable cause = rootOf(error);
+        if (cause instanceof ResponseTooLarge) {
+            return TOO_LARGE;
+        }
         if (cause instanceof java.net.http.HttpConnectTimeoutException
                 || cause instanceof java.net.ConnectException
                 || cause instanceof java.nio.channels.UnresolvedAddressException
@@ -42,6 +50,9 @@ public final class FailureClass {
             }
         }
         Throwable root = rootOf(error);
+        if (root instanceof ResponseTooLarge) {
+            return root.getMessage();
+        }
         if (root instanceof java.net.ConnectException) {
             return "connection refused: nothing is listening on that port";
         }

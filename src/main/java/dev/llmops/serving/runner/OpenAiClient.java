@@ -93,7 +93,11 @@ public final class OpenAiClient implements AutoCloseable {
         return reader.result().whenComplete((result, error) -> deadline.cancel(false));
     }
 
-    /** GETs {@code path} (e.g. {@code /health}); any status is an answer, only a missing response is a failure. */
+    /**
+     * GETs {@code path} (e.g. {@code /health}); any status is an answer. No answer within {@code timeout} (the body
+     * included) is a {@link FailureClass#TIMEOUT}, a body over {@link EndpointResponse#MAX_BODY_BYTES} a
+     * {@link FailureClass#TOO_LARGE}.
+     */
     public CompletableFuture<EndpointResponse> get(URI baseUrl, String path, String apiKey, Duration timeout) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(CompletionRequest.resolve(baseUrl, path))
                 .timeout(timeout)
@@ -102,22 +106,31 @@ public final class OpenAiClient implements AutoCloseable {
             builder.header("Authorization", "Bearer " + apiKey);
         }
         long start = System.nanoTime();
-        return http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofString())
-                .handle((response, error) -> {
-                    Duration latency = Duration.ofNanos(System.nanoTime() - start);
-                    if (error == null) {
-                        String body = response.body();
-                        return new EndpointResponse(
-                                response.statusCode(),
-                                body.length() > EndpointResponse.MAX_BODY_CHARS
-                                        ? body.substring(0, EndpointResponse.MAX_BODY_CHARS)
-                                        : body,
-                                latency,
-                                null,
-                                null);
-                    }
-                    return new EndpointResponse(0, "", latency, FailureClass.of(error), FailureClass.reason(error));
-                });
+        BoundedText body = new BoundedText(EndpointResponse.MAX_BODY_BYTES);
+        CompletableFuture<EndpointResponse> answer = new CompletableFuture<>();
+        CompletableFuture<HttpResponse<String>> exchange = http.sendAsync(builder.build(), info -> body);
+        exchange.whenComplete((response, error) -> {
+            Duration latency = Duration.ofNanos(System.nanoTime() - start);
+            answer.complete(
+                    error == null
+                            ? new EndpointResponse(response.statusCode(), response.body(), latency, null, null)
+                            : new EndpointResponse(0, "", latency, FailureClass.of(error), FailureClass.reason(error)));
+        });
+        ScheduledFuture<?> deadline = deadlines.schedule(
+                () -> {
+                    answer.complete(new EndpointResponse(
+                            0,
+                            "",
+                            Duration.ofNanos(System.nanoTime() - start),
+                            FailureClass.TIMEOUT,
+                            "no complete answer within " + timeout.toMillis() + " ms (" + body.received()
+                                    + " bytes of the body received)"));
+                    body.cancel();
+                    exchange.cancel(true);
+                },
+                timeout.toNanos(),
+                TimeUnit.NANOSECONDS);
+        return answer.whenComplete((response, error) -> deadline.cancel(false));
     }
 
     /** The threads that deliver response bytes; the runner measures their queueing delay as the client's own lag. */

@@ -18,8 +18,25 @@ import java.util.concurrent.Flow;
  */
 final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
 
+    /** An error body is only shown, so it is cut here rather than failing the request. */
     private static final int MAX_ERROR_BODY = 8192;
-    private static final int MAX_JSON_BODY = 16 * 1024 * 1024;
+    /** A failure's message quotes the server (its error object, an exception); longer ones are cut here. */
+    static final int MAX_ERROR_MESSAGE_CHARS = 1024;
+    /**
+     * A whole non-streamed completion: 4096 tokens with logprobs and 20 top logprobs each take about 7 MiB, so a real
+     * server stays well below; past it the request fails as {@link FailureClass#TOO_LARGE}.
+     */
+    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+    /** One line of an event stream; a real chunk, logprobs included, is a few KiB. */
+    static final int MAX_LINE_BYTES = 1024 * 1024;
+    /** The data of one server-sent event, all its {@code data:} lines together. */
+    static final int MAX_EVENT_BYTES = 1024 * 1024;
+    /**
+     * Chunks with text or tokens a request may deliver beyond twice its max_tokens: a real server sends at most one per
+     * token plus the usage chunk, and each kept chunk costs the reader 16 bytes until the request ends.
+     */
+    static final int EXTRA_CHUNKS = 64;
+
     private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private final CompletionRequest request;
@@ -132,6 +149,8 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
                         return;
                     }
                 }
+            } catch (ResponseTooLarge e) {
+                fail(FailureClass.TOO_LARGE, e.getMessage() + (eventStream ? " after " + chunks + " chunks" : ""), now);
             } catch (IOException | RuntimeException e) {
                 fail(FailureClass.BAD_RESPONSE, "unreadable chunk: " + e.getMessage(), now);
             }
@@ -202,6 +221,9 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
                 continue;
             }
             int lineEnd = i > lineStart && pending[i - 1] == '\r' ? i - 1 : i;
+            if (lineEnd - lineStart > MAX_LINE_BYTES) {
+                throw new ResponseTooLarge("response line", MAX_LINE_BYTES);
+            }
             readLine(lineStart, lineEnd, now);
             lineStart = i + 1;
             if (finished) {
@@ -209,6 +231,9 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
             }
         }
         pendingLength -= lineStart;
+        if (pendingLength > MAX_LINE_BYTES) {
+            throw new ResponseTooLarge("response line", MAX_LINE_BYTES);
+        }
         System.arraycopy(pending, lineStart, pending, 0, pendingLength);
     }
 
@@ -226,8 +251,11 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         }
     }
 
-    private void appendData(int start, int end) {
+    private void appendData(int start, int end) throws ResponseTooLarge {
         int needed = dataLength + (hasData ? 1 : 0) + end - start;
+        if (needed > MAX_EVENT_BYTES) {
+            throw new ResponseTooLarge("server-sent event", MAX_EVENT_BYTES);
+        }
         if (needed > data.length) {
             data = Arrays.copyOf(data, Math.max(needed, data.length * 2));
         }
@@ -297,11 +325,23 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
             capture(reasoningText, chunk.reasoning);
         }
         if (chars > 0 || tokens > 0) {
+            if (chunks >= maxChunks()) {
+                fail(
+                        FailureClass.TOO_LARGE,
+                        "more than " + maxChunks() + " chunks with text or tokens for max_tokens "
+                                + request.maxTokens(),
+                        now);
+                return;
+            }
             addChunk(now, chars, tokens);
         }
         if (logprobPieces != null) {
             keepPieces(chunk);
         }
+    }
+
+    private int maxChunks() {
+        return (int) Math.min(Integer.MAX_VALUE - 8, 2L * request.maxTokens() + EXTRA_CHUNKS);
     }
 
     private void keepPieces(CompletionChunk chunk) {
@@ -431,7 +471,9 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     private void fail(String failureClass, String message, long now) {
         complete(
                 failureClass,
-                message,
+                message.length() > MAX_ERROR_MESSAGE_CHARS
+                        ? message.substring(0, MAX_ERROR_MESSAGE_CHARS) + "…"
+                        : message,
                 now,
                 completionTokens == CompletionChunk.ABSENT ? 0 : completionTokens,
                 TokenCounting.COUNTED);
@@ -467,9 +509,11 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
                 logprobPieces == null ? null : List.copyOf(sawLogprobs ? logprobPieces : chunkPieces)));
     }
 
-    private void keepBody(ByteBuffer buffer) {
-        int limit = status == 200 ? MAX_JSON_BODY : MAX_ERROR_BODY;
-        int take = Math.min(buffer.remaining(), limit - rawLength);
+    private void keepBody(ByteBuffer buffer) throws ResponseTooLarge {
+        if (status == 200 && rawLength + buffer.remaining() > MAX_BODY_BYTES) {
+            throw new ResponseTooLarge("response body", MAX_BODY_BYTES);
+        }
+        int take = status == 200 ? buffer.remaining() : Math.min(buffer.remaining(), MAX_ERROR_BODY - rawLength);
         if (rawLength + take > rawBody.length) {
             rawBody = Arrays.copyOf(rawBody, Math.max(rawLength + take, rawBody.length * 2));
         }

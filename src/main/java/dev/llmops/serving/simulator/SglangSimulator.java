@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * An SGLang server without a GPU, for tests and demos: the same endpoints, streaming format and usage reporting, with
  * configurable speed (TTFT, token delay, tokens per chunk or speculative decoding with a random acceptance per step, a
  * reasoning phase, a batch limit) and faults (slow start,
- * half-ready, hang, disconnect, a rate of HTTP 500s) that can be switched while it runs. It records its own ground
+ * half-ready, hang, disconnect, a rate of HTTP 500s, and hostile answers that never end) that can be switched while it
+ * runs. It records its own ground
  * truth — every chunk's intended and actual send time — so a client's measurements can be checked against it.
  *
  * <p>Built on the JDK's HTTP server: requests are parsed on a small pool and every chunk is written by a timer task on
@@ -80,6 +81,8 @@ public final class SglangSimulator implements AutoCloseable {
     /** Requests holding a batch slot (prefill or decode); written under this object's lock. */
     private volatile int running;
 
+    private final HostileAnswers hostile;
+    private volatile boolean closed;
     private volatile Fault fault;
     private volatile double errorRate;
     private volatile long loadedAtNanos;
@@ -91,6 +94,7 @@ public final class SglangSimulator implements AutoCloseable {
         this.loadedAtNanos = System.nanoTime() + config.loading.toNanos();
         this.modelJson = JSON.writeValueAsString(config.model);
         this.acceptanceRandom = new SplittableRandom(config.acceptanceSeed);
+        this.hostile = new HostileAnswers(hung, () -> !closed);
         this.handlers = Executors.newFixedThreadPool(config.handlerThreads, daemonThreads("sglang-simulator-http"));
         this.scheduler = new ScheduledThreadPoolExecutor(config.emitterThreads, daemonThreads("sglang-simulator-emit"));
         this.scheduler.setRemoveOnCancelPolicy(true);
@@ -202,6 +206,7 @@ public final class SglangSimulator implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         server.stop(0);
         for (Generation generation : List.copyOf(active)) {
             generation.abort();
@@ -268,6 +273,12 @@ public final class SglangSimulator implements AutoCloseable {
                 sendError(exchange, 401, "Unauthorized: missing or wrong API key");
                 return;
             }
+            Fault current = fault;
+            boolean generation = path.equals("/v1/chat/completions") || path.equals("/v1/completions");
+            if (HostileAnswers.attacks(current, path, generation)) {
+                hostile.answer(exchange, current, generation && asksForStream(requestBody));
+                return;
+            }
             switch (path) {
                 case "/health" -> {
                     if (isLoading()) {
@@ -296,6 +307,15 @@ public final class SglangSimulator implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             exchange.close();
+        }
+    }
+
+    private static boolean asksForStream(byte[] requestBody) {
+        try {
+            JsonNode body = JSON.readTree(requestBody);
+            return body != null && body.path("stream").asBoolean(false);
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -30,7 +30,10 @@ public final class Conditions {
         return new Conditions(Clock.systemUTC());
     }
 
-    /** Sets (adds or updates) the condition of the given type, keeping lastTransitionTime unless the status changed. */
+    /**
+     * Sets (adds or updates) the condition of the given type, keeping lastTransitionTime unless the status changed; the
+     * message is cut to {@link StatusText#MAX_CHARS}, since it often quotes a server or a log.
+     */
     public void set(
             List<Condition> conditions, String type, String status, String reason, String message, Long generation) {
         Optional<Condition> existing = find(conditions, type);
@@ -41,7 +44,7 @@ public final class Conditions {
                 .withType(type)
                 .withStatus(status)
                 .withReason(reason)
-                .withMessage(message == null ? "" : message)
+                .withMessage(message == null ? "" : StatusText.bounded(message))
                 .withObservedGeneration(generation)
                 .withLastTransitionTime(transitionTime)
                 .build();

@@ -23,6 +23,7 @@ public class EventRecorder {
         this.client = client;
     }
 
+    /** Records one event; the message is cut to {@link StatusText#MAX_CHARS}, since it often quotes a server. */
     public void record(HasMetadata object, String type, String reason, String message) {
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         var event = new EventBuilder()
@@ -40,7 +41,7 @@ public class EventRecorder {
                         .build())
                 .withType(type)
                 .withReason(reason)
-                .withMessage(message)
+                .withMessage(StatusText.bounded(message))
                 .withFirstTimestamp(now)
                 .withLastTimestamp(now)
                 .withCount(1)

@@ -35,7 +35,7 @@ class SimulateCommandTest {
                         + " probabilities must add up to 1, they add up to 0.5",
                 "--spec-accept 0.5,x|Invalid value for option '--spec-accept' (P1,P2,...): 'x' is not a" + " double",
                 "--fault broken|Invalid value for option '--fault': expected none, half-ready, hang, disconnect,"
-                        + " broken-draft, got broken",
+                        + " broken-draft, endless-line, endless-event, huge-body, slow-drip, got broken",
                 "--spec-accept 1 --tokens-per-chunk 2|Invalid value for option '--spec-accept': 1 sets the tokens per"
                         + " chunk: drop --tokens-per-chunk"
             })

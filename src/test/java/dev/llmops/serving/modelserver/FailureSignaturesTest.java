@@ -2,6 +2,8 @@ package dev.llmops.serving.modelserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.status.StatusText;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -55,5 +57,16 @@ class FailureSignaturesTest {
             assertThat(match.signature().reason()).isEqualTo(reason);
             assertThat(match.evidence()).isEqualTo(line);
         });
+    }
+
+    @Test
+    void theEvidenceOfAHugeLogLineIsCut() {
+        String line = "RuntimeError: CUDA error: no kernel image is available for execution on the device "
+                + "x".repeat(1 << 20);
+
+        assertThat(FailureSignatures.find(FailureSignatures.STARTUP, "loading\n" + line + "\ndone"))
+                .hasValueSatisfying(match -> assertThat(match.evidence())
+                        .hasSize(StatusText.MAX_CHARS)
+                        .startsWith("RuntimeError: CUDA error: no kernel image"));
     }
 }

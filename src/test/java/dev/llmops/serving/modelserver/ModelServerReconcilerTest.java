@@ -11,6 +11,7 @@ import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.status.Conditions;
+import dev.llmops.serving.status.PodLogs;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -164,7 +165,8 @@ class ModelServerReconcilerTest {
         server.expect()
                 .get()
                 .withPath("/api/v1/namespaces/crashloop/pods/" + podName
-                        + "/log?pretty=false&container=sglang&previous=true&tailLines=200")
+                        + "/log?pretty=false&container=sglang&previous=true&tailLines=200&limitBytes="
+                        + PodLogs.MAX_TAIL_BYTES)
                 .andReturn(200, """
                         [2026-01-01 10:00:01] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, \
                         avail mem=160.12 GB
@@ -320,6 +322,43 @@ class ModelServerReconcilerTest {
             assertThat(ready.serverArgs)
                     .containsSubsequence("--api-key", "<redacted>")
                     .noneMatch(arg -> arg.contains("sk-probe-123"));
+        }
+    }
+
+    @Test
+    void aServerSendingAnEndlessDataLineIsNotReadyAndTheStatusSaysWhy() {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .host("127.0.0.25")
+                .model("Qwen/Qwen3-8B")
+                .fault(Fault.ENDLESS_LINE)
+                .start()) {
+            ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "hostile");
+            qwen.getSpec().port = simulator.port();
+            qwen = client.resource(qwen).create();
+            awaitDeployment(qwen);
+            Pod pod = podOf(
+                    qwen,
+                    "qwen3-8b-6f7d-host1",
+                    new PodBuilder()
+                            .withNewStatus()
+                            .withPhase("Running")
+                            .withPodIP("127.0.0.25")
+                            .withConditions(podCondition("PodScheduled", "True", null, null))
+                            .withContainerStatuses(runningContainer())
+                            .endStatus());
+
+            ModelServerStatus failing = awaitStatus(
+                    qwen,
+                    s -> Conditions.find(s.conditions, ConditionTypes.INFERENCE_READY)
+                            .filter(c -> "GenerationFailed".equals(c.getReason()))
+                            .isPresent());
+
+            assertThat(failing.readyReplicas).isZero();
+            assertCondition(failing, ConditionTypes.READY, "False", "GenerationFailing");
+            assertThat(failing.diagnosis.message).contains("too_large: response line exceeds 1 MiB");
+            await().atMost(SETTLE)
+                    .until(() ->
+                            gate(pod).filter(c -> "False".equals(c.getStatus())).isPresent());
         }
     }
 

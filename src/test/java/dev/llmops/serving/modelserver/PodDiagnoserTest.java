@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.status.StatusText;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -144,6 +145,30 @@ class PodDiagnoserTest {
         assertThat(PodDiagnoser.notGenerating(loading, failing))
                 .as("a loading server refusing requests is not a failure yet")
                 .isEmpty();
+    }
+
+    @Test
+    void aHugeRuntimeMessageIsCutInTheDiagnosis() {
+        String huge =
+                "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=13.0 " + "x".repeat(100_000);
+        PodDiagnoser.Finding finding = diagnose(new ContainerStatusBuilder()
+                        .withName("sglang")
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("RunContainerError")
+                        .withMessage(huge)
+                        .endWaiting()
+                        .endState()
+                        .build())
+                .orElseThrow();
+        PodInference failing =
+                new PodInference("uid-1", "kimi-0", true, false, null, "http_500: " + "y".repeat(100_000));
+
+        assertThat(finding.diagnosis().message)
+                .contains("unsatisfied condition: cuda>=13.0")
+                .hasSize(StatusText.MAX_CHARS)
+                .endsWith("…");
+        assertThat(failing.lastError()).hasSize(StatusText.MAX_CHARS).startsWith("http_500: yyy");
     }
 
     private Optional<PodDiagnoser.Finding> diagnose(ContainerStatus status) {

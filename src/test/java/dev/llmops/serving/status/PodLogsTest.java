@@ -59,7 +59,11 @@ class PodLogsTest {
                 .singleElement()
                 .satisfies(request -> assertThat(request)
                         .startsWith("/api/v1/namespaces/llm/pods/bench-x/log?")
-                        .contains("container=bench", "tailLines=5", "previous=true"));
+                        .contains(
+                                "container=bench",
+                                "tailLines=5",
+                                "previous=true",
+                                "limitBytes=" + PodLogs.MAX_TAIL_BYTES));
     }
 
     @Test
