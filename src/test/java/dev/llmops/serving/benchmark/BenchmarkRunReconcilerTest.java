@@ -27,6 +27,7 @@ import dev.llmops.serving.runner.SampleSet;
 import dev.llmops.serving.runner.StageSamples;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.status.Conditions;
+import dev.llmops.serving.status.PodLogs;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -189,7 +190,7 @@ class BenchmarkRunReconcilerTest {
                     .get()
                     .withPath("/api/v1/namespaces/" + ns + "/pods/"
                             + pod.getMetadata().getName() + "/log?pretty=false&container=bench&tailLines="
-                            + JobObserver.LOG_LINES)
+                            + JobObserver.LOG_LINES + "&limitBytes=" + PodLogs.MAX_TAIL_BYTES)
                     .andReturn(
                             200,
                             output.stderr()
