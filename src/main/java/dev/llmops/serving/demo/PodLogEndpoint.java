@@ -69,28 +69,14 @@ final class PodLogEndpoint {
             return badRequest(e.getMessage());
         }
         return source.log(namespace, pod, container)
-                .map(log -> tailLines.map(lines -> tail(log, lines)).orElse(log))
+                .map(log ->
+                        tailLines.map(lines -> PodLogSource.tail(log, lines)).orElse(log))
                 .map(log -> limit(log.getBytes(StandardCharsets.UTF_8), limitBytes))
                 .map(ApiResponses::text)
                 .orElseGet(() -> ApiResponses.status(
                         HttpURLConnection.HTTP_NOT_FOUND,
                         "NotFound",
                         "no log recorded for container \"" + container + "\" in pod \"" + pod + "\""));
-    }
-
-    /** The last lines of a log, a final line without newline counting as a line. */
-    static String tail(String log, int lines) {
-        if (lines == 0) {
-            return "";
-        }
-        int start = log.endsWith("\n") ? log.length() - 1 : log.length();
-        for (int found = 0; found < lines; found++) {
-            start = log.lastIndexOf('\n', start - 1);
-            if (start < 0) {
-                return log;
-            }
-        }
-        return log.substring(start + 1);
     }
 
     private static byte[] limit(byte[] log, Optional<Integer> limitBytes) {

@@ -106,28 +106,14 @@ final class KubeletLogServer implements AutoCloseable {
                     HttpURLConnection.HTTP_BAD_REQUEST,
                     "previous terminated container \"" + container + "\" in pod \"" + pod + "\" not found");
         } else {
-            String text = tailLines.map(lines -> tail(log.get(), lines)).orElse(log.get());
+            String text =
+                    tailLines.map(lines -> PodLogSource.tail(log.get(), lines)).orElse(log.get());
             byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
             if (limitBytes.isPresent() && limitBytes.get() < bytes.length) {
                 bytes = Arrays.copyOf(bytes, limitBytes.get());
             }
             request.response().putHeader("Content-Type", "text/plain").end(Buffer.buffer(bytes));
         }
-    }
-
-    /** The last lines of a log, a final line without newline counting as a line (kubelet's tail). */
-    static String tail(String log, int lines) {
-        if (lines == 0) {
-            return "";
-        }
-        int start = log.endsWith("\n") ? log.length() - 1 : log.length();
-        for (int found = 0; found < lines; found++) {
-            start = log.lastIndexOf('\n', start - 1);
-            if (start < 0) {
-                return log;
-            }
-        }
-        return log.substring(start + 1);
     }
 
     /** The parameter's value, empty when absent; throws, naming it, when it is not a whole number of at least min. */
