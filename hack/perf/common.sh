@@ -5,7 +5,7 @@ cd "$(dirname "$0")/../.."
 
 hack/controlplane/build.sh >/dev/null
 mkdir -p target/perf
-mvn -B -o -q -Pe2e package -DskipTests \
+mvn -B -q -Pe2e package -DskipTests \
   dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/perf/classpath.txt
 PERF_CLASSPATH="target/test-classes:target/classes:$(cat target/perf/classpath.txt)"
 

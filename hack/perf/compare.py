@@ -174,7 +174,10 @@ def print_table(machine, levels, results):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory")
-    directory = parser.parse_args().directory
+    parser.add_argument("--smoke", action="store_true",
+                        help="a smoke run: print and write the figures, but do not judge them against the targets")
+    arguments = parser.parse_args()
+    directory = arguments.directory
     truth = {request["id"]: request for request in read_json(os.path.join(directory, "ground_truth.json"))["requests"]}
     machine = read_json(os.path.join(directory, "machine.json"))
     levels = []
@@ -208,6 +211,9 @@ def main():
         json.dump({"machine": machine, "levels": levels,
                    "targets": [{"target": n, "pass": p, "figure": f} for n, p, f in results]}, out, indent=2)
     print("wrote %s" % os.path.join(directory, "results.json"))
+    if arguments.smoke:
+        print("smoke run: the workload is too short to judge the targets, so the lines above decide nothing")
+        return 0
     return 0 if all(passed for _, passed, _ in results) else 1
 
 

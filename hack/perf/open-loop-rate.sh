@@ -2,10 +2,11 @@
 # Measures how exactly the benchmark runner keeps an open-loop Poisson schedule at 1000 requests/s, side by side with
 # the Python asyncio peer sending the same kind of schedule. See docs/performance.md, "Open-loop accuracy".
 #
-#   hack/perf/open-loop-rate.sh [full|quick]
+#   hack/perf/open-loop-rate.sh [full|quick|smoke]
 #
 # full: 25 s of arrivals per client, and a third run of the peer with bench_serving's relative sleeps (about 2 min)
 # quick: 20 s of arrivals per client (about 45 s)
+# smoke: 2 s of arrivals at 100 requests/s per client, targets not judged (a few seconds): what CI runs
 # Results: a table on stdout, target/perf/open-loop-rate/results.json. Exit code 1 when a target is missed.
 # PERF_RUNNER_JAVA_OPTS: JVM options for the runner only (e.g. to try a flag); PERF_RATE: another rate.
 set -euo pipefail
@@ -14,14 +15,17 @@ mode=${1:-full}
 case "$mode" in
   full) duration=25; clients=(runner peer peer-relative) ;;
   quick) duration=20; clients=(runner peer) ;;
-  *) echo "usage: $0 [full|quick]" >&2; exit 2 ;;
+  smoke) duration=2; clients=(runner peer) ;;
+  *) echo "usage: $0 [full|quick|smoke]" >&2; exit 2 ;;
 esac
 rate=${PERF_RATE:-1000}
+[[ $mode == smoke ]] && rate=${PERF_RATE:-100}
 ttft_ms=10
 token_delay_ms=5
 input_len=32
 output_len=4      # short answers: about 25 requests in flight, so the simulator is not what limits the rate
 warmup=256        # both clients send these at once before measuring: warms the runner's JIT and the simulator
+[[ $mode == smoke ]] && warmup=16
 seed=1
 port=${PERF_PORT:-31001}
 
@@ -66,4 +70,6 @@ path, cpu, cores, before, after, workload, rate = sys.argv[1:]
 json.dump({"cpu": cpu, "cores": int(cores), "load_before": before, "load_after": after, "workload": workload,
            "request_rate": float(rate)}, open(path, "w"), indent=2)
 PY
-"$venv/bin/python" hack/perf/open_loop_compare.py "$out"
+smoke=()
+[[ $mode == smoke ]] && smoke=(--smoke)
+"$venv/bin/python" hack/perf/open_loop_compare.py "${smoke[@]}" "$out"

@@ -148,7 +148,10 @@ def print_table(machine, clients, results, target):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory")
-    directory = parser.parse_args().directory
+    parser.add_argument("--smoke", action="store_true",
+                        help="a smoke run: print and write the figures, but do not judge them against the targets")
+    arguments = parser.parse_args()
+    directory = arguments.directory
     machine = read_json(os.path.join(directory, "machine.json"))
     target = machine["request_rate"]
     clients = {name: client_figures(name, directory, target) for name in CLIENTS
@@ -159,6 +162,9 @@ def main():
         json.dump({"machine": machine, "clients": clients,
                    "targets": [{"target": n, "pass": p, "figure": f} for n, p, f in results]}, out, indent=2)
     print("wrote %s" % os.path.join(directory, "results.json"))
+    if arguments.smoke:
+        print("smoke run: the workload is too short to judge the targets, so the lines above decide nothing")
+        return 0
     return 0 if all(passed for _, passed, _ in results) else 1
 
 

@@ -2,10 +2,11 @@
 # Measures the benchmark runner against the SGLang simulator's ground truth, side by side with a Python asyncio peer
 # that computes the same metrics the way SGLang's bench_serving does. See docs/performance.md.
 #
-#   hack/perf/runner-vs-python.sh [full|quick]
+#   hack/perf/runner-vs-python.sh [full|quick|smoke]
 #
 # full: 64, 256, 512 and 1024 concurrent streams, 200 tokens per request, 4 × streams requests (about 10 min on 2 cores)
 # quick: 64 and 512 streams, 50 tokens per request, 2 × streams requests (about 1 min)
+# smoke: 16 streams, 8 tokens per request, 16 requests, targets not judged (a few seconds): what CI runs so it cannot rot
 # Results: a table on stdout, target/perf/runner-vs-python/results.json. Exit code 1 when a target is missed.
 set -euo pipefail
 
@@ -13,13 +14,15 @@ mode=${1:-full}
 case "$mode" in
   full) levels=(64 256 512 1024); output_len=200; rounds=4 ;;
   quick) levels=(64 512); output_len=50; rounds=2 ;;
-  *) echo "usage: $0 [full|quick]" >&2; exit 2 ;;
+  smoke) levels=(16); output_len=8; rounds=1 ;;
+  *) echo "usage: $0 [full|quick|smoke]" >&2; exit 2 ;;
 esac
 ttft_ms=100
 token_delay_ms=50
 input_len=32
 warmup=256        # both clients send these at once before measuring: warms the runner's JIT and the simulator
 warmup_tokens=32
+[[ $mode == smoke ]] && warmup=16
 port=${PERF_PORT:-31000}
 
 out=target/perf/runner-vs-python
@@ -62,4 +65,6 @@ path, cpu, cores, before, after, workload = sys.argv[1:]
 json.dump({"cpu": cpu, "cores": int(cores), "load_before": before, "load_after": after, "workload": workload},
           open(path, "w"), indent=2)
 PY
-"$venv/bin/python" hack/perf/compare.py "$out"
+smoke=()
+[[ $mode == smoke ]] && smoke=(--smoke)
+"$venv/bin/python" hack/perf/compare.py "${smoke[@]}" "$out"
