@@ -3,6 +3,9 @@
 #
 #   docker build -t ghcr.io/llmops-dev/llm-serving-operator:0.1.0 .
 #
+# Without a Docker engine, hack/image/build.sh builds the same image with Jib (docs/operations.md, "Container image");
+# a test holds both to the same user, working directory, environment, entry point and labels.
+#
 # The runtime stage runs as a numeric non-root user and writes only to java.io.tmpdir (/tmp), so it works with
 # readOnlyRootFilesystem when /tmp is a mounted emptyDir, as the Helm chart does.
 #
@@ -20,8 +23,12 @@ COPY deploy/crds ./deploy/crds
 RUN --mount=type=cache,target=/root/.m2 mvn -B -ntp package -Dmaven.test.skip=true
 
 FROM eclipse-temurin:17-jre
+ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="llm-serving-operator" \
-      org.opencontainers.image.description="Runs SGLang LLM servers on NVIDIA Blackwell GPUs under Kubernetes and benchmarks them"
+      org.opencontainers.image.description="Runs SGLang LLM servers on NVIDIA Blackwell GPUs under Kubernetes and benchmarks them" \
+      org.opencontainers.image.source="https://github.com/llmops-dev/llm-serving-operator" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.licenses="Apache-2.0"
 WORKDIR /app
 # The fast-jar layout: dependencies first, so a code change rebuilds only the last layers.
 COPY --from=build /build/target/quarkus-app/lib/ /app/lib/

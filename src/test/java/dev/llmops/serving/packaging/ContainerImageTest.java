@@ -1,14 +1,13 @@
-package dev.llmops.serving.helm;
+package dev.llmops.serving.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmops.serving.helm.RenderedChart;
+import dev.llmops.serving.packaging.Dockerfile.Instruction;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -22,11 +21,9 @@ import org.junit.jupiter.api.Test;
  */
 class ContainerImageTest {
 
-    private static final Path DOCKERFILE = Path.of("Dockerfile");
-
     @Test
     void buildsWithAJdkAndRunsOnAJre17() throws IOException {
-        List<List<Instruction>> stages = stages();
+        List<List<Instruction>> stages = Dockerfile.read().stages();
 
         assertThat(stages).hasSizeGreaterThanOrEqualTo(2);
         Instruction buildFrom = stages.get(0).get(0);
@@ -36,16 +33,16 @@ class ContainerImageTest {
                         .startsWith("RUN")
                         .contains("mvn")
                         .contains("package"));
-        Instruction runtimeFrom = last(stages).get(0);
-        assertThat(runtimeFrom.arguments()).matches("eclipse-temurin:17-jre(\\S*)?");
-        assertThat(last(stages))
+        List<Instruction> runtime = stages.get(stages.size() - 1);
+        assertThat(runtime.get(0).arguments()).matches("eclipse-temurin:17-jre(\\S*)?");
+        assertThat(runtime)
                 .filteredOn(i -> i.keyword().equals("COPY"))
                 .allSatisfy(i -> assertThat(i.arguments()).startsWith("--from=build /build/target/quarkus-app/"));
     }
 
     @Test
     void runsAsANumericNonRootUserTheChartAgreesWith() throws IOException {
-        String user = single(last(stages()), "USER").arguments();
+        String user = Dockerfile.read().single("USER").arguments();
 
         assertThat(user).matches("\\d+(:\\d+)?");
         long uid = Long.parseLong(user.split(":")[0]);
@@ -60,14 +57,14 @@ class ContainerImageTest {
 
     @Test
     void entryPointIsTheQuarkusLauncherWithoutASubcommand() throws IOException {
-        List<Instruction> runtime = last(stages());
-        List<String> entryPoint =
-                new ObjectMapper().readValue(single(runtime, "ENTRYPOINT").arguments(), new TypeReference<>() {});
+        Dockerfile dockerfile = Dockerfile.read();
+        List<String> entryPoint = dockerfile.entryPoint();
 
         assertThat(entryPoint.get(0)).isEqualTo("java");
         assertThat(entryPoint.subList(entryPoint.size() - 2, entryPoint.size()))
                 .containsExactly("-jar", "/app/quarkus-run.jar");
-        assertThat(runtime).noneSatisfy(i -> assertThat(i.keyword()).isEqualTo("CMD"));
+        assertThat(dockerfile.runtimeStage())
+                .noneSatisfy(i -> assertThat(i.keyword()).isEqualTo("CMD"));
         String tmpdir = entryPoint.stream()
                 .filter(a -> a.startsWith("-Djava.io.tmpdir="))
                 .findFirst()
@@ -90,7 +87,7 @@ class ContainerImageTest {
                 .toList();
 
         assertThat(ignore).containsExactly("*", "!pom.xml", "!src/main/", "!deploy/crds/");
-        assertThat(stages().get(0))
+        assertThat(Dockerfile.read().stages().get(0))
                 .filteredOn(i -> i.keyword().equals("COPY"))
                 .extracting(Instruction::arguments)
                 .containsExactly("pom.xml ./", "src/main ./src/main", "deploy/crds ./deploy/crds");
@@ -103,46 +100,5 @@ class ContainerImageTest {
                     .as("build resource " + directory + " is in the image's build context")
                     .anySatisfy(included -> assertThat(directory + "/").startsWith(included));
         }
-    }
-
-    /** One Dockerfile instruction with its continuation lines joined. */
-    record Instruction(String keyword, String arguments) {}
-
-    private static List<List<Instruction>> stages() throws IOException {
-        List<List<Instruction>> stages = new ArrayList<>();
-        StringBuilder pending = new StringBuilder();
-        for (String line : Files.readAllLines(DOCKERFILE)) {
-            String trimmed = line.strip();
-            if (trimmed.startsWith("#") || (trimmed.isEmpty() && pending.isEmpty())) {
-                continue;
-            }
-            if (trimmed.endsWith("\\")) {
-                pending.append(trimmed, 0, trimmed.length() - 1).append(' ');
-                continue;
-            }
-            String joined = (pending + trimmed).strip();
-            pending.setLength(0);
-            String[] parts = joined.split("\\s+", 2);
-            Instruction instruction = new Instruction(parts[0].toUpperCase(), parts.length > 1 ? parts[1] : "");
-            if (instruction.keyword().equals("FROM")) {
-                stages.add(new ArrayList<>());
-            }
-            assertThat(stages)
-                    .as("instruction before the first FROM: " + joined)
-                    .isNotEmpty();
-            last(stages).add(instruction);
-        }
-        return stages;
-    }
-
-    private static Instruction single(List<Instruction> stage, String keyword) {
-        List<Instruction> found =
-                stage.stream().filter(i -> i.keyword().equals(keyword)).toList();
-        assertThat(found).as(keyword).hasSize(1);
-        return found.get(0);
-    }
-
-    private static <T> T last(List<T> list) {
-        return list.get(list.size() - 1);
     }
 }
