@@ -28,9 +28,8 @@ import picocli.CommandLine.Spec;
         name = "probe",
         mixinStandardHelpOptions = true,
         description = "Check what each endpoint of an SGLang server proves. Exits 0 only when a real chat completion "
-                + "returned tokens,"
-                + " 3 when the server is unreachable, answers too much, does not serve --model or did not generate, 2 for bad "
-                + "flags.")
+                + "returned tokens, 3 when the server is unreachable, answers too much, does not serve --model or did "
+                + "not generate, 2 for bad flags.")
 public class ProbeCommand implements Callable<Integer> {
 
     static final int GENERATES = 0;
