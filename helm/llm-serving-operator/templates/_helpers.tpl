@@ -117,3 +117,33 @@ no rule.
   resources: ["nodes"]
   verbs: ["get"]
 {{- end }}
+
+{{/* The user name the API server knows the operator by: its ServiceAccount's. */}}
+{{- define "llm-serving-operator.username" -}}
+{{- printf "system:serviceaccount:%s:%s" .Release.Namespace (include "llm-serving-operator.serviceAccountName" .) }}
+{{- end }}
+
+{{/*
+Where the policies on ModelServers and BenchmarkRuns apply: the watched namespaces, as a binding's matchResources
+(none with watchAllNamespaces: every namespace).
+*/}}
+{{- define "llm-serving-operator.watchedNamespacesMatch" -}}
+{{- if not .Values.watchAllNamespaces }}
+matchResources:
+  namespaceSelector:
+    matchExpressions:
+      - key: kubernetes.io/metadata.name
+        operator: In
+        values:
+          {{- range splitList "," (include "llm-serving-operator.watchedNamespaces" .) }}
+          - {{ . | quote }}
+          {{- end }}
+{{- end }}
+{{- end }}
+
+{{/* ValidatingAdmissionPolicy v1 is served from Kubernetes 1.30 on. */}}
+{{- define "llm-serving-operator.requireAdmissionPolicyApi" -}}
+{{- if semverCompare "<1.30-0" .Capabilities.KubeVersion.Version }}
+{{- fail (printf "admissionPolicy needs Kubernetes 1.30 or newer (ValidatingAdmissionPolicy v1); this is %s" .Capabilities.KubeVersion.Version) }}
+{{- end }}
+{{- end }}

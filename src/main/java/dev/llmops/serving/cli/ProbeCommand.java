@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmops.serving.runner.CompletionRequest;
 import dev.llmops.serving.runner.EndpointResponse;
+import dev.llmops.serving.runner.FailureClass;
 import dev.llmops.serving.runner.OpenAiClient;
 import dev.llmops.serving.runner.RequestResult;
 import dev.llmops.serving.runner.ServedModels;
@@ -27,9 +28,8 @@ import picocli.CommandLine.Spec;
         name = "probe",
         mixinStandardHelpOptions = true,
         description = "Check what each endpoint of an SGLang server proves. Exits 0 only when a real chat completion "
-                + "returned tokens,"
-                + " 3 when the server is unreachable, does not serve --model or did not generate, 2 for bad "
-                + "flags.")
+                + "returned tokens, 3 when the server is unreachable, answers too much, does not serve --model or did "
+                + "not generate, 2 for bad flags.")
 public class ProbeCommand implements Callable<Integer> {
 
     static final int GENERATES = 0;
@@ -92,7 +92,12 @@ public class ProbeCommand implements Callable<Integer> {
         EndpointResponse models = get(client, baseUrl, "/v1/models", apiKey, timeout);
         if (models.failureClass() != null) {
             report(out, "GET /v1/models", models, models.errorMessage());
-            out.println("RESULT  unreachable: nothing answered at " + baseUrl + ": " + models.errorMessage());
+            out.println(
+                    FailureClass.TOO_LARGE.equals(models.failureClass())
+                            ? "RESULT  response too large: " + baseUrl
+                                    + " answered GET /v1/models with more than the probe" + " reads ("
+                                    + models.errorMessage() + "); the server is broken or hostile"
+                            : "RESULT  unreachable: nothing answered at " + baseUrl + ": " + models.errorMessage());
             return DOES_NOT_GENERATE;
         }
         List<String> listed = ServedModels.of(models);
@@ -171,10 +176,12 @@ public class ProbeCommand implements Callable<Integer> {
     }
 
     private static void report(PrintWriter out, String request, EndpointResponse response, String proves) {
-        String answer = response.failureClass() != null
-                ? "no answer (" + response.failureClass() + ")"
-                : "HTTP %d in %d ms"
-                        .formatted(response.status(), response.latency().toMillis());
+        String answer = FailureClass.TOO_LARGE.equals(response.failureClass())
+                ? "answer too large"
+                : response.failureClass() != null
+                        ? "no answer (" + response.failureClass() + ")"
+                        : "HTTP %d in %d ms"
+                                .formatted(response.status(), response.latency().toMillis());
         out.printf("%-28s %-22s %s%n", request, answer, proves);
     }
 

@@ -73,6 +73,26 @@ class ProbeCommandTest {
     }
 
     @Test
+    void aModelListTooLargeToReadIsReportedAsSuchNotAsUnreachable() {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .host("127.0.0.45")
+                .model("Qwen/Qwen3-8B")
+                .fault(Fault.HUGE_BODY)
+                .start()) {
+            Cli.Run run = probe("--url", simulator.baseUrl().toString(), "--timeout", "30");
+
+            assertThat(run.exitCode()).isEqualTo(ProbeCommand.DOES_NOT_GENERATE);
+            assertThat(run.out()).contains("GET /v1/models").contains("answer too large");
+            assertThat(run.out().lines().toList())
+                    .last()
+                    .isEqualTo("RESULT  response too large: " + simulator.baseUrl()
+                            + " answered GET /v1/models with more than the probe reads (response body exceeds 1 MiB);"
+                            + " the server is broken or hostile");
+            assertThat(run.out()).doesNotContain("unreachable").doesNotContain("nothing answered");
+        }
+    }
+
+    @Test
     void aModelTheServerDoesNotListFailsNamingTheListedOnes() {
         try (SglangSimulator simulator = SglangSimulator.builder()
                 .host("127.0.0.44")
