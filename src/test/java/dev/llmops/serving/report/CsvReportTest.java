@@ -75,7 +75,7 @@ class CsvReportTest {
         assertThat(rows).hasSize(7);
     }
 
-    /** An RFC 4180 reader: fields split at commas outside quotes, "" inside quotes is one quote, records end at CRLF. */
+    /** An RFC 4180 reader: commas split fields outside quotes, "" in quotes is one quote, CRLF ends a record. */
     static List<List<String>> parse(String csv) {
         List<List<String>> rows = new ArrayList<>();
         List<String> row = new ArrayList<>();
