@@ -2,8 +2,8 @@
 # Runs the commands the README gives a user, exactly as the README writes them (read from README.md itself, so the two
 # cannot drift apart), from the packaged jar in its production profile, and fails unless each does what the README
 # says: the main job, the half-ready scenario, `demo --keep` with the kubectl command it prints, kubectl against the
-# demo's API, the report pipeline, the capacity search against the simulator, and the CRD regeneration. Needs kubectl
-# from hack/controlplane/build.sh.
+# demo's API, the report pipeline, a saved run converted to llm-d benchmark reports and CSV, the capacity search
+# against the simulator, and the CRD regeneration. Needs kubectl from hack/controlplane/build.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -142,6 +142,24 @@ if [[ $status -eq 0 ]]; then pass "capacity search exits 0"; else fail "capacity
 plain_output "$work/capacity.out" "capacity search"
 # Timers run late on a loaded machine, which only makes TPOT longer: 4 streams is the other possible answer.
 expect "$work/capacity.out" "capacity search: the simulator's capacity, 5 streams" '^capacity: [45] streams \(found after [0-9]+ probes\)'
+
+log "a saved demo run as llm-d benchmark reports and CSV, as the README writes it"
+convert="$(readme_block 'Convert a run the demo saved')"
+rm -rf target/demo-runs
+status=0
+bash -c "$convert" >"$work/convert.out" 2>"$work/convert.err" || status=$?
+if [[ $status -eq 0 ]]; then pass "demo --save, report --format llmd and csv exit 0"; else
+  fail "the conversion exits $status"; tail -20 "$work/convert.err"; fi
+if [[ -f target/demo-runs/eagle3_1_c8.yaml ]]; then
+  expect target/demo-runs/eagle3_1_c8.yaml "the c8 stage is an llm-d benchmark report 0.2" '^version: "0.2"$'
+  expect target/demo-runs/eagle3_1_c8.yaml "with its concurrency" '^ +concurrency: 8$'
+  expect target/demo-runs/eagle3_1_c8.yaml "and its TPOT in ms/token" '^ +units: "ms/token"$'
+else
+  fail "report --format llmd -o eagle3.yaml writes eagle3_1_c8.yaml"; ls target/demo-runs 2>/dev/null | sed 's/^/    /'
+fi
+expect target/demo-runs/eagle3.csv "the CSV has a header row" '^run,stage,concurrency,request_rate,'
+expect target/demo-runs/eagle3.csv "and a row for c8" '^eagle3,c8,8,,'
+rm -rf target/demo-runs
 
 log "regenerating the CRDs, as the README writes it"
 regenerate="$(readme_block 'The CRDs are generated from the Java classes')"

@@ -1,7 +1,9 @@
 package dev.llmops.serving.cli;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.report.CsvReport;
 import dev.llmops.serving.report.HtmlReport;
+import dev.llmops.serving.report.LlmdReport;
 import dev.llmops.serving.report.MarkdownReport;
 import dev.llmops.serving.report.RunLoader;
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,26 +20,31 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Turns a BenchmarkRun, finished or not, into a report people read: an HTML page with charts, or a Markdown table for a
- * PR.
+ * Turns a BenchmarkRun, finished or not, into a report people read (an HTML page with charts, a Markdown table for a
+ * PR) or one that other tools read: CSV for spreadsheets, llm-d's benchmark report for llm-d-benchmark.
  */
 @Command(
         name = "report",
         mixinStandardHelpOptions = true,
         description = {
-            "Render a BenchmarkRun's results as a self-contained HTML report or a Markdown table.",
+            "Render a BenchmarkRun's results as a self-contained HTML report, a Markdown table, CSV (one row per"
+                    + " stage) or llm-d benchmark reports (version 0.2, one YAML document per stage).",
             "Reads the run from standard input unless --file is given, e.g.",
-            "  kubectl get benchmarkrun NAME -o yaml | llm-serving-operator report > report.html"
+            "  kubectl get benchmarkrun NAME -o yaml | llm-serving-operator report > report.html",
+            "With --format llmd, --output FILE.yaml writes one file per stage: FILE_<N>_<stage>.yaml, N from 0."
         })
 public class ReportCommand implements Callable<Integer> {
 
     private static final int INVALID_INPUT = 2;
     private static final int WRITE_FAILED = 1;
+    private static final int MAX_STAGE_IN_FILE_NAME = 64;
 
     /** What the report is written as. */
     enum OutputFormat {
         html,
-        md
+        md,
+        csv,
+        llmd
     }
 
     @Spec
@@ -56,7 +64,10 @@ public class ReportCommand implements Callable<Integer> {
             description = "A second BenchmarkRun to compare against, e.g. the autoregressive run.")
     Path baseline;
 
-    @Option(names = "--format", defaultValue = "html", description = "html or md (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--format",
+            defaultValue = "html",
+            description = "html, md, csv or llmd (default: ${DEFAULT-VALUE}).")
     OutputFormat format;
 
     @Option(
@@ -93,15 +104,23 @@ public class ReportCommand implements Callable<Integer> {
             err.println("report: " + e.getMessage());
             return INVALID_INPUT;
         }
-        String report = format == OutputFormat.md
-                ? MarkdownReport.render(candidate, baselineRun)
-                : HtmlReport.render(candidate, baselineRun);
+        if (format == OutputFormat.llmd && candidate.getStatus().stages.isEmpty()) {
+            err.println("report: BenchmarkRun " + candidate.getMetadata().getName()
+                    + " has no finished stage, and an llm-d benchmark report describes a measured stage");
+            return INVALID_INPUT;
+        }
         try {
-            if (output == null) {
-                spec.commandLine().getOut().print(report);
+            if (format == OutputFormat.llmd && output != null) {
+                List<LlmdReport.Stage> stages = LlmdReport.render(candidate);
+                for (int index = 0; index < stages.size(); index++) {
+                    LlmdReport.Stage stage = stages.get(index);
+                    Files.writeString(perStage(output, index, stage.name()), LlmdReport.yaml(stage.report()));
+                }
+            } else if (output == null) {
+                spec.commandLine().getOut().print(render(candidate, baselineRun));
                 spec.commandLine().getOut().flush();
             } else {
-                Files.writeString(output, report);
+                Files.writeString(output, render(candidate, baselineRun));
             }
             if (markdown != null) {
                 Files.writeString(markdown, MarkdownReport.render(candidate, baselineRun));
@@ -111,5 +130,36 @@ public class ReportCommand implements Callable<Integer> {
             return WRITE_FAILED;
         }
         return 0;
+    }
+
+    private String render(BenchmarkRun candidate, Optional<BenchmarkRun> baselineRun) {
+        return switch (format) {
+            case md -> MarkdownReport.render(candidate, baselineRun);
+            case csv -> CsvReport.render(candidate);
+            case llmd -> llmdStream(LlmdReport.render(candidate));
+            case html -> HtmlReport.render(candidate, baselineRun);
+        };
+    }
+
+    /** The stages' reports as one YAML stream, each document preceded by the stage it describes. */
+    private static String llmdStream(List<LlmdReport.Stage> stages) {
+        StringBuilder stream = new StringBuilder();
+        for (LlmdReport.Stage stage : stages) {
+            stream.append("--- # stage ").append(stage.name()).append('\n').append(LlmdReport.yaml(stage.report()));
+        }
+        return stream.toString();
+    }
+
+    /**
+     * FILE.yaml becomes FILE_1_c8.yaml for the second stage, c8: llm-d-benchmark reads one report per file. The stage
+     * name comes from the run's status, so only letters, digits, dots and dashes of it are kept, at most 64.
+     */
+    public static Path perStage(Path output, int index, String stage) {
+        String safe = stage == null ? "" : stage.replaceAll("[^A-Za-z0-9.-]", "_");
+        String suffix = "_" + index + "_" + safe.substring(0, Math.min(safe.length(), MAX_STAGE_IN_FILE_NAME));
+        String name = output.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String file = dot > 0 ? name.substring(0, dot) + suffix + name.substring(dot) : name + suffix;
+        return output.resolveSibling(file);
     }
 }
