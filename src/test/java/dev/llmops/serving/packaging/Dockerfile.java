@@ -14,8 +14,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The project's Dockerfile read as instructions per stage, so that tests can hold it to what the chart and the Jib-built
- * image promise without a Docker engine to build it.
+ * The project's Dockerfile read as instructions per stage, so that tests can hold it to what the chart and the
+ * Jib-built image promise without a Docker engine to build it.
  */
 final class Dockerfile {
 
