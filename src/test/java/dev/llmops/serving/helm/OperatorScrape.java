@@ -82,9 +82,12 @@ final class OperatorScrape {
 
     private static String scrape(URI metrics) throws IOException {
         try {
-            HttpResponse<InputStream> response = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> response = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(metrics)
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofInputStream());
             try (InputStream body = response.body()) {
                 byte[] bytes = body.readNBytes(MAX_SCRAPE_BYTES);
                 if (response.statusCode() != 200) {
