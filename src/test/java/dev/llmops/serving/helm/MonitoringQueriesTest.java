@@ -19,9 +19,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every PromQL expression of the chart's dashboard and alerts parses and names only metrics that exist: ones the running
- * operator serves on /q/metrics, or ones the pinned SGLang release declares (a histogram through its _bucket, _sum or
- * _count series). A renamed metric on either side breaks a panel or silences an alert, and fails here instead.
+ * Every PromQL expression of the chart's dashboard and alerts parses and names only metrics that exist: ones the
+ * running operator serves on /q/metrics, or ones the pinned SGLang release declares (a histogram through its _bucket,
+ * _sum or _count series). A renamed metric on either side breaks a panel or silences an alert, and fails here instead.
  */
 @QuarkusTest
 @WithKubernetesTestServer(crud = true)

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,8 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The metric names PromQL expressions select, read by Prometheus' own parser (hack/promql-metrics, run with Go). Without
- * Go the tests that need it are skipped, except in CI, where Go is required.
+ * The metric names PromQL expressions select, read by Prometheus' own parser (hack/promql-metrics, run with Go).
+ * Without Go the tests that need it are skipped, except in CI, where Go is required.
  */
 final class PromQlSelectors {
 
@@ -91,7 +92,7 @@ final class PromQlSelectors {
     private static boolean goAvailable() {
         String path = System.getenv("PATH");
         return path != null
-                && List.of(path.split(java.io.File.pathSeparator)).stream()
+                && List.of(path.split(File.pathSeparator)).stream()
                         .anyMatch(dir -> Files.isExecutable(Path.of(dir, "go")));
     }
 }

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Every metric the runner reads exists, under that name, in the pinned SGLang release ({@link PinnedSglangMetrics}). */
+/**
+ * Every metric the runner reads exists, under that name, in the pinned SGLang release ({@link PinnedSglangMetrics}).
+ */
 class SglangMetricNamesTest {
 
     @Test
