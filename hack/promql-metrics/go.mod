@@ -1,8 +1,8 @@
 module llmops.dev/hack/promql-metrics
 
-go 1.26.7
+go 1.26.0
 
-require github.com/prometheus/prometheus v0.316.0
+require github.com/prometheus/prometheus v0.310.0
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect

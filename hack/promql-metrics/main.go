@@ -47,7 +47,7 @@ func main() {
 }
 
 func parse(expr string) result {
-	ast, err := parser.NewParser(parser.Options{}).ParseExpr(expr)
+	ast, err := parser.ParseExpr(expr)
 	if err != nil {
 		return result{Expr: expr, Error: err.Error()}
 	}
