@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates src/test/resources/sglang-<VERSION>-metric-names.txt: every metric name SGLang's metrics collector
 # declares (name="sglang:..."), sorted, one per line. SglangMetricNamesTest checks the names the bench runner reads
-# against this list, so bump VERSION together with the operator's pinned image (lmsysorg/sglang:vVERSION-...),
-# run this script and commit the new list; a renamed or removed metric then fails the test.
+# against this list, and MonitoringQueriesTest the chart's dashboard queries, so bump VERSION (here and in
+# PinnedSglangMetrics) together with the operator's pinned image (lmsysorg/sglang:vVERSION-...), run this script and
+# commit the new list; a renamed or removed metric then fails the tests.
 #
 #   hack/sglang-metric-names.sh            # the pinned version
 #   hack/sglang-metric-names.sh 0.5.19

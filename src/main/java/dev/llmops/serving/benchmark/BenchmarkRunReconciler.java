@@ -10,6 +10,7 @@ import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.config.ProgressPoll;
+import dev.llmops.serving.status.ConditionMetrics;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -102,11 +103,17 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final SampleStore samples;
     private final ServingPodMetrics servingPods;
     private final ApiKeyHosts apiKeyHosts;
+    private final ConditionMetrics conditionMetrics;
 
     @Inject
     public BenchmarkRunReconciler(
-            KubernetesClient client, OperatorConfig config, BenchmarkMetrics metrics, ProgressPoll progressPoll) {
+            KubernetesClient client,
+            OperatorConfig config,
+            BenchmarkMetrics metrics,
+            ProgressPoll progressPoll,
+            ConditionMetrics conditionMetrics) {
         this.config = config;
+        this.conditionMetrics = conditionMetrics;
         this.metrics = metrics;
         this.jobs = new JobObserver(client);
         this.provenance = new ProvenanceCollector(client);
@@ -159,7 +166,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                         .withPrimaryToSecondaryMapper((BenchmarkRun run) -> comparedRuns(run))
                         .build(),
                 context);
-        return List.of(target, compared, pods, new DeletedRunMetrics(metrics));
+        return List.of(
+                target,
+                compared,
+                pods,
+                new DeletedRunMetrics(metrics),
+                conditionMetrics.eventSource(
+                        BenchmarkRun.class, run -> run.getStatus() == null ? null : run.getStatus().conditions));
     }
 
     @Override

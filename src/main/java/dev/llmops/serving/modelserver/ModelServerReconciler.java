@@ -6,6 +6,7 @@ import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
 import dev.llmops.serving.config.OperatorConfig;
+import dev.llmops.serving.status.ConditionMetrics;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
 import dev.llmops.serving.status.SecretArgs;
@@ -124,13 +125,16 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     private final PodDiagnoser diagnoser;
     private final EventRecorder events;
     private final Conditions conditions = Conditions.systemUtc();
+    private final ConditionMetrics conditionMetrics;
 
     public ModelServerReconciler(
             KubernetesClient client,
             OperatorConfig config,
             InferenceClient inferenceClient,
-            LeaderWorkerSetInstalled leaderWorkerSetInstalled) {
+            LeaderWorkerSetInstalled leaderWorkerSetInstalled,
+            ConditionMetrics conditionMetrics) {
         this.client = client;
+        this.conditionMetrics = conditionMetrics;
         this.config = config;
         this.leaderWorkerSetInstalled = leaderWorkerSetInstalled;
         this.probes = new InferenceProbes(inferenceClient);
@@ -149,7 +153,12 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                         pod.getMetadata().getLabels().get(Labels.MODEL_SERVER),
                         pod.getMetadata().getNamespace())))
                 .build();
-        return List.of(new InformerEventSource<>(pods, context), probes);
+        return List.of(
+                new InformerEventSource<>(pods, context),
+                probes,
+                conditionMetrics.eventSource(
+                        ModelServer.class,
+                        server -> server.getStatus() == null ? null : server.getStatus().conditions));
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.config.ProgressPoll;
+import dev.llmops.serving.status.ConditionMetrics;
 import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -44,6 +45,9 @@ class BenchmarkRunColdStartTest {
 
     @Inject
     BenchmarkMetrics metrics;
+
+    @Inject
+    ConditionMetrics conditionMetrics;
 
     @Test
     void aRestartedOperatorAdoptsTheRunningJobInsteadOfCreatingAnother() throws IOException {
@@ -154,7 +158,7 @@ class BenchmarkRunColdStartTest {
                 .withUseSSAToPatchPrimaryResource(false)
                 .withSSABasedCreateUpdateMatchForDependentResources(false));
         operator.register(
-                new BenchmarkRunReconciler(fresh, config, metrics, new ProgressPoll(config)),
+                new BenchmarkRunReconciler(fresh, config, metrics, new ProgressPoll(config), conditionMetrics),
                 o -> o.settingNamespaces(NS));
         operator.start();
         return operator;
