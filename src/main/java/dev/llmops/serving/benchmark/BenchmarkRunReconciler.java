@@ -12,6 +12,7 @@ import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.config.ProgressPoll;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
+import dev.llmops.serving.status.ReconcileErrors;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -187,7 +188,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         boolean lastAttempt =
                 context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
         run.setStatus(statusReport.reconcileFailed(run, e, lastAttempt));
-        return ErrorStatusUpdateControl.patchStatus(run);
+        ErrorStatusUpdateControl<BenchmarkRun> control = ErrorStatusUpdateControl.patchStatus(run);
+        return ReconcileErrors.isPermanent(e) ? control.withNoRetry() : control;
     }
 
     /**

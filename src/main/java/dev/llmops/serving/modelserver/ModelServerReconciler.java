@@ -1,6 +1,7 @@
 package dev.llmops.serving.modelserver;
 
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
@@ -8,6 +9,7 @@ import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
 import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
+import dev.llmops.serving.status.ReconcileErrors;
 import dev.llmops.serving.status.SecretArgs;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -222,14 +224,29 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         if (server.getStatus() == null) {
             server.setStatus(new ModelServerStatus());
         }
+        ModelServerStatus status = server.getStatus();
         boolean lastAttempt =
                 context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
-        conditions.reconcileFailed(
-                server.getStatus().conditions,
-                e,
-                lastAttempt,
-                server.getMetadata().getGeneration());
-        return ErrorStatusUpdateControl.patchStatus(server);
+        Long generation = server.getMetadata().getGeneration();
+        boolean stalled = conditions.reconcileFailed(status.conditions, e, lastAttempt, generation);
+        if (stalled && status.phase == null) {
+            Condition why =
+                    Conditions.find(status.conditions, ConditionTypes.STALLED).orElseThrow();
+            status.phase = ModelServerPhase.Failed;
+            status.diagnosis = new Diagnosis();
+            status.diagnosis.reason = why.getReason();
+            status.diagnosis.message = why.getMessage();
+            status.diagnosis.since = why.getLastTransitionTime();
+            conditions.set(
+                    status.conditions,
+                    ConditionTypes.READY,
+                    Conditions.FALSE,
+                    why.getReason(),
+                    why.getMessage(),
+                    generation);
+        }
+        ErrorStatusUpdateControl<ModelServer> control = ErrorStatusUpdateControl.patchStatus(server);
+        return ReconcileErrors.isPermanent(e) ? control.withNoRetry() : control;
     }
 
     /**
