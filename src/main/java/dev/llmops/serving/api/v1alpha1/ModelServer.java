@@ -18,8 +18,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
         value = "size(self.metadata.name) <= 63",
         message = "metadata.name may have at most 63 characters: it is the value of the " + Labels.MODEL_SERVER
                 + " label on the server's pods",
-        reason = "FieldValueTooLong",
-        fieldPath = ".metadata.name")
+        reason = "FieldValueInvalid")
 @AdditionalPrinterColumn(name = "Model", jsonPath = ".spec.model.path", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
         name = "GPUs",
