@@ -3,6 +3,7 @@ package dev.llmops.serving.status;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.AggregatedOperatorException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -20,25 +21,33 @@ public final class ReconcileErrors {
 
     /** One line per failed step, e.g. {@code service: Service "a.b" is invalid: ... (HTTP 422)}. */
     public static String describe(Exception error) {
-        if (error instanceof AggregatedOperatorException aggregated
-                && !aggregated.getAggregatedExceptions().isEmpty()) {
-            return aggregated.getAggregatedExceptions().entrySet().stream()
-                    .map(step -> step.getKey() + ": " + describeOne(step.getValue()))
-                    .collect(Collectors.joining("; "));
-        }
-        return describeOne(error);
+        return workflowSteps(error)
+                .map(steps -> steps.entrySet().stream()
+                        .map(step -> step.getKey() + ": " + describeOne(step.getValue()))
+                        .collect(Collectors.joining("; ")))
+                .orElseGet(() -> describeOne(error));
     }
 
     /** Whether every failed step was refused by the API server as invalid, so retries only repeat the refusal. */
     public static boolean isPermanent(Exception error) {
-        List<Exception> failures = error instanceof AggregatedOperatorException aggregated
-                ? List.copyOf(aggregated.getAggregatedExceptions().values())
-                : List.of(error);
+        List<Exception> failures =
+                workflowSteps(error).map(steps -> List.copyOf(steps.values())).orElse(List.of(error));
         return !failures.isEmpty()
                 && failures.stream()
                         .allMatch(failure -> apiError(failure)
                                 .filter(api -> PERMANENT.contains(api.getCode()))
                                 .isPresent());
+    }
+
+    /** The failed steps of a workflow, by dependent name, when the error is (or wraps) a workflow's failure. */
+    private static Optional<Map<String, Exception>> workflowSteps(Throwable error) {
+        for (Throwable cause = error; cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause instanceof AggregatedOperatorException aggregated
+                    && !aggregated.getAggregatedExceptions().isEmpty()) {
+                return Optional.of(aggregated.getAggregatedExceptions());
+            }
+        }
+        return Optional.empty();
     }
 
     /**

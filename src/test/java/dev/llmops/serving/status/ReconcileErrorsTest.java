@@ -23,8 +23,9 @@ class ReconcileErrorsTest {
 
     @Test
     void aRefusedObjectStallsAtOnceWithTheApiServersMessageAndNoRequestUrl() {
-        Exception error = new AggregatedOperatorException(
-                "Exception(s) during workflow execution.", Map.of("service", apiError(422, INVALID)));
+        // as the reconciler sees it: the workflow's aggregate, wrapped once more
+        Exception error = new IllegalStateException(new AggregatedOperatorException(
+                "Exception(s) during workflow execution.", Map.of("service", apiError(422, INVALID))));
         List<Condition> status = new ArrayList<>();
 
         boolean stalled = conditions.reconcileFailed(status, error, false, 3L);
