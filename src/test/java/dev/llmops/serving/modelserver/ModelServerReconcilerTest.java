@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
@@ -394,6 +395,39 @@ class ModelServerReconcilerTest {
                 .contains("secret \"hf-token\" not found");
         assertThat(status.diagnosis.hint).contains("hf-token").contains("token");
         assertCondition(status, ConditionTypes.STALLED, "True", "HuggingFaceTokenSecretMissing");
+    }
+
+    @Test
+    void aDeploymentTheApiServerRefusesFailsTheServerAtOnceWithTheApiServersMessage() {
+        String refusal = "Deployment.apps \"qwen3-8b\" is invalid: spec.template.spec.containers[0].env[0].name:"
+                + " Required value";
+        // the tests' operator creates with POST (the mock API server has no server-side apply)
+        server.expect()
+                .post()
+                .withPath("/apis/apps/v1/namespaces/refused/deployments")
+                .andReturn(
+                        422,
+                        new StatusBuilder()
+                                .withCode(422)
+                                .withReason("Invalid")
+                                .withMessage(refusal)
+                                .build())
+                .always();
+        ModelServer qwen = client.resource(TestModelServers.example("small-model-b200.yaml", "refused"))
+                .create();
+
+        ModelServerStatus status = awaitStatus(qwen, s -> Conditions.isTrue(s.conditions, ConditionTypes.STALLED));
+
+        assertCondition(status, ConditionTypes.STALLED, "True", "ReconcileError");
+        assertCondition(status, ConditionTypes.READY, "False", "ReconcileError");
+        assertCondition(status, ConditionTypes.RECONCILING, "False", "ReconcileError");
+        assertThat(status.phase).isEqualTo(ModelServerPhase.Failed);
+        assertThat(Conditions.find(status.conditions, ConditionTypes.STALLED)
+                        .orElseThrow()
+                        .getMessage())
+                .isEqualTo("The API server refused a change and will refuse it until the spec changes: deployment: "
+                        + refusal + " (HTTP 422)");
+        assertThat(status.diagnosis.message).contains(refusal).doesNotContain("https://");
     }
 
     @Test
