@@ -78,7 +78,10 @@ import java.util.stream.Collectors;
 @Workflow(
         explicitInvocation = true,
         dependents =
-                @Dependent(type = BenchmarkJobDependent.class, reconcilePrecondition = TargetReadyOrJobExists.class))
+                @Dependent(
+                        name = "job",
+                        type = BenchmarkJobDependent.class,
+                        reconcilePrecondition = TargetReadyOrJobExists.class))
 public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     public static final String NAME = "benchmarkrun";
