@@ -176,8 +176,9 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                 .filter(pod ->
                         Labels.SERVER.equals(pod.getMetadata().getLabels().get(Labels.COMPONENT)))
                 .toList();
-        Optional<Duration> nextProbe =
-                probes.probeDue(server, servingPods, servingPods.isEmpty() ? Optional.empty() : apiKeys.of(server));
+        ServerApiKey.Lookup apiKey = servingPods.isEmpty() ? ServerApiKey.Lookup.NONE : apiKeys.of(server);
+        apiKey.missing().ifPresent(problems::add);
+        Optional<Duration> nextProbe = probes.probeDue(server, servingPods, apiKey.key());
         Map<String, PodInference> inference = context.getSecondaryResourcesAsStream(PodInference.class)
                 .collect(Collectors.toMap(PodInference::podUid, Function.identity()));
 

@@ -327,6 +327,53 @@ class ModelServerReconcilerTest {
     }
 
     @Test
+    void aMissingApiKeySecretOrKeyStallsTheServerNamingBoth() {
+        ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "nokey");
+        qwen.getSpec().apiKeySecret = new SecretKeyReference();
+        qwen.getSpec().apiKeySecret.name = "qwen-api";
+        qwen.getSpec().apiKeySecret.key = "key";
+        qwen = client.resource(qwen).create();
+        podOf(
+                qwen,
+                "qwen3-8b-6f7d-nokey",
+                new PodBuilder()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .withPodIP("127.0.0.25")
+                        .withConditions(podCondition("PodScheduled", "True", null, null))
+                        .withContainerStatuses(runningContainer())
+                        .endStatus());
+
+        ModelServerStatus noSecret =
+                awaitStatus(qwen, s -> s.diagnosis != null && "ApiKeySecretNotFound".equals(s.diagnosis.reason));
+        assertThat(noSecret.phase).isEqualTo(ModelServerPhase.Failed);
+        assertCondition(noSecret, ConditionTypes.STALLED, "True", "ApiKeySecretNotFound");
+        assertThat(noSecret.diagnosis.message)
+                .startsWith("spec.apiKeySecret: Secret qwen-api does not exist in namespace nokey")
+                .contains("create Secret qwen-api with key key");
+
+        client.resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName("qwen-api")
+                        .withNamespace("nokey")
+                        .endMetadata()
+                        .addToData("token", "c2stMTIz")
+                        .build())
+                .create();
+        client.resources(ModelServer.class)
+                .inNamespace("nokey")
+                .withName("qwen3-8b")
+                .edit(edited -> {
+                    edited.getMetadata().setAnnotations(java.util.Map.of("touched", "true"));
+                    return edited;
+                });
+
+        ModelServerStatus noKey =
+                awaitStatus(qwen, s -> s.diagnosis != null && s.diagnosis.message.contains("has no key"));
+        assertThat(noKey.diagnosis.message).startsWith("spec.apiKeySecret: Secret qwen-api has no key key");
+    }
+
+    @Test
     void aServerSendingAnEndlessDataLineIsNotReadyAndTheStatusSaysWhy() {
         try (SglangSimulator simulator = SglangSimulator.builder()
                 .host("127.0.0.25")
