@@ -52,9 +52,9 @@ public final class Conditions {
     }
 
     /**
-     * Reconciling=True with the error while it is retried; once the retries are used up, or at once when the API server
-     * refused an object as invalid ({@link ReconcileErrors#isPermanent}), Stalled=True with the API server's message and
-     * Reconciling=False. Returns whether it stalled.
+     * Reconciling=True with the error while it is retried; once the retries are used up, or at once when the API
+     * server refused an object as invalid ({@link ReconcileErrors#isPermanent}), Stalled=True with the API server's
+     * message and Reconciling=False. Returns whether it stalled.
      */
     public boolean reconcileFailed(List<Condition> conditions, Exception error, boolean lastAttempt, Long generation) {
         String description = ReconcileErrors.describe(error);
