@@ -2,6 +2,7 @@ package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.DerivedNames;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.RunnerPodSpec;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
@@ -29,11 +30,7 @@ import io.javaoperatorsdk.operator.processing.dependent.Creator;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -55,8 +52,6 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
     static final int TTL_SECONDS_AFTER_FINISHED = 7 * 24 * 3600;
     static final String GPU_PRESENT_LABEL = "nvidia.com/gpu.present";
     private static final String SUFFIX = "-bench";
-    private static final int MAX_NAME = 63;
-    private static final int HASH_LENGTH = 8;
     private static final String TMP_VOLUME = "tmp";
     private static final String DATASET_VOLUME = "dataset";
 
@@ -77,12 +72,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
      * its pods) is shortened and made unique with a hash of the full name.
      */
     public static String jobName(String runName) {
-        if (runName.length() + SUFFIX.length() <= MAX_NAME) {
-            return runName + SUFFIX;
-        }
-        String prefix = runName.substring(0, MAX_NAME - SUFFIX.length() - HASH_LENGTH - 1)
-                .replaceAll("[-.]+$", "");
-        return prefix + "-" + sha256(runName).substring(0, HASH_LENGTH) + SUFFIX;
+        return DerivedNames.fit(runName, SUFFIX, DerivedNames.LABEL_MAX);
     }
 
     @Override
@@ -327,14 +317,5 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .endSecretKeyRef()
                 .endValueFrom()
                 .build());
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
     }
 }

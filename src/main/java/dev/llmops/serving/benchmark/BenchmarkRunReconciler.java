@@ -13,6 +13,7 @@ import dev.llmops.serving.config.ProgressPoll;
 import dev.llmops.serving.status.ConditionMetrics;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
+import dev.llmops.serving.status.ReconcileErrors;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -78,7 +79,10 @@ import java.util.stream.Collectors;
 @Workflow(
         explicitInvocation = true,
         dependents =
-                @Dependent(type = BenchmarkJobDependent.class, reconcilePrecondition = TargetReadyOrJobExists.class))
+                @Dependent(
+                        name = "job",
+                        type = BenchmarkJobDependent.class,
+                        reconcilePrecondition = TargetReadyOrJobExists.class))
 public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     public static final String NAME = "benchmarkrun";
@@ -200,7 +204,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         boolean lastAttempt =
                 context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
         run.setStatus(statusReport.reconcileFailed(run, e, lastAttempt));
-        return ErrorStatusUpdateControl.patchStatus(run);
+        ErrorStatusUpdateControl<BenchmarkRun> control = ErrorStatusUpdateControl.patchStatus(run);
+        return ReconcileErrors.isPermanent(e) ? control.withNoRetry() : control;
     }
 
     /**

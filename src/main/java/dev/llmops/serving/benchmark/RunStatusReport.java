@@ -9,6 +9,8 @@ import dev.llmops.serving.api.v1alpha1.Provenance;
 import dev.llmops.serving.runner.CompactSummary;
 import dev.llmops.serving.runner.SampleSet;
 import dev.llmops.serving.status.Conditions;
+import dev.llmops.serving.status.ReconcileErrors;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,7 +89,11 @@ public final class RunStatusReport {
         return new Report(status, recheck, Optional.ofNullable(fresh.samples));
     }
 
-    /** The status after a reconcile failed with {@code error}: Reconciling with the error, Stalled once retries end. */
+    /**
+     * The status after a reconcile failed with {@code error}: Reconciling with the error, Stalled once retries end; an
+     * unfinished run fails outright when the API server refused an object it needs as invalid (its spec cannot change,
+     * so nothing else would ever make it work).
+     */
     public BenchmarkRunStatus reconcileFailed(BenchmarkRun run, Exception error, boolean lastAttempt) {
         BenchmarkRunStatus status = copyOfStatus(run);
         if (status.phase == null) {
@@ -99,8 +105,14 @@ public final class RunStatusReport {
                     "The run has been accepted.",
                     run.getMetadata().getGeneration());
         }
-        conditions.reconcileFailed(
-                status.conditions, error, lastAttempt, run.getMetadata().getGeneration());
+        Long generation = run.getMetadata().getGeneration();
+        boolean stalled = conditions.reconcileFailed(status.conditions, error, lastAttempt, generation);
+        if (stalled && ReconcileErrors.isPermanent(error) && !isFinished(status.phase)) {
+            String why = Conditions.find(status.conditions, ConditionTypes.STALLED)
+                    .map(Condition::getMessage)
+                    .orElseThrow();
+            fail(status, ConditionReasons.RECONCILE_ERROR, why, generation);
+        }
         return status;
     }
 

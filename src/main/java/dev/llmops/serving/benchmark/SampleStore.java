@@ -1,18 +1,15 @@
 package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.DerivedNames;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.runner.SampleSet;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -23,8 +20,6 @@ public class SampleStore {
 
     public static final String KEY = "samples.json.gz";
     private static final String SUFFIX = "-samples";
-    private static final int MAX_NAME = 253;
-    private static final int HASH_LENGTH = 8;
 
     private final KubernetesClient client;
 
@@ -34,12 +29,7 @@ public class SampleStore {
 
     /** {@code <run>-samples}; a name too long for a ConfigMap is shortened and made unique with a hash. */
     public static String name(String runName) {
-        if (runName.length() + SUFFIX.length() <= MAX_NAME) {
-            return runName + SUFFIX;
-        }
-        String prefix = runName.substring(0, MAX_NAME - SUFFIX.length() - HASH_LENGTH - 1)
-                .replaceAll("[-.]+$", "");
-        return prefix + "-" + sha256(runName).substring(0, HASH_LENGTH) + SUFFIX;
+        return DerivedNames.fit(runName, SUFFIX, DerivedNames.SUBDOMAIN_MAX);
     }
 
     /**
@@ -114,14 +104,5 @@ public class SampleStore {
 
     private ConfigMap configMap(String namespace, String name) {
         return client.configMaps().inNamespace(namespace).withName(name).get();
-    }
-
-    private static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
     }
 }

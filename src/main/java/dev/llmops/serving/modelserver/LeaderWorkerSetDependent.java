@@ -46,7 +46,7 @@ public class LeaderWorkerSetDependent extends CRUDKubernetesDependentResource<Le
         set.setApiVersion(LeaderWorkerSet.API_VERSION);
         set.setKind(LeaderWorkerSet.KIND);
         set.setMetadata(new ObjectMetaBuilder()
-                .withName(server.getMetadata().getName())
+                .withName(ModelServerLabels.leaderWorkerSetName(server))
                 .withNamespace(server.getMetadata().getNamespace())
                 .withLabels(ModelServerLabels.common(server))
                 .build());

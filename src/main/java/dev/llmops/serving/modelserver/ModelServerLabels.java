@@ -1,5 +1,6 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.DerivedNames;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import java.util.LinkedHashMap;
@@ -9,6 +10,9 @@ import java.util.Map;
 public final class ModelServerLabels {
 
     public static final String APP_NAME = "sglang";
+    static final int LEADER_WORKER_SET_MAX = 40;
+    /** Goes before a name that begins with a digit where a name must begin with a letter. */
+    private static final String LETTER_PREFIX = "ms-";
 
     private ModelServerLabels() {}
 
@@ -41,7 +45,25 @@ public final class ModelServerLabels {
                 Labels.SERVER);
     }
 
+    /**
+     * The Service's name, the host name of the endpoint: the ModelServer's own when it is a DNS-1035 label (most are);
+     * else derived from it, since a Service name may hold no dot and, on clusters before Kubernetes 1.34, not begin
+     * with a digit.
+     */
+    public static String serviceName(ModelServer server) {
+        return DerivedNames.dns1035Label(server.getMetadata().getName(), LETTER_PREFIX, DerivedNames.LABEL_MAX);
+    }
+
+    /**
+     * The LeaderWorkerSet's name: it names a headless Service (a DNS-1035 label) and StatefulSets whose pods carry
+     * {@code <name>-<group>-<worker>} and a {@code <statefulset>-<hash>} revision label, so it is kept to
+     * {@value #LEADER_WORKER_SET_MAX} characters.
+     */
+    public static String leaderWorkerSetName(ModelServer server) {
+        return DerivedNames.dns1035Label(server.getMetadata().getName(), LETTER_PREFIX, LEADER_WORKER_SET_MAX);
+    }
+
     public static String modelCacheClaimName(ModelServer server) {
-        return server.getMetadata().getName() + "-model-cache";
+        return DerivedNames.fit(server.getMetadata().getName(), "-model-cache", DerivedNames.SUBDOMAIN_MAX);
     }
 }

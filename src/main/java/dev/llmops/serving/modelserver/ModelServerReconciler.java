@@ -1,6 +1,7 @@
 package dev.llmops.serving.modelserver;
 
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
@@ -9,6 +10,7 @@ import dev.llmops.serving.config.OperatorConfig;
 import dev.llmops.serving.status.ConditionMetrics;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
+import dev.llmops.serving.status.ReconcileErrors;
 import dev.llmops.serving.status.SecretArgs;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -183,8 +185,9 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                 .filter(pod ->
                         Labels.SERVER.equals(pod.getMetadata().getLabels().get(Labels.COMPONENT)))
                 .toList();
-        Optional<Duration> nextProbe =
-                probes.probeDue(server, servingPods, servingPods.isEmpty() ? Optional.empty() : apiKeys.of(server));
+        ServerApiKey.Lookup apiKey = servingPods.isEmpty() ? ServerApiKey.Lookup.NONE : apiKeys.of(server);
+        apiKey.missing().ifPresent(problems::add);
+        Optional<Duration> nextProbe = probes.probeDue(server, servingPods, apiKey.key());
         Map<String, PodInference> inference = context.getSecondaryResourcesAsStream(PodInference.class)
                 .collect(Collectors.toMap(PodInference::podUid, Function.identity()));
 
@@ -231,14 +234,29 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         if (server.getStatus() == null) {
             server.setStatus(new ModelServerStatus());
         }
+        ModelServerStatus status = server.getStatus();
         boolean lastAttempt =
                 context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
-        conditions.reconcileFailed(
-                server.getStatus().conditions,
-                e,
-                lastAttempt,
-                server.getMetadata().getGeneration());
-        return ErrorStatusUpdateControl.patchStatus(server);
+        Long generation = server.getMetadata().getGeneration();
+        boolean stalled = conditions.reconcileFailed(status.conditions, e, lastAttempt, generation);
+        if (stalled && status.phase == null) {
+            Condition why =
+                    Conditions.find(status.conditions, ConditionTypes.STALLED).orElseThrow();
+            status.phase = ModelServerPhase.Failed;
+            status.diagnosis = new Diagnosis();
+            status.diagnosis.reason = why.getReason();
+            status.diagnosis.message = why.getMessage();
+            status.diagnosis.since = why.getLastTransitionTime();
+            conditions.set(
+                    status.conditions,
+                    ConditionTypes.READY,
+                    Conditions.FALSE,
+                    why.getReason(),
+                    why.getMessage(),
+                    generation);
+        }
+        ErrorStatusUpdateControl<ModelServer> control = ErrorStatusUpdateControl.patchStatus(server);
+        return ReconcileErrors.isPermanent(e) ? control.withNoRetry() : control;
     }
 
     /**

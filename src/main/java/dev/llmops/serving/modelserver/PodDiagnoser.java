@@ -217,6 +217,15 @@ public class PodDiagnoser {
                             + ", or fix spec.huggingFaceTokenSecret.",
                     Severity.STALLED);
         }
+        if (spec.apiKeySecret != null && message.contains(spec.apiKeySecret.name)) {
+            return finding(
+                    pod,
+                    ServerApiKey.NOT_FOUND,
+                    "spec.apiKeySecret: the pod cannot start because " + message,
+                    "Create Secret " + spec.apiKeySecret.name + " with key " + spec.apiKeySecret.key + " in namespace "
+                            + pod.getMetadata().getNamespace() + ", or fix spec.apiKeySecret.",
+                    Severity.STALLED);
+        }
         return finding(
                 pod,
                 "ContainerConfigError",

@@ -29,7 +29,7 @@ public class ServerServiceDependent extends CRUDKubernetesDependentResource<Serv
     public static Service desired(ModelServer server) {
         return new ServiceBuilder()
                 .withNewMetadata()
-                .withName(server.getMetadata().getName())
+                .withName(ModelServerLabels.serviceName(server))
                 .withNamespace(server.getMetadata().getNamespace())
                 .withLabels(ModelServerLabels.common(server))
                 .endMetadata()
@@ -49,6 +49,9 @@ public class ServerServiceDependent extends CRUDKubernetesDependentResource<Serv
     /** The URL clients in the cluster use. */
     public static String endpoint(ModelServer server) {
         return "http://%s.%s.svc:%d"
-                .formatted(server.getMetadata().getName(), server.getMetadata().getNamespace(), server.getSpec().port);
+                .formatted(
+                        ModelServerLabels.serviceName(server),
+                        server.getMetadata().getNamespace(),
+                        server.getSpec().port);
     }
 }

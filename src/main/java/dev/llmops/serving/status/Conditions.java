@@ -51,24 +51,36 @@ public final class Conditions {
         existing.ifPresentOrElse(c -> conditions.set(conditions.indexOf(c), updated), () -> conditions.add(updated));
     }
 
-    /** Reconciling=True with the error; Stalled=True as well once the retries are used up. */
-    public void reconcileFailed(List<Condition> conditions, Exception error, boolean lastAttempt, Long generation) {
-        set(
-                conditions,
-                ConditionTypes.RECONCILING,
-                TRUE,
-                ConditionReasons.RECONCILE_ERROR,
-                "Reconciliation failed, retrying: " + error.getMessage(),
-                generation);
-        if (lastAttempt) {
+    /**
+     * Reconciling=True with the error while it is retried; once the retries are used up, or at once when the API
+     * server refused an object as invalid ({@link ReconcileErrors#isPermanent}), Stalled=True with the API server's
+     * message and Reconciling=False. Returns whether it stalled.
+     */
+    public boolean reconcileFailed(List<Condition> conditions, Exception error, boolean lastAttempt, Long generation) {
+        String description = ReconcileErrors.describe(error);
+        boolean permanent = ReconcileErrors.isPermanent(error);
+        if (!lastAttempt && !permanent) {
             set(
                     conditions,
-                    ConditionTypes.STALLED,
+                    ConditionTypes.RECONCILING,
                     TRUE,
                     ConditionReasons.RECONCILE_ERROR,
-                    "Reconciliation failed and the retries are used up: " + error.getMessage(),
+                    "Reconciliation failed, retrying: " + description,
                     generation);
+            return false;
         }
+        set(conditions, ConditionTypes.RECONCILING, FALSE, ConditionReasons.RECONCILE_ERROR, "", generation);
+        set(
+                conditions,
+                ConditionTypes.STALLED,
+                TRUE,
+                ConditionReasons.RECONCILE_ERROR,
+                (permanent
+                                ? "The API server refused a change and will refuse it until the spec changes: "
+                                : "Reconciliation failed and the retries are used up: ")
+                        + description,
+                generation);
+        return true;
     }
 
     public static String of(boolean value) {

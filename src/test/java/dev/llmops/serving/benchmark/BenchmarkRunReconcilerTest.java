@@ -36,6 +36,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
@@ -405,6 +406,35 @@ class BenchmarkRunReconcilerTest {
                         "garbled-bench finished but its results cannot be used",
                         "cut off after " + summary.length() / 2 + " bytes");
         assertThat(failed.getStatus().stages).isEmpty();
+    }
+
+    @Test
+    void aJobTheApiServerRefusesFailsTheRunAtOnceWithTheApiServersMessage() {
+        String ns = BenchmarkTestProfile.REFUSED;
+        String refusal = "Job.batch \"refused-bench\" is invalid: spec.template.spec.tolerations[0].operator:"
+                + " Invalid value: \"Exists\": value must be empty when `operator` is 'Exists'";
+        // the tests' operator creates with POST (the mock API server has no server-side apply)
+        server.expect()
+                .post()
+                .withPath("/apis/batch/v1/namespaces/" + ns + "/jobs")
+                .andReturn(
+                        422,
+                        new StatusBuilder()
+                                .withCode(422)
+                                .withReason("Invalid")
+                                .withMessage(refusal)
+                                .build())
+                .always();
+
+        fixtures.createRun(ns, "refused", url("http://sglang.example:30000"));
+
+        BenchmarkRun failed = fixtures.awaitRun(ns, "refused", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(failed, "Ready").getReason()).isEqualTo("ReconcileError");
+        assertThat(condition(failed, "Stalled").getStatus()).isEqualTo("True");
+        assertThat(condition(failed, "Succeeded").getStatus()).isEqualTo("False");
+        assertThat(condition(failed, "Stalled").getMessage())
+                .isEqualTo("The API server refused a change and will refuse it until the spec changes: " + "job: "
+                        + refusal + " (HTTP 422)");
     }
 
     @Test

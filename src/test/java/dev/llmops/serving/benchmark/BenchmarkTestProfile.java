@@ -19,6 +19,7 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     static final String COLD_START = "bench-cold-start";
     static final String CAPACITY = "bench-capacity";
     static final String SECRET_HOST = "bench-secret-host";
+    static final String REFUSED = "bench-refused";
     /** The only host runs of these tests may send an API key Secret to. */
     static final String ALLOWED_KEY_HOST = "*.allowed.example";
 
@@ -26,7 +27,7 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         return Map.of(
                 "quarkus.operator-sdk.controllers.benchmarkrun.namespaces",
-                String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE, CAPACITY, SECRET_HOST),
+                String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE, CAPACITY, SECRET_HOST, REFUSED),
                 "quarkus.operator-sdk.controllers.modelserver.namespaces",
                 "no-modelserver-controller-here",
                 "llmops.benchmark.api-key-hosts",

@@ -131,9 +131,17 @@ final class CelRules {
         }
     }
 
+    /** The only reasons the API server accepts on a rule; it rejects a CRD naming another. */
+    private static final java.util.Set<String> SUPPORTED_REASONS =
+            java.util.Set.of("FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate");
+
     private Compiled compile(CelCompiler compiler, ValidationRule rule, JSONSchemaProps schema, String path) {
         if (rule.getFieldPath() != null) {
             requireFieldPath(schema, rule.getFieldPath(), path);
+        }
+        if (rule.getReason() != null && !SUPPORTED_REASONS.contains(rule.getReason())) {
+            throw new IllegalStateException("reason " + rule.getReason() + " of a rule at " + path
+                    + " is not one the API server accepts: " + SUPPORTED_REASONS);
         }
         try {
             CelAbstractSyntaxTree ast = compiler.compile(rule.getRule()).getAst();

@@ -341,7 +341,10 @@ public final class CrdValidator {
                 return;
             }
             String fieldPath = compiled.rule().getFieldPath();
-            String field = fieldPath == null ? path : path.isEmpty() ? fieldPath.substring(1) : path + fieldPath;
+            // the API server names no field for a rule at the root without a fieldPath
+            String field = fieldPath == null
+                    ? path.isEmpty() ? FieldError.NO_FIELD : path
+                    : path.isEmpty() ? fieldPath.substring(1) : path + fieldPath;
             String reason = compiled.rule().getReason() == null
                     ? "FieldValueInvalid"
                     : compiled.rule().getReason();

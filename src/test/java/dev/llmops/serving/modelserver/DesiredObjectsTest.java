@@ -6,6 +6,7 @@ import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.SchedulingSpec;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
+import dev.llmops.serving.config.OperatorConfig;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -198,6 +199,29 @@ class DesiredObjectsTest {
         assertThat(requiredTerms(pod).get(0).getMatchExpressions())
                 .extracting(NodeSelectorRequirement::getKey)
                 .doesNotContain(GpuPlacement.DRIVER_MAJOR_LABEL);
+    }
+
+    @Test
+    void objectsWhoseKindsAllowLessThanTheServersNameGetDerivedNamesAndItsLabelsStay() {
+        ModelServer dotted = TestModelServers.example("kimi-k2-rtx-pro-6000-autoregressive.yaml", "llm");
+        dotted.getMetadata().setName("kimi-k2.5-" + "x".repeat(53));
+        OperatorConfig config = TestModelServers.config(Optional.empty());
+
+        Service service = ServerServiceDependent.desired(dotted);
+        String lws =
+                LeaderWorkerSetDependent.desired(dotted, config).getMetadata().getName();
+        Deployment deployment = ServerDeploymentDependent.desired(dotted, config);
+
+        assertThat(service.getMetadata().getName())
+                .matches("[a-z]([-a-z0-9]*[a-z0-9])?")
+                .hasSize(63);
+        assertThat(ServerServiceDependent.endpoint(dotted))
+                .isEqualTo("http://" + service.getMetadata().getName() + ".llm.svc:30000");
+        assertThat(lws).matches("[a-z]([-a-z0-9]*[a-z0-9])?").hasSizeLessThanOrEqualTo(40);
+        assertThat(deployment.getMetadata().getName())
+                .isEqualTo(dotted.getMetadata().getName());
+        assertThat(service.getSpec().getSelector())
+                .isEqualTo(selector(dotted.getMetadata().getName()));
     }
 
     @Test

@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
@@ -326,6 +327,53 @@ class ModelServerReconcilerTest {
     }
 
     @Test
+    void aMissingApiKeySecretOrKeyStallsTheServerNamingBoth() {
+        ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "nokey");
+        qwen.getSpec().apiKeySecret = new SecretKeyReference();
+        qwen.getSpec().apiKeySecret.name = "qwen-api";
+        qwen.getSpec().apiKeySecret.key = "key";
+        qwen = client.resource(qwen).create();
+        podOf(
+                qwen,
+                "qwen3-8b-6f7d-nokey",
+                new PodBuilder()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .withPodIP("127.0.0.25")
+                        .withConditions(podCondition("PodScheduled", "True", null, null))
+                        .withContainerStatuses(runningContainer())
+                        .endStatus());
+
+        ModelServerStatus noSecret =
+                awaitStatus(qwen, s -> s.diagnosis != null && "ApiKeySecretNotFound".equals(s.diagnosis.reason));
+        assertThat(noSecret.phase).isEqualTo(ModelServerPhase.Failed);
+        assertCondition(noSecret, ConditionTypes.STALLED, "True", "ApiKeySecretNotFound");
+        assertThat(noSecret.diagnosis.message)
+                .startsWith("spec.apiKeySecret: Secret qwen-api does not exist in namespace nokey")
+                .contains("create Secret qwen-api with key key");
+
+        client.resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName("qwen-api")
+                        .withNamespace("nokey")
+                        .endMetadata()
+                        .addToData("token", "c2stMTIz")
+                        .build())
+                .create();
+        client.resources(ModelServer.class)
+                .inNamespace("nokey")
+                .withName("qwen3-8b")
+                .edit(edited -> {
+                    edited.getMetadata().setAnnotations(java.util.Map.of("touched", "true"));
+                    return edited;
+                });
+
+        ModelServerStatus noKey =
+                awaitStatus(qwen, s -> s.diagnosis != null && s.diagnosis.message.contains("has no key"));
+        assertThat(noKey.diagnosis.message).startsWith("spec.apiKeySecret: Secret qwen-api has no key key");
+    }
+
+    @Test
     void aServerSendingAnEndlessDataLineIsNotReadyAndTheStatusSaysWhy() {
         try (SglangSimulator simulator = SglangSimulator.builder()
                 .host("127.0.0.25")
@@ -394,6 +442,39 @@ class ModelServerReconcilerTest {
                 .contains("secret \"hf-token\" not found");
         assertThat(status.diagnosis.hint).contains("hf-token").contains("token");
         assertCondition(status, ConditionTypes.STALLED, "True", "HuggingFaceTokenSecretMissing");
+    }
+
+    @Test
+    void aDeploymentTheApiServerRefusesFailsTheServerAtOnceWithTheApiServersMessage() {
+        String refusal = "Deployment.apps \"qwen3-8b\" is invalid: spec.template.spec.containers[0].env[0].name:"
+                + " Required value";
+        // the tests' operator creates with POST (the mock API server has no server-side apply)
+        server.expect()
+                .post()
+                .withPath("/apis/apps/v1/namespaces/refused/deployments")
+                .andReturn(
+                        422,
+                        new StatusBuilder()
+                                .withCode(422)
+                                .withReason("Invalid")
+                                .withMessage(refusal)
+                                .build())
+                .always();
+        ModelServer qwen = client.resource(TestModelServers.example("small-model-b200.yaml", "refused"))
+                .create();
+
+        ModelServerStatus status = awaitStatus(qwen, s -> Conditions.isTrue(s.conditions, ConditionTypes.STALLED));
+
+        assertCondition(status, ConditionTypes.STALLED, "True", "ReconcileError");
+        assertCondition(status, ConditionTypes.READY, "False", "ReconcileError");
+        assertCondition(status, ConditionTypes.RECONCILING, "False", "ReconcileError");
+        assertThat(status.phase).isEqualTo(ModelServerPhase.Failed);
+        assertThat(Conditions.find(status.conditions, ConditionTypes.STALLED)
+                        .orElseThrow()
+                        .getMessage())
+                .isEqualTo("The API server refused a change and will refuse it until the spec changes: deployment: "
+                        + refusal + " (HTTP 422)");
+        assertThat(status.diagnosis.message).contains(refusal).doesNotContain("https://");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.llmops.serving.api.v1alpha1;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -13,6 +14,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(ApiGroup.VERSION)
 @ShortNames("ms")
 @Categories(ApiGroup.CATEGORY)
+@ValidationRule(
+        value = "size(self.metadata.name) <= 63",
+        message = "metadata.name may have at most 63 characters: it is the value of the " + Labels.MODEL_SERVER
+                + " label on the server's pods",
+        reason = "FieldValueInvalid")
 @AdditionalPrinterColumn(name = "Model", jsonPath = ".spec.model.path", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
         name = "GPUs",

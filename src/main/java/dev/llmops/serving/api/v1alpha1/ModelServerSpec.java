@@ -66,6 +66,20 @@ public class ModelServerSpec {
     public List<String> extraArgs = new ArrayList<>();
 
     @Size(max = 128)
+    @ValidationRule(
+            value = "self.all(e, has(e.name) && size(e.name) > 0)",
+            message = "spec.env: every entry needs a name, as Kubernetes requires of a container's environment",
+            reason = "FieldValueRequired")
+    @ValidationRule(
+            value = "self.all(e, !has(e.valueFrom) || ["
+                    + "!has(e.valueFrom.secretKeyRef) || has(e.valueFrom.secretKeyRef.key),"
+                    + " !has(e.valueFrom.configMapKeyRef) || has(e.valueFrom.configMapKeyRef.key),"
+                    + " !has(e.valueFrom.fieldRef) || has(e.valueFrom.fieldRef.fieldPath),"
+                    + " !has(e.valueFrom.resourceFieldRef) || has(e.valueFrom.resourceFieldRef.resource)"
+                    + "].all(ok, ok))",
+            message = "spec.env: a valueFrom needs its key (secretKeyRef, configMapKeyRef), fieldPath (fieldRef) or "
+                    + "resource (resourceFieldRef), as Kubernetes requires",
+            reason = "FieldValueRequired")
     @JsonPropertyDescription("Extra environment variables for the SGLang container.")
     public List<EnvVar> env = new ArrayList<>();
 
