@@ -12,15 +12,19 @@ import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
+import dev.llmops.serving.helm.RenderedChart;
 import dev.llmops.serving.modelserver.SglangCommand;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.status.SecretArgs;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
@@ -84,6 +88,8 @@ class SecretsStaySecretIT {
         operator = OperatorProcess.in(cluster, namespace)
                 .value("watchNamespaces[1]", restricted.name())
                 .value("benchmark.apiKeyHosts[0]", "127.0.0.1")
+                // The most the operator ever logs: every reconcile, request and decision.
+                .value("logLevel", "DEBUG")
                 .start()
                 .awaitReady();
 
@@ -296,6 +302,33 @@ class SecretsStaySecretIT {
                 .as("kubectl label output:\n%s", warnings)
                 .anySatisfy(w -> assertThat(w).startsWith("Warning: " + serverPod))
                 .allSatisfy(w -> assertThat(w).endsWith(": runAsNonRoot != true"));
+    }
+
+    @Test
+    void theChartsNetworkPolicySelectsTheRealServingAndRunnerPods(KubernetesClient client, TestNamespace namespace) {
+        NetworkPolicy policy = RenderedChart.render(
+                        Map.of("networkPolicy.enabled", true, "watchNamespaces[0]", namespace.name()))
+                .all(NetworkPolicy.class)
+                .findFirst()
+                .orElseThrow();
+        NetworkPolicy applied =
+                client.resource(policy).inNamespace(namespace.name()).create();
+
+        assertThat(podsSelectedBy(client, namespace, applied.getSpec().getPodSelector()))
+                .containsExactlyElementsOf(ServingResources.serverPods(client, namespace, SERVER).stream()
+                        .map(p -> p.getMetadata().getName())
+                        .toList());
+        NetworkPolicyPeer runners =
+                applied.getSpec().getIngress().get(0).getFrom().get(1);
+        assertThat(podsSelectedBy(client, namespace, runners.getPodSelector()))
+                .singleElement()
+                .satisfies(name -> assertThat(name).startsWith(ownKeyRun.getStatus().jobName));
+    }
+
+    private static List<String> podsSelectedBy(KubernetesClient client, TestNamespace namespace, LabelSelector s) {
+        return client.pods().inNamespace(namespace.name()).withLabelSelector(s).list().getItems().stream()
+                .map(p -> p.getMetadata().getName())
+                .toList();
     }
 
     private static boolean stalled(ModelServer server) {
