@@ -87,11 +87,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
         BenchmarkRunSpec spec = run.getSpec();
         RunnerPodSpec pod = spec.runner;
         String name = jobName(run.getMetadata().getName());
-        Map<String, String> labels = Map.of(
-                Labels.NAME, Labels.OPERATOR,
-                Labels.COMPONENT, Labels.BENCHMARK,
-                Labels.MANAGED_BY, Labels.OPERATOR,
-                Labels.INSTANCE, name);
+        Map<String, String> labels = labels(name);
         return new JobBuilder()
                 .withNewMetadata()
                 .withName(name)
@@ -141,6 +137,15 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .endTemplate()
                 .endSpec()
                 .build();
+    }
+
+    /** Labels of the benchmark Job and its pod; the chart's NetworkPolicy selects runner pods by them. */
+    public static Map<String, String> labels(String jobName) {
+        return Map.of(
+                Labels.NAME, Labels.OPERATOR,
+                Labels.COMPONENT, Labels.BENCHMARK,
+                Labels.MANAGED_BY, Labels.OPERATOR,
+                Labels.INSTANCE, jobName);
     }
 
     /**

@@ -61,6 +61,11 @@ public final class KubeletStandIn implements AutoCloseable {
     @FunctionalInterface
     public interface BenchmarkLauncher {
         int run(List<String> args, PrintWriter log);
+
+        /** Runs it with the container's environment (its variables resolved); by default without it. */
+        default int run(List<String> args, Map<String, String> environment, PrintWriter log) {
+            return run(args, log);
+        }
     }
 
     private static final Logger LOG = Logger.getLogger(KubeletStandIn.class);
@@ -172,13 +177,16 @@ public final class KubeletStandIn implements AutoCloseable {
     }
 
     private void startPod(Pod pod) {
-        List<String> commandLine = commandLine(pod.getSpec().getContainers().get(0));
+        Container container = pod.getSpec().getContainers().get(0);
+        Map<String, String> environment =
+                ContainerEnvironment.of(client, pod.getMetadata().getNamespace(), container);
+        List<String> commandLine = ContainerEnvironment.expand(commandLine(container), environment);
         int bench = commandLine.indexOf("bench");
         if (commandLine.stream().anyMatch(a -> a.contains("sglang.launch_server"))
                 && flag(commandLine, "--port").isPresent()) {
             startServer(pod, commandLine);
         } else if (bench >= 0) {
-            startBenchmark(pod, commandLine.subList(bench + 1, commandLine.size()));
+            startBenchmark(pod, commandLine.subList(bench + 1, commandLine.size()), environment);
         } else {
             String address = allocateAddress();
             updateStatus(pod, current -> withRunningStatus(current, address, true));
@@ -214,6 +222,7 @@ public final class KubeletStandIn implements AutoCloseable {
                         .or(() -> flag(args, "--model-path"))
                         .orElse("model"))
                 .speculativeAlgorithm(flag(args, "--speculative-algorithm").orElse(null))
+                .apiKey(flag(args, "--api-key").orElse(null))
                 .ttft(profile.ttft())
                 .tokenDelay(profile.stepDelay())
                 .speculative(profile.acceptance())
@@ -239,13 +248,14 @@ public final class KubeletStandIn implements AutoCloseable {
         }
     }
 
-    private void startBenchmark(Pod pod, List<String> benchArgs) {
+    private void startBenchmark(Pod pod, List<String> benchArgs, Map<String, String> environment) {
         String address = allocateAddress();
         updateStatus(pod, current -> withRunningStatus(current, address, true));
-        benchmarkRuns.put(pod.getMetadata().getUid(), benchmarks.submit(() -> runBenchmark(pod, benchArgs)));
+        benchmarkRuns.put(
+                pod.getMetadata().getUid(), benchmarks.submit(() -> runBenchmark(pod, benchArgs, environment)));
     }
 
-    private void runBenchmark(Pod pod, List<String> benchArgs) {
+    private void runBenchmark(Pod pod, List<String> benchArgs, Map<String, String> environment) {
         Path summary = null;
         try {
             summary = Files.createTempFile("benchmark-summary", ".json");
@@ -253,7 +263,7 @@ public final class KubeletStandIn implements AutoCloseable {
             String container = pod.getSpec().getContainers().get(0).getName();
             PrintWriter log = new PrintWriter(
                     logs.open(metadata.getNamespace(), metadata.getName(), metadata.getUid(), container), true);
-            int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary), log);
+            int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary), environment, log);
             if (Thread.currentThread().isInterrupted()) {
                 return;
             }

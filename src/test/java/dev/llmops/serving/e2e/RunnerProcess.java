@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs a benchmark pod's {@code bench} command line with the packaged runner in a JVM of its own, as the pod's
@@ -23,6 +24,12 @@ final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
 
     @Override
     public int run(List<String> args, PrintWriter log) {
+        return run(args, Map.of(), log);
+    }
+
+    /** The container's variables are added to this JVM's environment, as the pod's would be to the image's. */
+    @Override
+    public int run(List<String> args, Map<String, String> environment, PrintWriter log) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+ExitOnOutOfMemoryError",
@@ -33,7 +40,9 @@ final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
         command.addAll(args);
         Process process;
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().putAll(environment);
+            process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run " + command, e);
         }
