@@ -44,7 +44,8 @@ final class OperatorScrape {
     private OperatorScrape() {}
 
     /**
-     * Creates the resources, the ModelServer's first reconcile failing on its Deployment as on a refusing API server,
+     * Creates the resources, the ModelServer's first reconcile failing on its Deployment with a 403, an error worth a
+     * retry (the client itself retries a 5xx, and a 422 fails the server at once without a failed reconcile),
      * waits until every kind of meter is in the scrape, and returns the sample names.
      */
     static Set<String> sampleNames(KubernetesServer api, BenchmarkMetrics results, URI metrics) throws IOException {
@@ -52,7 +53,7 @@ final class OperatorScrape {
         api.expect()
                 .post()
                 .withPath("/apis/apps/v1/namespaces/" + NAMESPACE + "/deployments")
-                .andReturn(422, "refused once")
+                .andReturn(403, "forbidden once")
                 .once();
         client.resource(example(client, "small-model-b200.yaml", ModelServer.class))
                 .create();
@@ -82,7 +83,11 @@ final class OperatorScrape {
 
     private static String scrape(URI metrics) throws IOException {
         try {
-            HttpResponse<InputStream> response = HttpClient.newHttpClient()
+            // HTTP/1.1 as Prometheus scrapes: the JDK client's h2c upgrade against the management endpoint can read the
+            // plain-text answer as HTTP/2 frames.
+            HttpResponse<InputStream> response = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .build()
                     .send(
                             HttpRequest.newBuilder(metrics)
                                     .timeout(Duration.ofSeconds(10))
