@@ -76,6 +76,8 @@ public final class KubeletStandIn implements AutoCloseable {
     private static final long RESYNC_MILLIS = 1000;
     private static final int STATUS_WRITE_ATTEMPTS = 10;
     private static final int ADDRESS_ATTEMPTS = 20;
+    /** 128 + SIGKILL, what a container killed at the end of its grace period exits with. */
+    private static final int KILLED_EXIT_CODE = 137;
 
     private final KubernetesClient client;
     private final Predicate<Pod> scope;
@@ -167,7 +169,13 @@ public final class KubeletStandIn implements AutoCloseable {
             return;
         }
         if (pod.getMetadata().getDeletionTimestamp() != null) {
+            boolean benchmarkRunning = benchmarkRuns.containsKey(uid);
             stop(uid);
+            if (benchmarkRunning && !terminated(pod)) {
+                // As the kubelet does: the killed container's exit reaches the status before the pod goes, so a Job
+                // controller waiting for a terminal phase (a Job with a pod failure policy) counts and replaces it.
+                finish(pod, KILLED_EXIT_CODE, "killed: the pod was deleted");
+            }
             confirmDeletion(pod);
         } else if (!terminated(pod) && started.add(uid)) {
             startPod(pod);
