@@ -16,6 +16,9 @@ import java.util.stream.Collectors;
  */
 public final class BenchmarkResults {
 
+    /** Opens the warning that counts failed requests by class, e.g. {@code connect=92, disconnect=4}. */
+    static final String FAILURE_CLASSES_WARNING = "Failed requests by class: ";
+
     static final String TRUNCATED_WARNING =
             "The runner shortened its summary to fit a termination message: some figures are missing.";
 
@@ -121,7 +124,7 @@ public final class BenchmarkResults {
             warnings.addAll(summary.warnings());
         }
         if (summary.failuresByClass() != null && !summary.failuresByClass().isEmpty()) {
-            warnings.add("Failed requests by class: " + failureClasses(summary));
+            warnings.add(FAILURE_CLASSES_WARNING + failureClasses(summary));
         }
         if (Boolean.TRUE.equals(summary.truncated())) {
             warnings.add(TRUNCATED_WARNING);

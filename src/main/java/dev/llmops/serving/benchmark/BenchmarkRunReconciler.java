@@ -238,7 +238,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         return new RunStatusReport.Observation(
                 target,
                 job,
-                () -> provenance.collect(target),
+                () -> provenance.collect(target, context.getSecondaryResource(Job.class)),
                 named(others, run.getSpec().baseline),
                 named(others, run.getSpec().reference == null ? null : run.getSpec().reference.name),
                 configMap -> read.computeIfAbsent(configMap, name -> samples.read(namespace, name)));

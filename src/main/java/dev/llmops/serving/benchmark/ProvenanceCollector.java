@@ -5,9 +5,11 @@ import dev.llmops.serving.api.v1alpha1.Provenance;
 import dev.llmops.serving.status.SecretArgs;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Map;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
@@ -27,9 +29,17 @@ public class ProvenanceCollector {
         this.client = client;
     }
 
-    public Provenance collect(TargetState target) {
+    public Provenance collect(TargetState target, Optional<Job> benchmarkJob) {
         Provenance provenance = new Provenance();
         provenance.model = target.model();
+        provenance.runnerVersion = benchmarkJob
+                .map(job -> job.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage())
+                .orElse(null);
         target.modelServer().ifPresent(server -> fromModelServer(server, provenance));
         return provenance;
     }

@@ -280,10 +280,14 @@ public final class RunStatusReport {
         if (status.capacity != null) {
             text.append(", capacity ").append(status.capacity.load);
         }
-        return text.append(", ")
-                .append(summary.failedRequests)
-                .append(" failed requests.")
-                .toString();
+        text.append(", ").append(summary.failedRequests).append(" failed requests");
+        status.warnings.stream()
+                .filter(w -> w.startsWith(BenchmarkResults.FAILURE_CLASSES_WARNING))
+                .findFirst()
+                .ifPresent(w -> text.append(" (")
+                        .append(w.substring(BenchmarkResults.FAILURE_CLASSES_WARNING.length()))
+                        .append(")"));
+        return text.append(".").toString();
     }
 
     private static String failedReason(JobOutcome.Failed failed) {

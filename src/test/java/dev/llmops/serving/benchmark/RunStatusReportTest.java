@@ -117,6 +117,20 @@ class RunStatusReportTest {
     }
 
     @Test
+    void theHeadlineOfARunThatLostRequestsSaysHowTheyFailed() {
+        String lostServer = """
+                {"v":1,"model":"kimi-k2","stages":[{"n":"c4","c":4,"ok":0,"fail":96,"otps":0.0}],\
+                "fails":{"connect":92,"disconnect":4},"sum":{"peak":0.0,"peakc":4,"fail":96}}""";
+
+        BenchmarkRunStatus status = at(CREATED.plusSeconds(60))
+                .build(run("kimi", null), ready(Optional.of(job(new JobOutcome.Completed(lostServer, null, null)))))
+                .status();
+
+        assertThat(condition(status, "Ready").getMessage())
+                .endsWith(", 96 failed requests (connect=92, disconnect=4).");
+    }
+
+    @Test
     void aCompletedJobPutsItsResultsTheSloVerdictAndAHeadlineInTheStatus() {
         BenchmarkRun run = run("kimi", null);
         run.getSpec().slo = new SloSpec();

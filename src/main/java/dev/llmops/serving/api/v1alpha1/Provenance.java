@@ -28,7 +28,8 @@ public class Provenance {
     @JsonPropertyDescription("NVIDIA driver version from the node's nvidia.com/cuda.driver-version.full label.")
     public String driverVersion;
 
-    @JsonPropertyDescription("Version of the benchmark runner.")
+    @JsonPropertyDescription(
+            "Image of the benchmark runner that measured the run; its tag or digest is the runner's version.")
     public String runnerVersion;
 
     @Override
