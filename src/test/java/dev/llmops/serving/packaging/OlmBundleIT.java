@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.llmops.serving.helm.RenderedChart;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -89,13 +90,19 @@ class OlmBundleIT {
                 .isTrue();
         assertThat(container.path("volumeMounts").findValuesAsText("mountPath")).containsExactly("/tmp");
         assertThat(pod.path("serviceAccountName").asText()).isEqualTo("llm-serving-operator");
-        for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
-            assertThat(container.path(probe).path("httpGet").path("port").asInt())
-                    .as(probe)
-                    .isEqualTo(8080);
-        }
-        assertThat(container.path("startupProbe").path("httpGet").path("path").asText())
-                .isEqualTo(chart.getStartupProbe().getHttpGet().getPath());
+        Map<String, Probe> chartProbes = Map.of(
+                "startupProbe", chart.getStartupProbe(),
+                "livenessProbe", chart.getLivenessProbe(),
+                "readinessProbe", chart.getReadinessProbe());
+        chartProbes.forEach((name, expected) -> {
+            JsonNode probe = container.path(name);
+            assertThat(probe.path("httpGet").path("path").asText())
+                    .as(name)
+                    .isEqualTo(expected.getHttpGet().getPath());
+            assertThat(probe.path("httpGet").path("port").asInt()).as(name).isEqualTo(8080);
+            assertThat(probe.path("periodSeconds").asInt()).as(name).isEqualTo(expected.getPeriodSeconds());
+            assertThat(probe.path("failureThreshold").asInt()).as(name).isEqualTo(expected.getFailureThreshold());
+        });
         Set<String> env = new TreeSet<>(container.path("env").findValuesAsText("name"));
         chart.getEnv().forEach(variable -> assertThat(env).contains(variable.getName()));
     }
