@@ -338,10 +338,11 @@ public final class KubeletStandIn implements AutoCloseable {
      * outage is not lost.
      */
     private void finish(Pod pod, int exitCode, String message) {
+        String finishedAt = WorkloadControllerStandIn.now();
         long deadline = System.nanoTime() + FINAL_STATUS_PATIENCE.toNanos();
         while (true) {
             try {
-                writeFinalStatus(pod, exitCode, message);
+                writeFinalStatus(pod, exitCode, message, finishedAt);
                 return;
             } catch (KubernetesClientException e) {
                 if (closed || !unreachable(e) || System.nanoTime() > deadline) {
@@ -362,7 +363,7 @@ public final class KubeletStandIn implements AutoCloseable {
 
     /** No HTTP answer at all (connection refused or reset), as opposed to the API server refusing the write. */
     private static boolean unreachable(KubernetesClientException e) {
-        if (e.getCode() != 0) {
+        if (e.getCode() > 0) {
             return false;
         }
         for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
@@ -373,8 +374,7 @@ public final class KubeletStandIn implements AutoCloseable {
         return false;
     }
 
-    private void writeFinalStatus(Pod pod, int exitCode, String message) {
-        String now = WorkloadControllerStandIn.now();
+    private void writeFinalStatus(Pod pod, int exitCode, String message, String now) {
         updateStatus(pod, current -> {
             PodStatus status = current.getStatus();
             status.setPhase(exitCode == 0 ? "Succeeded" : "Failed");

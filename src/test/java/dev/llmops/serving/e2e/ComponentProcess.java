@@ -86,6 +86,10 @@ final class ComponentProcess implements AutoCloseable {
         }
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     /** SIGKILL, as a crash or an OOM kill ends it; waits for the end. */
     void kill() {
         try {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,11 @@ public final class E2eCluster implements AutoCloseable {
     /** Starts kube-apiserver again as it was and returns when it answers ready (local control plane only). */
     public Instant startApiServer() {
         return localControlPlane().startApiServer();
+    }
+
+    /** Freezes kube-apiserver for a while, then lets it go on (local control plane only). */
+    public void pauseApiServer(Duration pause) {
+        localControlPlane().pauseApiServer(pause);
     }
 
     private LocalControlPlane localControlPlane() {

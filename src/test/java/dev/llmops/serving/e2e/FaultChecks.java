@@ -10,6 +10,7 @@ import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.List;
 
@@ -20,13 +21,28 @@ final class FaultChecks {
 
     private FaultChecks() {}
 
-    /** Waits until the run's benchmark pod runs, so a fault hits the benchmark mid-run. */
-    static void awaitBenchmarkPodRunning(KubernetesClient client, TestNamespace namespace) {
-        await("benchmark pod running")
+    /**
+     * Waits until the runner works: its pod runs and the pod's log (through the API server and the fleet's kubelet
+     * log endpoint) shows the runner's first progress line, so a fault hits the benchmark mid-run, not the pod's start.
+     */
+    static void awaitRunnerWorking(KubernetesClient client, TestNamespace namespace) {
+        await("the runner working")
                 .atMost(ServingResources.RUN_TIMEOUT)
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> benchmarkPods(client, namespace).stream()
-                        .anyMatch(p -> "Running".equals(p.getStatus().getPhase())));
+                        .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                        .anyMatch(p -> log(client, p).contains("PROGRESS ")));
+    }
+
+    private static String log(KubernetesClient client, Pod pod) {
+        try {
+            return client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .getLog();
+        } catch (KubernetesClientException e) {
+            return "";
+        }
     }
 
     static List<Pod> benchmarkPods(KubernetesClient client, TestNamespace namespace) {

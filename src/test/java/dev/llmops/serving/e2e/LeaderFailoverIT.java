@@ -83,7 +83,7 @@ class LeaderFailoverIT {
         GateRecorder gates = GateRecorder.watch(client, namespace, SERVER);
         // About 25 s of sweep at concurrency 4: the leader dies early in it, the standby takes over before it ends.
         ServingResources.quickBenchmark(client, namespace, RUN, SERVER, 4, 96, 64);
-        FaultChecks.awaitBenchmarkPodRunning(client, namespace);
+        FaultChecks.awaitRunnerWorking(client, namespace);
 
         OperatorProcess leader = first.identity().equals(holder(client, namespace)) ? first : second;
         OperatorProcess standby = leader == first ? second : first;

@@ -272,6 +272,47 @@ public final class LocalControlPlane implements AutoCloseable {
         return Instant.now();
     }
 
+    /**
+     * Freezes kube-apiserver (SIGSTOP) for the given time, then lets it go on (SIGCONT): a short outage in which
+     * connections hang instead of being refused, and that needs no restart, so its length is exactly the pause.
+     */
+    public synchronized void pauseApiServer(Duration pause) {
+        if (apiServerDown) {
+            throw new IllegalStateException("the API server is stopped");
+        }
+        long pid = restartedApiServer != null
+                ? restartedApiServer.pid()
+                : field(
+                                field(apiServer, "kubeApiServerProcess", KubeAPIServerProcess.class),
+                                "apiServerProcess",
+                                Process.class)
+                        .pid();
+        signal("STOP", pid);
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            signal("CONT", pid);
+        }
+    }
+
+    private static void signal(String signal, long pid) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + signal, e);
+        }
+    }
+
     private static String readyz(KubernetesClient probe) {
         try {
             return probe.raw("/readyz");
