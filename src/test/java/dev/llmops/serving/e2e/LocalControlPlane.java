@@ -210,8 +210,9 @@ public final class LocalControlPlane implements AutoCloseable {
 
     /**
      * Stops kube-apiserver alone with SIGKILL, as a crash would; etcd keeps running. Clients get "connection refused"
-     * until {@link #startApiServer()}. Controller-manager and scheduler, which exit when they cannot renew their leases,
-     * are restarted from then on whenever they exit while the API server is up, as the kubelet restarts static pods.
+     * until {@link #startApiServer()}. Controller-manager and scheduler, which exit when they cannot renew their
+     * leases, are restarted from then on whenever they exit while the API server is up, as the kubelet restarts static
+     * pods.
      */
     public synchronized void stopApiServer() {
         if (apiServerDown) {
