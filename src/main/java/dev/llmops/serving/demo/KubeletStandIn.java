@@ -26,6 +26,7 @@ import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +76,8 @@ public final class KubeletStandIn implements AutoCloseable {
     private static final String HOST_IP = "127.0.0.1";
     private static final long RESYNC_MILLIS = 1000;
     private static final int STATUS_WRITE_ATTEMPTS = 10;
+    private static final Duration FINAL_STATUS_PATIENCE = Duration.ofMinutes(5);
+    private static final Duration FINAL_STATUS_RETRY = Duration.ofSeconds(1);
     private static final int ADDRESS_ATTEMPTS = 20;
     /** 128 + SIGKILL, what a container killed at the end of its grace period exits with. */
     private static final int KILLED_EXIT_CODE = 137;
@@ -347,8 +350,49 @@ public final class KubeletStandIn implements AutoCloseable {
                 .orElse(url);
     }
 
+    /**
+     * Reports the end of a benchmark pod. While the API server cannot be reached it keeps trying (for a bounded time),
+     * as a kubelet keeps a pod's final status until the API server takes it, so a run that ends during an API-server
+     * outage is not lost.
+     */
     private void finish(Pod pod, int exitCode, String message) {
-        String now = WorkloadControllerStandIn.now();
+        String finishedAt = WorkloadControllerStandIn.now();
+        long deadline = System.nanoTime() + FINAL_STATUS_PATIENCE.toNanos();
+        while (true) {
+            try {
+                writeFinalStatus(pod, exitCode, message, finishedAt);
+                return;
+            } catch (KubernetesClientException e) {
+                if (closed || !unreachable(e) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                LOG.debugf(
+                        "pod %s: API server unreachable, final status kept: %s",
+                        pod.getMetadata().getName(), e);
+            }
+            try {
+                Thread.sleep(FINAL_STATUS_RETRY.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** No HTTP answer at all (connection refused or reset), as opposed to the API server refusing the write. */
+    private static boolean unreachable(KubernetesClientException e) {
+        if (e.getCode() > 0) {
+            return false;
+        }
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void writeFinalStatus(Pod pod, int exitCode, String message, String now) {
         updateStatus(pod, current -> {
             PodStatus status = current.getStatus();
             status.setPhase(exitCode == 0 ? "Succeeded" : "Failed");

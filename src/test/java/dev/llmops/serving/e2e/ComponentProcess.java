@@ -4,23 +4,26 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A control-plane component kube-api-test does not run (controller-manager, scheduler), started as a child process
- * with its output in a log file, so a failing suite leaves the component's own explanation behind.
+ * A control-plane component kube-api-test does not run (controller-manager, scheduler, or kube-apiserver restarted
+ * after an outage), started as a child process with its output in a log file, so a failing suite leaves the
+ * component's own explanation behind.
  */
 final class ComponentProcess implements AutoCloseable {
 
     private final String name;
-    private final Process process;
+    private final List<String> command;
     private final Path log;
+    private volatile Process process;
 
-    private ComponentProcess(String name, Process process, Path log) {
+    private ComponentProcess(String name, List<String> command, Path log) {
         this.name = name;
-        this.process = process;
+        this.command = command;
         this.log = log;
     }
 
@@ -32,11 +35,35 @@ final class ComponentProcess implements AutoCloseable {
         try {
             Files.createDirectories(logDirectory);
             Path log = logDirectory.resolve(name + ".log");
-            Process process = new ProcessBuilder(command)
+            Files.deleteIfExists(log);
+            ComponentProcess component = new ComponentProcess(name, List.copyOf(command), log);
+            component.launch();
+            return component;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start " + command, e);
+        }
+    }
+
+    /**
+     * Starts the component again with the same command line if it has exited, as the kubelet restarts a control-plane
+     * static pod; its log continues in the same file. Returns whether it restarted it.
+     */
+    boolean restartIfExited() {
+        if (process.isAlive()) {
+            return false;
+        }
+        launch();
+        return true;
+    }
+
+    private void launch() {
+        try {
+            Files.writeString(
+                    log, "=== started " + command.get(0) + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
-            return new ComponentProcess(name, process, log);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + command, e);
         }
@@ -56,6 +83,20 @@ final class ComponentProcess implements AutoCloseable {
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
         } catch (IOException e) {
             return "(log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** SIGKILL, as a crash or an OOM kill ends it; waits for the end. */
+    void kill() {
+        try {
+            process.destroyForcibly().waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while killing " + name, e);
         }
     }
 

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -71,6 +73,26 @@ public final class E2eCluster implements AutoCloseable {
         localControlPlane
                 .orElseThrow(() -> new IllegalStateException("only the local control plane simulates servers"))
                 .simulate(namespace.name(), modelServer, profile);
+    }
+
+    /** Stops kube-apiserver alone, etcd running on (local control plane only); see {@link LocalControlPlane}. */
+    public void stopApiServer() {
+        localControlPlane().stopApiServer();
+    }
+
+    /** Starts kube-apiserver again as it was and returns when it answers ready (local control plane only). */
+    public Instant startApiServer() {
+        return localControlPlane().startApiServer();
+    }
+
+    /** Freezes kube-apiserver for a while, then lets it go on (local control plane only). */
+    public void pauseApiServer(Duration pause) {
+        localControlPlane().pauseApiServer(pause);
+    }
+
+    private LocalControlPlane localControlPlane() {
+        return localControlPlane.orElseThrow(
+                () -> new IllegalStateException("only the local control plane can stop its API server"));
     }
 
     /** The API server's audit of service-account calls (local control plane only). */

@@ -8,22 +8,29 @@ import dev.llmops.serving.demo.SimulatedServerProfile;
 import dev.llmops.serving.simulator.Fault;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubeapitest.process.KubeAPIServerProcess;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -64,6 +71,14 @@ public final class LocalControlPlane implements AutoCloseable {
     private volatile KubernetesClient kubeletClient;
     private volatile KubeletLogServer logServer;
     private final Map<String, SimulatedServerProfile> serverProfiles = new ConcurrentHashMap<>();
+    /** The API server's command line, kept when it is first stopped, to start it again with the same flags and port. */
+    private List<String> apiServerCommand;
+    /** The API server started again after an outage; null while kube-api-test's own process serves. */
+    private ComponentProcess restartedApiServer;
+
+    private volatile boolean apiServerDown;
+    /** Restarts controller-manager and scheduler after they exit on a lost lease, as the kubelet restarts them. */
+    private ScheduledExecutorService componentRestarter;
 
     private LocalControlPlane(
             KubeAPIServer apiServer,
@@ -193,6 +208,139 @@ public final class LocalControlPlane implements AutoCloseable {
         return audit;
     }
 
+    /**
+     * Stops kube-apiserver alone with SIGKILL, as a crash would; etcd keeps running. Clients get "connection refused"
+     * until {@link #startApiServer()}. Controller-manager and scheduler, which exit when they cannot renew their
+     * leases, are restarted from then on whenever they exit while the API server is up, as the kubelet restarts static
+     * pods.
+     */
+    public synchronized void stopApiServer() {
+        if (apiServerDown) {
+            throw new IllegalStateException("the API server is already stopped");
+        }
+        apiServerDown = true;
+        if (restartedApiServer != null) {
+            restartedApiServer.kill();
+            return;
+        }
+        // kube-api-test takes etcd down too when its API server ends unexpectedly: its own stop marks it expected.
+        KubeAPIServerProcess original = field(apiServer, "kubeApiServerProcess", KubeAPIServerProcess.class);
+        Process process = field(original, "apiServerProcess", Process.class);
+        List<String> command = new ArrayList<>();
+        command.add(process.info().command().orElseThrow());
+        command.addAll(List.of(process.info().arguments().orElseThrow()));
+        apiServerCommand = List.copyOf(command);
+        original.stopApiServer();
+        componentRestarter = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "control-plane-component-restarter");
+            thread.setDaemon(true);
+            return thread;
+        });
+        componentRestarter.scheduleWithFixedDelay(this::restartExitedComponents, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Starts kube-apiserver again with the command line (flags, port, certificates) it had, and waits until it answers
+     * {@code /readyz}; returns that instant, when the API is back for its clients.
+     */
+    public synchronized Instant startApiServer() {
+        if (!apiServerDown) {
+            throw new IllegalStateException("the API server is running");
+        }
+        if (restartedApiServer == null) {
+            restartedApiServer = ComponentProcess.start(
+                    Path.of(apiServerCommand.get(0)),
+                    apiServerCommand.subList(1, apiServerCommand.size()),
+                    kubeconfig.resolveSibling("logs"));
+        } else {
+            restartedApiServer.restartIfExited();
+        }
+        Config probeConfig = new ConfigBuilder(client.getConfiguration())
+                .withRequestRetryBackoffLimit(0)
+                .withRequestTimeout((int) Duration.ofSeconds(2).toMillis())
+                .build();
+        try (KubernetesClient probe =
+                new KubernetesClientBuilder().withConfig(probeConfig).build()) {
+            await("kube-apiserver ready again")
+                    .atMost(COMPONENT_START_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        restartedApiServer.assertAlive();
+                        return "ok".equals(readyz(probe));
+                    });
+        }
+        apiServerDown = false;
+        return Instant.now();
+    }
+
+    /**
+     * Freezes kube-apiserver (SIGSTOP) for the given time, then lets it go on (SIGCONT): a short outage in which
+     * connections hang instead of being refused, and that needs no restart, so its length is exactly the pause.
+     */
+    public synchronized void pauseApiServer(Duration pause) {
+        if (apiServerDown) {
+            throw new IllegalStateException("the API server is stopped");
+        }
+        long pid = restartedApiServer != null
+                ? restartedApiServer.pid()
+                : field(
+                                field(apiServer, "kubeApiServerProcess", KubeAPIServerProcess.class),
+                                "apiServerProcess",
+                                Process.class)
+                        .pid();
+        signal("STOP", pid);
+        try {
+            Thread.sleep(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            signal("CONT", pid);
+        }
+    }
+
+    private static void signal(String signal, long pid) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + signal, e);
+        }
+    }
+
+    private static String readyz(KubernetesClient probe) {
+        try {
+            return probe.raw("/readyz");
+        } catch (KubernetesClientException e) {
+            return null;
+        }
+    }
+
+    private void restartExitedComponents() {
+        if (!apiServerDown && !closed.get()) {
+            components.forEach(ComponentProcess::restartIfExited);
+        }
+    }
+
+    private static <T> T field(Object owner, String name, Class<T> type) {
+        try {
+            Field field = owner.getClass().getDeclaredField(name);
+            field.setAccessible(true);
+            return type.cast(field.get(owner));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(
+                    "kube-api-test changed: no field " + name + " in "
+                            + owner.getClass().getName(),
+                    e);
+        }
+    }
+
     private static List<String> componentFlags(Path kubeconfig) {
         return List.of(
                 "--kubeconfig=" + kubeconfig,
@@ -251,8 +399,14 @@ public final class LocalControlPlane implements AutoCloseable {
         if (kubeletClient != null) {
             kubeletClient.close();
         }
+        if (componentRestarter != null) {
+            componentRestarter.shutdownNow();
+        }
         components.forEach(ComponentProcess::close);
         client.close();
+        if (restartedApiServer != null) {
+            restartedApiServer.close();
+        }
         apiServer.stop();
     }
 }

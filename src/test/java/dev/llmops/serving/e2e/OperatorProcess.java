@@ -33,11 +33,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,6 +57,13 @@ public final class OperatorProcess implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final long TOKEN_SECONDS = 3600;
+    /** The kubelet's restart delays of a container that keeps exiting: 10 s, doubled each time, at most 5 min. */
+    private static final Duration FIRST_RESTART_BACKOFF = Duration.ofSeconds(10);
+
+    private static final Duration MAX_RESTART_BACKOFF = Duration.ofMinutes(5);
+    /** JOSDK's counter of reconciliations that ended without an exception, per controller, in /q/metrics. */
+    private static final String RECONCILIATIONS_SUCCEEDED = "operator_sdk_reconciliations_success_total";
+
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -67,7 +76,11 @@ public final class OperatorProcess implements AutoCloseable {
     private final String namespace;
     private final String serviceAccount;
     private final List<HasMetadata> clusterScoped;
-    private Process process;
+    private final String podName;
+    private final List<Instant> exits = new CopyOnWriteArrayList<>();
+    private volatile Process process;
+    private volatile boolean closing;
+    private Thread restarter;
 
     private OperatorProcess(
             E2eCluster cluster,
@@ -77,7 +90,9 @@ public final class OperatorProcess implements AutoCloseable {
             Path workDirectory,
             String namespace,
             String serviceAccount,
-            List<HasMetadata> clusterScoped) {
+            List<HasMetadata> clusterScoped,
+            String podName) {
+        this.podName = podName;
         this.cluster = cluster;
         this.namespace = namespace;
         this.serviceAccount = serviceAccount;
@@ -101,6 +116,7 @@ public final class OperatorProcess implements AutoCloseable {
         private final String namespace;
         private final Map<String, Object> values = new LinkedHashMap<>();
         private final List<String> withheld = new ArrayList<>();
+        private String podName;
 
         private Builder(E2eCluster cluster, String namespace) {
             this.cluster = cluster;
@@ -122,6 +138,16 @@ public final class OperatorProcess implements AutoCloseable {
             return this;
         }
 
+        /**
+         * One replica of several: the name its pod would have, which the container sees as HOSTNAME and the operator
+         * takes as its leader-election identity (the Lease's holderIdentity); the replica gets its own directory and
+         * log. Without it, a single operator runs with no HOSTNAME and a random identity.
+         */
+        public Builder replica(String podName) {
+            this.podName = podName;
+            return this;
+        }
+
         public OperatorProcess start() {
             int httpPort = freePort();
             values.put("http.port", httpPort);
@@ -137,8 +163,9 @@ public final class OperatorProcess implements AutoCloseable {
             }
             // Absolute: the process runs in this directory, and a KUBECONFIG it cannot find would make the client fall
             // back to the in-cluster address, https://kubernetes.default.svc, unknown outside a cluster.
-            Path workDirectory =
-                    ProjectPaths.resolve("target/e2e/operator/" + namespace).toAbsolutePath();
+            Path workDirectory = ProjectPaths.resolve(
+                            "target/e2e/operator/" + namespace + (podName == null ? "" : "/" + podName))
+                    .toAbsolutePath();
             PodSpec pod = chart.all(Deployment.class)
                     .findFirst()
                     .orElseThrow()
@@ -152,6 +179,9 @@ public final class OperatorProcess implements AutoCloseable {
                 Path kubeconfig = writeKubeconfig(client, namespace, serviceAccount, workDirectory);
                 Map<String, String> environment = environment(container, namespace, workDirectory);
                 environment.put("KUBECONFIG", kubeconfig.toString());
+                if (podName != null) {
+                    environment.put("HOSTNAME", podName);
+                }
                 OperatorProcess operator = new OperatorProcess(
                         cluster,
                         httpPort,
@@ -160,7 +190,8 @@ public final class OperatorProcess implements AutoCloseable {
                         workDirectory,
                         namespace,
                         serviceAccount,
-                        clusterScoped);
+                        clusterScoped,
+                        podName);
                 operator.launch();
                 return operator;
             } catch (IOException e) {
@@ -210,6 +241,90 @@ public final class OperatorProcess implements AutoCloseable {
     public OperatorProcess restart() {
         launch();
         return this;
+    }
+
+    /**
+     * From now on the process is started again whenever it exits, as the kubelet restarts the container of the
+     * chart's Deployment ({@code restartPolicy: Always}): at once the first time, then after 10 s, 20 s, 40 s, ... up
+     * to 5 min (CrashLoopBackOff).
+     */
+    public synchronized OperatorProcess restartWhenExited() {
+        if (restarter == null) {
+            restarter = new Thread(this::restartOnExit, "operator-restarts-" + namespace);
+            restarter.setDaemon(true);
+            restarter.start();
+        }
+        return this;
+    }
+
+    private void restartOnExit() {
+        try {
+            while (!closing) {
+                process.waitFor();
+                if (closing) {
+                    return;
+                }
+                exits.add(Instant.now());
+                Thread.sleep(restartDelay(exits.size()).toMillis());
+                launch();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Duration restartDelay(int exitsSoFar) {
+        if (exitsSoFar == 1) {
+            return Duration.ZERO;
+        }
+        Duration delay = FIRST_RESTART_BACKOFF.multipliedBy(1L << Math.min(exitsSoFar - 2, 10));
+        return delay.compareTo(MAX_RESTART_BACKOFF) > 0 ? MAX_RESTART_BACKOFF : delay;
+    }
+
+    /** When the process exited while restarts were on ({@link #restartWhenExited()}), oldest first. */
+    public List<Instant> exits() {
+        return List.copyOf(exits);
+    }
+
+    /** Whether the JVM runs now. */
+    public boolean running() {
+        return process.isAlive();
+    }
+
+    /** The replica's identity in the Lease ({@link Builder#replica(String)}). */
+    public String identity() {
+        if (podName == null) {
+            throw new IllegalStateException("a single operator has a random identity; name the replica");
+        }
+        return podName;
+    }
+
+    /**
+     * How many reconciliations of all controllers the running process has finished without an exception, from its
+     * Prometheus metrics; -1 while it does not answer (not started, or exited).
+     */
+    public long successfulReconciliations() {
+        try {
+            HttpResponse<String> response = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/q/metrics"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != HttpURLConnection.HTTP_OK) {
+                return -1;
+            }
+            return Math.round(response.body()
+                    .lines()
+                    .filter(line -> line.startsWith(RECONCILIATIONS_SUCCEEDED + "{")
+                            || line.startsWith(RECONCILIATIONS_SUCCEEDED + " "))
+                    .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                    .sum());
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     /** Everything the operator printed, across restarts. */
@@ -281,6 +396,16 @@ public final class OperatorProcess implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
+        Thread running = restarter;
+        if (running != null) {
+            running.interrupt();
+            try {
+                running.join(Duration.ofSeconds(30).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (process.isAlive()) {
             Processes.stop(process, Duration.ofSeconds(20));
         }
