@@ -110,7 +110,11 @@ main() {
   fi
 
   mkdir -p "$kube_api_test_dir"
-  for b in "${binaries[@]}"; do ln -sfn "$cache_dir/$b" "$kube_api_test_dir/$b"; done
+  # Replaced by rename, so a control plane starting meanwhile (a test beside a benchmark) never finds a link missing.
+  for b in "${binaries[@]}"; do
+    ln -sfn "$cache_dir/$b" "$kube_api_test_dir/.$b.new"
+    mv -Tf "$kube_api_test_dir/.$b.new" "$kube_api_test_dir/$b"
+  done
   log "laid out for kube-api-test in $kube_api_test_dir"
   log "  $("$kube_api_test_dir/kube-apiserver" --version)"
   log "  $("$kube_api_test_dir/etcd" --version | head -1)"
