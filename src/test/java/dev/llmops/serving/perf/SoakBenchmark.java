@@ -53,7 +53,11 @@ public final class SoakBenchmark {
     /** An external target no one listens on: its run gets a Job (and a pod) at once, which never runs without nodes. */
     static final String UNREACHABLE_URL = "http://127.0.0.1:9";
 
-    /** The operator's reconcile gauges in Prometheus form: queued and executing reconciliations. */
+    /**
+     * The operator's reconcile gauges in Prometheus form: queued and executing reconciliations. The executions gauge
+     * of the operator SDK's Micrometer metrics ends below 0 once resources have been deleted, so "none executing" is a
+     * value of at most 0.
+     */
     private static final Pattern QUEUE_GAUGE = Pattern.compile(
             "(?m)^(operator_sdk_reconciliations_(?:queue_size|executions)\\w*)(?:\\{[^}]*})? ([0-9.E+-]+)$");
 
@@ -241,13 +245,14 @@ public final class SoakBenchmark {
         result.put("ownersLeft", owners(client));
         result.put("orphans", orphans);
         result.put("orphansTotal", total(orphans));
-        Map<String, Double> queue = queue(operator);
-        while (System.nanoTime() < deadline && queueTotal(queue) > 0) {
+        Map<String, Double> gauges = queue(operator);
+        while (System.nanoTime() < deadline && (sum(gauges, "queue_size") > 0 || sum(gauges, "executions") > 0)) {
             MeasuredOperator.sleep(Duration.ofSeconds(1));
-            queue = queue(operator);
+            gauges = queue(operator);
         }
-        result.put("queueGauges", queue);
-        result.put("queueAtEnd", queue.isEmpty() ? null : queueTotal(queue));
+        result.put("queueGauges", gauges);
+        result.put("queueAtEnd", gauges.isEmpty() ? null : sum(gauges, "queue_size"));
+        result.put("executingAtEnd", gauges.isEmpty() ? null : sum(gauges, "executions"));
     }
 
     private static int owners(KubernetesClient client) {
@@ -326,8 +331,12 @@ public final class SoakBenchmark {
         return gauges;
     }
 
-    private static double queueTotal(Map<String, Double> gauges) {
-        return gauges.values().stream().mapToDouble(Double::doubleValue).sum();
+    /** The sum of the gauges whose name has that part (queue_size, executions), over both controllers. */
+    private static double sum(Map<String, Double> gauges, String part) {
+        return gauges.entrySet().stream()
+                .filter(gauge -> gauge.getKey().contains(part))
+                .mapToDouble(Map.Entry::getValue)
+                .sum();
     }
 
     private static int total(Map<String, Integer> counts) {
@@ -342,7 +351,10 @@ public final class SoakBenchmark {
                 "RSS drift within " + (int) RSS_DRIFT_LIMIT_PERCENT + " %",
                 Math.abs((double) result.get("rssDriftPercent")) <= RSS_DRIFT_LIMIT_PERCENT ? "PASS" : "MISS");
         Object queue = result.get("queueAtEnd");
-        verdicts.put("queue 0", queue != null && (double) queue == 0 ? "PASS" : "MISS");
+        Object executing = result.get("executingAtEnd");
+        verdicts.put(
+                "queue 0, none executing",
+                queue != null && (double) queue == 0 && (double) executing <= 0 ? "PASS" : "MISS");
         result.put("verdicts", verdicts);
         return !verdicts.containsValue("MISS");
     }
@@ -367,7 +379,8 @@ public final class SoakBenchmark {
         System.out.printf(format, "RSS drift %", r.get("rssDriftPercent"));
         System.out.printf(format, "cleanup s", r.get("cleanupSeconds"));
         System.out.printf(format, "orphans", r.get("orphans"));
-        System.out.printf(format, "queue at end", r.get("queueAtEnd") + " " + r.get("queueGauges"));
+        System.out.printf(format, "queue / executing at end", r.get("queueAtEnd") + " / " + r.get("executingAtEnd"));
+        System.out.printf(format, "reconcile gauges", r.get("queueGauges"));
         System.out.printf(format, "load average at end", r.get("loadAverageAtEnd"));
         ((Map<String, String>) r.get("verdicts"))
                 .forEach((target, verdict) ->
