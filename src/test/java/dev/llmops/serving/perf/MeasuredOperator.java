@@ -195,6 +195,15 @@ final class MeasuredOperator implements AutoCloseable {
         return byKind;
     }
 
+    /** The operator's Prometheus page. */
+    String metrics() {
+        try {
+            return get("/q/metrics").body();
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read the operator's metrics", e);
+        }
+    }
+
     /** Runs jcmd against the operator, for the native-memory summary and the heap histogram of a profiling run. */
     String jcmd(String... arguments) {
         List<String> command = new ArrayList<>(List.of(

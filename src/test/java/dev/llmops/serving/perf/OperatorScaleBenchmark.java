@@ -255,7 +255,7 @@ public final class OperatorScaleBenchmark {
      * The default Service CIDR of the test API server (a /24) runs out at about 254 Services: a second, larger range,
      * made Ready by the controller-manager, lets the API server allocate from it.
      */
-    private static void widenServiceRange(KubernetesClient client) {
+    static void widenServiceRange(KubernetesClient client) {
         ServiceCIDR range = client.resource(new ServiceCIDRBuilder()
                         .withNewMetadata()
                         .withName("scale-benchmark")

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Soak on the real control plane: ModelServers and BenchmarkRuns created and deleted in a loop (20 pairs alive, one
+# pair a second) against the packaged operator; afterwards no orphaned Deployment, Service, Job, pod, ConfigMap or
+# PVC, the operator's RSS at the end within 10 % of its level after the first minute, its work queue empty.
+# See docs/performance.md.
+#
+#   hack/perf/soak.sh           # 10 minutes; exits 1 if a target is missed
+#   hack/perf/soak.sh 3         # 3 minutes
+#   hack/perf/soak.sh smoke     # 30 seconds, figures printed, targets not judged (CI)
+#
+# Prints a table; writes target/perf/soak.json (and the operator's log under target/perf/soak/).
+source "$(dirname "$0")/common.sh"
+exec java -cp "$PERF_CLASSPATH" -De2e.projectDir=. -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+  dev.llmops.serving.perf.SoakBenchmark "$@"
