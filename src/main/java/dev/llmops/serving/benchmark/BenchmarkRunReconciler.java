@@ -203,9 +203,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             BenchmarkRun run, Context<BenchmarkRun> context, Exception e) {
         boolean lastAttempt =
                 context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
-        run.setStatus(statusReport.reconcileFailed(run, e, lastAttempt));
-        ErrorStatusUpdateControl<BenchmarkRun> control = ErrorStatusUpdateControl.patchStatus(run);
-        return ReconcileErrors.isPermanent(e) ? control.withNoRetry() : control;
+        run.setStatus(statusReport.reconcileFailed(run, e, lastAttempt, config.stalledRecheck()));
+        return ReconcileErrors.afterFailure(run, e, lastAttempt, config.stalledRecheck());
     }
 
     /**
@@ -228,9 +227,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     new BenchmarkJobDependent.Inputs(
                             target, metricsUrls, config.runner().image()));
             workflow.reconcileManagedWorkflow().throwAggregateExceptionIfErrorsPresent();
+            Set<Pod> pods = context.getSecondaryResources(Pod.class);
             job = context.getSecondaryResource(Job.class)
                     .map(j -> new RunStatusReport.ObservedJob(
-                            j.getMetadata().getName(), jobs.observe(j, context.getSecondaryResources(Pod.class))));
+                            j.getMetadata().getName(), jobs.observe(j, pods), JobObserver.lostRunners(j, pods)));
         }
         Set<BenchmarkRun> others = context.getSecondaryResources(BenchmarkRun.class);
         String namespace = run.getMetadata().getNamespace();

@@ -3,10 +3,12 @@ package dev.llmops.serving.benchmark;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.runner.ProgressLine;
 import dev.llmops.serving.status.PodLogs;
+import dev.llmops.serving.status.StatusText;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,7 +19,8 @@ import java.util.Set;
 
 /**
  * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, while it
- * runs the last {@link ProgressLine} of the pod's log, and once it completed the end of that log, with the samples.
+ * runs the last {@link ProgressLine} of the pod's log, once it completed the end of that log, with the samples, and
+ * which of its pods were lost on the way.
  */
 public class JobObserver {
 
@@ -36,12 +39,7 @@ public class JobObserver {
     /** Where the Job stands, from the Job and its pods ({@code pods} may hold other Jobs' pods too). */
     public JobOutcome observe(Job job, Set<Pod> benchmarkPods) {
         String name = job.getMetadata().getName();
-        List<Pod> pods = benchmarkPods.stream()
-                .filter(pod -> name.equals(pod.getMetadata().getLabels().get(Labels.INSTANCE)))
-                .filter(pod -> job.getMetadata()
-                        .getNamespace()
-                        .equals(pod.getMetadata().getNamespace()))
-                .toList();
+        List<Pod> pods = podsOf(job, benchmarkPods);
         Optional<JobCondition> failed = terminalCondition(job, "Failed");
         if (failed.isPresent()) {
             Optional<ContainerStateTerminated> last = pods.stream()
@@ -73,6 +71,53 @@ public class JobObserver {
                 .findFirst()
                 .map(this::progress)
                 .orElse(null));
+    }
+
+    /**
+     * The Job's pods that were lost before they finished — deleted, evicted (or otherwise disrupted) or failed — one
+     * line each for the run's warnings, naming the pod and what happened to it.
+     */
+    public static List<String> lostRunners(Job job, Set<Pod> benchmarkPods) {
+        return podsOf(job, benchmarkPods).stream()
+                .sorted(Comparator.comparing(
+                        p -> p.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder())))
+                .flatMap(pod -> lost(pod).stream())
+                .toList();
+    }
+
+    private static Optional<String> lost(Pod pod) {
+        Optional<String> how = disruption(pod)
+                .map(c -> "evicted or disrupted: " + c.getReason() + ", " + c.getMessage())
+                .or(() -> Optional.ofNullable(pod.getMetadata().getDeletionTimestamp())
+                        .map(deleted -> "deleted"))
+                .or(() -> pod.getStatus() != null
+                                && "Failed".equals(pod.getStatus().getPhase())
+                        ? Optional.of("failed"
+                                + terminated(pod)
+                                        .map(t -> ", exit code " + t.getExitCode()
+                                                + (t.getReason() == null ? "" : " (" + t.getReason() + ")"))
+                                        .orElse(""))
+                        : Optional.empty());
+        return how.map(text -> StatusText.bounded(
+                RunnerLosses.PREFIX + pod.getMetadata().getName() + " was lost before it finished: " + text + "."));
+    }
+
+    private static Optional<PodCondition> disruption(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getConditions() == null
+                ? Optional.empty()
+                : pod.getStatus().getConditions().stream()
+                        .filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()))
+                        .findFirst();
+    }
+
+    private static List<Pod> podsOf(Job job, Set<Pod> benchmarkPods) {
+        String name = job.getMetadata().getName();
+        return benchmarkPods.stream()
+                .filter(pod -> name.equals(pod.getMetadata().getLabels().get(Labels.INSTANCE)))
+                .filter(pod -> job.getMetadata()
+                        .getNamespace()
+                        .equals(pod.getMetadata().getNamespace()))
+                .toList();
     }
 
     private static Optional<JobCondition> terminalCondition(Job job, String type) {

@@ -29,8 +29,13 @@ import java.util.function.Supplier;
  */
 public final class RunStatusReport {
 
-    /** A benchmark Job as observed: its name and where it stands. */
-    public record ObservedJob(String name, JobOutcome outcome) {}
+    /** A benchmark Job as observed: its name, where it stands, and its pods lost so far (see {@link RunnerLosses}). */
+    public record ObservedJob(String name, JobOutcome outcome, List<String> lostRunners) {
+
+        public ObservedJob(String name, JobOutcome outcome) {
+            this(name, outcome, List.of());
+        }
+    }
 
     /**
      * Everything the status is computed from: the target, the Job once it exists, the provenance (asked for once, when
@@ -92,9 +97,10 @@ public final class RunStatusReport {
     /**
      * The status after a reconcile failed with {@code error}: Reconciling with the error, Stalled once retries end; an
      * unfinished run fails outright when the API server refused an object it needs as invalid (its spec cannot change,
-     * so nothing else would ever make it work).
+     * so nothing else would ever make it work); {@code recheck}: when a stalled run is reconciled again.
      */
-    public BenchmarkRunStatus reconcileFailed(BenchmarkRun run, Exception error, boolean lastAttempt) {
+    public BenchmarkRunStatus reconcileFailed(
+            BenchmarkRun run, Exception error, boolean lastAttempt, Duration recheck) {
         BenchmarkRunStatus status = copyOfStatus(run);
         if (status.phase == null) {
             status.target = targetName(run);
@@ -106,7 +112,7 @@ public final class RunStatusReport {
                     run.getMetadata().getGeneration());
         }
         Long generation = run.getMetadata().getGeneration();
-        boolean stalled = conditions.reconcileFailed(status.conditions, error, lastAttempt, generation);
+        boolean stalled = conditions.reconcileFailed(status.conditions, error, lastAttempt, generation, recheck);
         if (stalled && ReconcileErrors.isPermanent(error) && !isFinished(status.phase)) {
             String why = Conditions.find(status.conditions, ConditionTypes.STALLED)
                     .map(Condition::getMessage)
@@ -170,6 +176,8 @@ public final class RunStatusReport {
             NewSamples fresh,
             Long generation) {
         status.jobName = job.name();
+        status.warnings =
+                RunnerLosses.withLosses(status.warnings, RunnerLosses.merge(status.warnings, job.lostRunners()));
         if (status.startTime == null) {
             status.startTime = conditions.now();
             status.provenance = observed.provenance().get();
@@ -221,7 +229,9 @@ public final class RunStatusReport {
                     generation);
             return;
         }
+        List<String> losses = RunnerLosses.recorded(status.warnings);
         BenchmarkResults.apply(summary, status);
+        status.warnings = RunnerLosses.withLosses(status.warnings, losses);
         SamplesRead samples = samples(completed.samplesLog());
         if (samples.present()) {
             fresh.samples = samples.samples();
@@ -287,7 +297,15 @@ public final class RunStatusReport {
                 .ifPresent(w -> text.append(" (")
                         .append(w.substring(BenchmarkResults.FAILURE_CLASSES_WARNING.length()))
                         .append(")"));
-        return text.append(".").toString();
+        text.append(".");
+        int lost = RunnerLosses.recorded(status.warnings).size();
+        if (lost > 0) {
+            text.append(" The runner pod was lost ")
+                    .append(lost == 1 ? "once" : lost + " times")
+                    .append(" and the benchmark ran again from the start; the figures are the last pod's (see"
+                            + " status.warnings).");
+        }
+        return text.toString();
     }
 
     private static String failedReason(JobOutcome.Failed failed) {

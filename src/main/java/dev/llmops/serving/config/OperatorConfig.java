@@ -16,6 +16,14 @@ public interface OperatorConfig {
 
     Benchmark benchmark();
 
+    /**
+     * How long after its retries are used up a Stalled ModelServer or BenchmarkRun is reconciled again, for causes
+     * outside its spec (a denying admission webhook, a quota, a missing permission) that may go away; any change to
+     * the resource or its objects reconciles it sooner.
+     */
+    @WithDefault("2m")
+    Duration stalledRecheck();
+
     /** Defaults of the SGLang pods. */
     interface Sglang {
         /** Pinned CUDA 13 SGLang image used when a ModelServer names none. */

@@ -238,7 +238,8 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         boolean lastAttempt =
                 context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
         Long generation = server.getMetadata().getGeneration();
-        boolean stalled = conditions.reconcileFailed(status.conditions, e, lastAttempt, generation);
+        boolean stalled =
+                conditions.reconcileFailed(status.conditions, e, lastAttempt, generation, config.stalledRecheck());
         if (stalled && status.phase == null) {
             Condition why =
                     Conditions.find(status.conditions, ConditionTypes.STALLED).orElseThrow();
@@ -255,8 +256,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                     why.getMessage(),
                     generation);
         }
-        ErrorStatusUpdateControl<ModelServer> control = ErrorStatusUpdateControl.patchStatus(server);
-        return ReconcileErrors.isPermanent(e) ? control.withNoRetry() : control;
+        return ReconcileErrors.afterFailure(server, e, lastAttempt, config.stalledRecheck());
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -54,9 +55,11 @@ public final class Conditions {
     /**
      * Reconciling=True with the error while it is retried; once the retries are used up, or at once when the API
      * server refused an object as invalid ({@link ReconcileErrors#isPermanent}), Stalled=True with the API server's
-     * message and Reconciling=False. Returns whether it stalled.
+     * message and Reconciling=False; a stall that is not permanent says that it is tried again after {@code recheck}.
+     * Returns whether it stalled.
      */
-    public boolean reconcileFailed(List<Condition> conditions, Exception error, boolean lastAttempt, Long generation) {
+    public boolean reconcileFailed(
+            List<Condition> conditions, Exception error, boolean lastAttempt, Long generation, Duration recheck) {
         String description = ReconcileErrors.describe(error);
         boolean permanent = ReconcileErrors.isPermanent(error);
         if (!lastAttempt && !permanent) {
@@ -77,7 +80,8 @@ public final class Conditions {
                 ConditionReasons.RECONCILE_ERROR,
                 (permanent
                                 ? "The API server refused a change and will refuse it until the spec changes: "
-                                : "Reconciliation failed and the retries are used up: ")
+                                : "Reconciliation failed and the retries are used up; tried again every "
+                                        + recheck.toSeconds() + " s and on any change: ")
                         + description,
                 generation);
         return true;

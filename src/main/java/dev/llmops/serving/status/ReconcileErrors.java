@@ -1,7 +1,10 @@
 package dev.llmops.serving.status;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.AggregatedOperatorException;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +40,21 @@ public final class ReconcileErrors {
                         .allMatch(failure -> apiError(failure)
                                 .filter(api -> PERMANENT.contains(api.getCode()))
                                 .isPresent());
+    }
+
+    /**
+     * What follows a failed reconcile whose status was written: no retry for a permanent refusal (only a spec change,
+     * which is an event, can help); after the last retry, another reconcile after {@code recheck} (the operator SDK
+     * would otherwise wait for an event, and a denying webhook or a missing permission fixed later sends none);
+     * otherwise the operator SDK's retry.
+     */
+    public static <P extends HasMetadata> ErrorStatusUpdateControl<P> afterFailure(
+            P resource, Exception error, boolean lastAttempt, Duration recheck) {
+        ErrorStatusUpdateControl<P> control = ErrorStatusUpdateControl.patchStatus(resource);
+        if (isPermanent(error)) {
+            return control.withNoRetry();
+        }
+        return lastAttempt ? control.withNoRetry().rescheduleAfter(recheck) : control;
     }
 
     /** The failed steps of a workflow, by dependent name, when the error is (or wraps) a workflow's failure. */

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 /** Every phase and transition of a BenchmarkRun's status, computed from observations alone: no API server. */
 class RunStatusReportTest {
 
+    private static final Duration RECHECK = Duration.ofMinutes(2);
+
     private static final Instant CREATED = Instant.parse("2026-12-01T10:00:00Z");
     private static final Duration POLL = Duration.ofSeconds(30);
     private static final String SUMMARY = """
@@ -114,6 +116,31 @@ class RunStatusReportTest {
         assertThat(condition(status, "Ready").getLastTransitionTime())
                 .as("unchanged status keeps its transition time")
                 .isEqualTo("2026-12-01T10:00:05Z");
+    }
+
+    @Test
+    void aRunnerPodLostOnTheWayIsRecordedOnceAndStaysInTheFinishedRunsStatus() {
+        BenchmarkRun run = run("kimi", null);
+        String deleted = "Runner pod kimi-run-bench-x7k2p was lost before it finished: deleted.";
+        String sameWhenGone = "Runner pod kimi-run-bench-x7k2p was lost before it finished: failed, exit code 137.";
+
+        run.setStatus(at(CREATED.plusSeconds(30))
+                .build(run, ready(Optional.of(lost(new JobOutcome.Running("1/3 c4"), List.of(deleted)))))
+                .status());
+        assertThat(run.getStatus().warnings).containsExactly(deleted);
+        run.setStatus(at(CREATED.plusSeconds(35))
+                .build(run, ready(Optional.of(lost(new JobOutcome.Running(null), List.of(sameWhenGone)))))
+                .status());
+        BenchmarkRunStatus finished = at(CREATED.plusSeconds(90))
+                .build(run, ready(Optional.of(job(new JobOutcome.Completed(SUMMARY, null, null)))))
+                .status();
+
+        assertThat(finished.phase).isEqualTo(BenchmarkRunPhase.Succeeded);
+        assertThat(finished.warnings).first().isEqualTo(deleted);
+        assertThat(finished.warnings).filteredOn(w -> w.contains("x7k2p")).hasSize(1);
+        assertThat(condition(finished, "Ready").getMessage())
+                .endsWith(" The runner pod was lost once and the benchmark ran again from the start; the figures are"
+                        + " the last pod's (see status.warnings).");
     }
 
     @Test
@@ -252,8 +279,10 @@ class RunStatusReportTest {
         RunStatusReport report = at(CREATED);
         BenchmarkRun run = run("kimi", null);
 
-        BenchmarkRunStatus retrying = report.reconcileFailed(run, new IllegalStateException("API down"), false);
-        BenchmarkRunStatus exhausted = report.reconcileFailed(run, new IllegalStateException("API down"), true);
+        BenchmarkRunStatus retrying =
+                report.reconcileFailed(run, new IllegalStateException("API down"), false, RECHECK);
+        BenchmarkRunStatus exhausted =
+                report.reconcileFailed(run, new IllegalStateException("API down"), true, RECHECK);
 
         assertThat(retrying.phase).isEqualTo(BenchmarkRunPhase.Pending);
         assertThat(conditions(retrying))
@@ -263,6 +292,9 @@ class RunStatusReportTest {
         assertThat(condition(retrying, "Reconciling").getMessage())
                 .isEqualTo("Reconciliation failed, retrying: API down");
         assertThat(conditions(exhausted)).containsEntry("Stalled", "True/ReconcileError");
+        assertThat(condition(exhausted, "Stalled").getMessage())
+                .isEqualTo("Reconciliation failed and the retries are used up; tried again every 120 s and on any"
+                        + " change: API down");
     }
 
     private static BenchmarkRunStatus compare(BenchmarkRun run, Optional<BenchmarkRun> baseline) {
@@ -345,6 +377,10 @@ class RunStatusReportTest {
 
     private static RunStatusReport.ObservedJob job(JobOutcome outcome) {
         return new RunStatusReport.ObservedJob("kimi-run-bench", outcome);
+    }
+
+    private static RunStatusReport.ObservedJob lost(JobOutcome outcome, List<String> lostRunners) {
+        return new RunStatusReport.ObservedJob("kimi-run-bench", outcome, lostRunners);
     }
 
     private static Provenance provenance() {

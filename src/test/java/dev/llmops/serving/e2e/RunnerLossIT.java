@@ -60,6 +60,7 @@ class RunnerLossIT {
 
         BenchmarkRun finished = awaitFinished(client, namespace, run, faultNanos, "deleted");
         assertSucceededOnce(finished);
+        assertLossRecorded(finished, first, "deleted");
         Job job = job(client, namespace, finished);
         assertThat(job.getStatus().getFailed())
                 .as("the deleted pod counts against backoffLimit")
@@ -82,6 +83,7 @@ class RunnerLossIT {
 
         BenchmarkRun finished = awaitFinished(client, namespace, run, faultNanos, "evicted");
         assertSucceededOnce(finished);
+        assertLossRecorded(finished, first, "evicted or disrupted: EvictionByEvictionAPI");
         Job job = job(client, namespace, finished);
         assertThat(job.getStatus().getFailed())
                 .as("an eviction is ignored by the pod failure policy")
@@ -173,6 +175,16 @@ class RunnerLossIT {
         assertThat(level.completed + level.failed).as("requests of c4").isEqualTo(REQUESTS);
         assertThat(status.singleRequests).hasSize(1);
         assertThat(status.summary.failedRequests).isZero();
+    }
+
+    /** The run's status names the lost pod and how it was lost, and its headline says the benchmark ran again. */
+    private static void assertLossRecorded(BenchmarkRun run, Pod lost, String how) {
+        assertThat(run.getStatus().warnings)
+                .anySatisfy(w -> assertThat(w)
+                        .startsWith(
+                                "Runner pod " + lost.getMetadata().getName() + " was lost before it finished: " + how));
+        assertThat(succeededCondition(run).getMessage())
+                .contains("The runner pod was lost once and the benchmark ran again from the start");
     }
 
     private static Job job(KubernetesClient client, TestNamespace namespace, BenchmarkRun run) {

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -29,6 +30,9 @@ final class TestModelServers {
         }
     }
 
+    /** The operator's default {@code llmops.stalled-recheck}. */
+    static final Duration STALLED_RECHECK = Duration.ofMinutes(2);
+
     /**
      * The operator configuration as defaults give it, with the given runtime class; other settings are not used here.
      */
@@ -39,10 +43,11 @@ final class TestModelServers {
             default -> throw new UnsupportedOperationException(method);
         });
         return proxy(OperatorConfig.class, method -> {
-            if (method.equals("sglang")) {
-                return sglang;
-            }
-            throw new UnsupportedOperationException(method);
+            return switch (method) {
+                case "sglang" -> sglang;
+                case "stalledRecheck" -> STALLED_RECHECK;
+                default -> throw new UnsupportedOperationException(method);
+            };
         });
     }
 

@@ -62,6 +62,12 @@ final class ScaleWorkload {
                 }
             };
         }
+
+        @Override
+        public Duration stalledRecheck() {
+            return Duration.parse(
+                    "PT" + defaultOf(OperatorConfig.class, "stalledRecheck").toUpperCase());
+        }
     };
 
     private ScaleWorkload() {}

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.AggregatedOperatorException;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -16,6 +19,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReconcileErrorsTest {
+
+    private static final Duration RECHECK = Duration.ofSeconds(90);
 
     private static final String INVALID =
             "Service \"qwen3.8b\" is invalid: metadata.name: Invalid value: \"qwen3.8b\":" + " must not contain dots";
@@ -28,7 +33,7 @@ class ReconcileErrorsTest {
                 "Exception(s) during workflow execution.", Map.of("service", apiError(422, INVALID))));
         List<Condition> status = new ArrayList<>();
 
-        boolean stalled = conditions.reconcileFailed(status, error, false, 3L);
+        boolean stalled = conditions.reconcileFailed(status, error, false, 3L, RECHECK);
 
         assertThat(stalled).isTrue();
         assertThat(ReconcileErrors.isPermanent(error)).isTrue();
@@ -49,7 +54,8 @@ class ReconcileErrorsTest {
         Exception error = apiError(503, "the server is currently unable to handle the request");
         List<Condition> status = new ArrayList<>();
 
-        assertThat(conditions.reconcileFailed(status, error, false, 1L)).isFalse();
+        assertThat(conditions.reconcileFailed(status, error, false, 1L, RECHECK))
+                .isFalse();
         assertThat(Conditions.find(status, ConditionTypes.STALLED)).isEmpty();
         assertThat(Conditions.find(status, ConditionTypes.RECONCILING)
                         .orElseThrow()
@@ -57,9 +63,30 @@ class ReconcileErrorsTest {
                 .isEqualTo("Reconciliation failed, retrying: the server is currently unable to handle the request"
                         + " (HTTP 503)");
 
-        assertThat(conditions.reconcileFailed(status, error, true, 1L)).isTrue();
+        assertThat(conditions.reconcileFailed(status, error, true, 1L, RECHECK)).isTrue();
         assertThat(Conditions.find(status, ConditionTypes.STALLED).orElseThrow().getMessage())
-                .startsWith("Reconciliation failed and the retries are used up: the server is currently unable");
+                .startsWith("Reconciliation failed and the retries are used up; tried again every 90 s and on any"
+                        + " change: the server is currently unable");
+    }
+
+    @Test
+    void aStallAfterTheLastRetryIsReconciledAgainAfterTheRecheckAndARefusalOnlyOnAChange() {
+        ConfigMap resource = new ConfigMap();
+        Exception denied = apiError(403, "admission webhook \"policy\" denied the request");
+
+        ErrorStatusUpdateControl<ConfigMap> retrying = ReconcileErrors.afterFailure(resource, denied, false, RECHECK);
+        ErrorStatusUpdateControl<ConfigMap> exhausted = ReconcileErrors.afterFailure(resource, denied, true, RECHECK);
+        ErrorStatusUpdateControl<ConfigMap> refused =
+                ReconcileErrors.afterFailure(resource, apiError(422, INVALID), true, RECHECK);
+
+        assertThat(retrying.isNoRetry()).isFalse();
+        assertThat(retrying.getScheduleDelay()).isEmpty();
+        assertThat(exhausted.isNoRetry()).isTrue();
+        assertThat(exhausted.getScheduleDelay()).contains(RECHECK.toMillis());
+        assertThat(refused.isNoRetry()).isTrue();
+        assertThat(refused.getScheduleDelay()).isEmpty();
+        assertThat(List.of(retrying, exhausted, refused))
+                .allSatisfy(control -> assertThat(control.getResource()).containsSame(resource));
     }
 
     @Test
