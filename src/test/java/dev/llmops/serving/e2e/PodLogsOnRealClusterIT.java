@@ -53,26 +53,8 @@ class PodLogsOnRealClusterIT {
                 .awaitReady();
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
         // Three stages of a few seconds in all, so the operator's polls see the run between stages.
-        ServingResources.createRun(client, namespace, """
-                apiVersion: serving.llmops.dev/v1alpha1
-                kind: BenchmarkRun
-                metadata:
-                  name: %s
-                spec:
-                  target:
-                    modelServer: %s
-                  warmup:
-                    requests: 1
-                    maxTokens: 8
-                  singleRequest:
-                    prompts: ["Explain quantum entanglement"]
-                  sweep:
-                    concurrency: [1, 2]
-                    requestsPerLevel: 6
-                  sampling:
-                    maxTokens: 48
-                  waitTimeoutSeconds: 180
-                """.formatted(RUN, SERVER));
+        ServingResources.createRun(
+                client, namespace, ServingResources.quickRunManifest(RUN, SERVER, "1, 2", 6, 48, ""));
         finished = await("BenchmarkRun " + RUN + " finished")
                 .atMost(ServingResources.RUN_TIMEOUT)
                 .pollInterval(Duration.ofMillis(200))

@@ -124,29 +124,14 @@ class ReferenceComparisonOnRealClusterIT {
      * (more than the comparison's minimum of five) for an interval, a few seconds of benchmarking.
      */
     private static String run(String name, String server, String reference) {
-        return """
-                apiVersion: %s
-                kind: %s
-                metadata:
-                  name: %s
-                spec:
-                  target:
-                    modelServer: %s
-                  warmup:
-                    requests: 1
-                    maxTokens: 8
-                  singleRequest:
-                    prompts: ["Explain quantum entanglement"]
-                  sweep:
-                    concurrency: [2]
-                    requestsPerLevel: %d
-                  sampling:
-                    maxTokens: 24
-                  quality:
-                    maxTokens: 8
-                  waitTimeoutSeconds: 180
-                """.formatted(API_VERSION, KIND, name, server, REQUESTS)
-                + (reference.isEmpty() ? "" : "  reference:\n    name: " + reference + "\n");
+        return ServingResources.quickRunManifest(
+                name,
+                server,
+                "2",
+                REQUESTS,
+                24,
+                "  quality:\n    maxTokens: 8\n"
+                        + (reference.isEmpty() ? "" : "  reference:\n    name: " + reference + "\n"));
     }
 
     /** The suite's quick server with each decode step {@code factor} times as long (TTFT unchanged). */

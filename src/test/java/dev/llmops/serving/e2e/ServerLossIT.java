@@ -64,27 +64,11 @@ class ServerLossIT {
     void theRunEndsWithinItsRequestTimeoutAndTheReplacementWaitsForItsGate(
             KubernetesClient client, TestNamespace namespace) {
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
-        ServingResources.createRun(client, namespace, """
-                apiVersion: serving.llmops.dev/v1alpha1
-                kind: BenchmarkRun
-                metadata:
-                  name: %s
-                spec:
-                  target:
-                    modelServer: %s
-                  warmup:
-                    requests: 1
-                    maxTokens: 8
-                  singleRequest:
-                    prompts: ["Explain quantum entanglement"]
-                  sweep:
-                    concurrency: [4]
-                    requestsPerLevel: 96
-                  sampling:
-                    maxTokens: 64
-                  requestTimeoutSeconds: %d
-                  waitTimeoutSeconds: 180
-                """.formatted(RUN, SERVER, REQUEST_TIMEOUT_SECONDS));
+        ServingResources.createRun(
+                client,
+                namespace,
+                ServingResources.quickRunManifest(
+                        RUN, SERVER, "4", 96, 64, "  requestTimeoutSeconds: " + REQUEST_TIMEOUT_SECONDS + "\n"));
         ServingResources.awaitRun(
                 client,
                 namespace,

@@ -60,8 +60,20 @@ final class ServingResources {
             int concurrency,
             int requests,
             int maxTokens) {
-        return create(
-                client, namespace, BenchmarkRun.class, """
+        return createRun(
+                client,
+                namespace,
+                quickRunManifest(name, server, String.valueOf(concurrency), requests, maxTokens, ""));
+    }
+
+    /**
+     * The manifest of a short run against a ModelServer: one warm-up request of 8 tokens, one single-request prompt,
+     * then {@code requests} requests of {@code maxTokens} at each level of {@code concurrency} (e.g. {@code "1, 2"});
+     * {@code extraSpec} adds lines to the spec, each indented by two spaces and ending in a newline.
+     */
+    static String quickRunManifest(
+            String name, String server, String concurrency, int requests, int maxTokens, String extraSpec) {
+        return """
                 apiVersion: serving.llmops.dev/v1alpha1
                 kind: BenchmarkRun
                 metadata:
@@ -75,12 +87,12 @@ final class ServingResources {
                   singleRequest:
                     prompts: ["Explain quantum entanglement"]
                   sweep:
-                    concurrency: [%d]
+                    concurrency: [%s]
                     requestsPerLevel: %d
                   sampling:
                     maxTokens: %d
                   waitTimeoutSeconds: 180
-                """.formatted(name, server, concurrency, requests, maxTokens));
+                """.formatted(name, server, concurrency, requests, maxTokens) + extraSpec;
     }
 
     /** A BenchmarkRun from its manifest. */
