@@ -30,7 +30,12 @@ import java.util.stream.Collectors;
 public class InferenceProbes extends AbstractEventSource<PodInference, ModelServer>
         implements ResourceEventAware<ModelServer> {
 
-    static final Duration NOT_READY_PERIOD = Duration.ofSeconds(2);
+    /**
+     * Half the kubelet's start-up probe period: a pod is Ready once both have passed, so this period adds to the time
+     * from a loaded model to Ready only when it is the later of the two. A refused connection or a 503 is all a
+     * loading server costs.
+     */
+    static final Duration NOT_READY_PERIOD = Duration.ofSeconds(1);
     static final Duration HEALTH_PERIOD = Duration.ofSeconds(10);
     static final Duration GENERATION_TIMEOUT = Duration.ofSeconds(60);
     static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(10);
