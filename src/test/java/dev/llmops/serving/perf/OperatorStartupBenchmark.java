@@ -290,7 +290,8 @@ public final class OperatorStartupBenchmark {
         }
 
         long await(String name, Process operator, Path log) {
-            await(() -> seen.containsKey(name) || !operator.isAlive(), name + " in the wanted state");
+            OperatorStartupBenchmark.await(
+                    () -> seen.containsKey(name) || !operator.isAlive(), name + " in the wanted state");
             if (!seen.containsKey(name)) {
                 throw new IllegalStateException("The operator exited with " + operator.exitValue() + "; see " + log);
             }
@@ -299,7 +300,7 @@ public final class OperatorStartupBenchmark {
 
         /** The first name seen that is not among those given, e.g. the lease holder of this start. */
         long awaitNew(Set<String> earlier, Process operator, Path log) {
-            await(
+            OperatorStartupBenchmark.await(
                     () -> !earlier.containsAll(seen.keySet()) || !operator.isAlive(),
                     "a new " + informer.getApiTypeClass().getSimpleName());
             return seen.entrySet().stream()
