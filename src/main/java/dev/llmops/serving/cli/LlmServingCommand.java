@@ -46,6 +46,7 @@ public class LlmServingCommand implements Callable<Integer> {
     /** The executable's entry point (quarkus.package.main-class): a tool on its own, anything else in Quarkus. */
     public static void main(String... args) {
         if (standalone(args)) {
+            TlsWarmUp.startFor(args);
             System.exit(CommandLines.configure(new CommandLine(new LlmServingCommand()))
                     .execute(args));
         }

@@ -35,7 +35,6 @@ public class ProbeCommand implements Callable<Integer> {
     static final int GENERATES = 0;
     static final int BAD_FLAGS = 2;
     static final int DOES_NOT_GENERATE = 3;
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> SERVER_INFO_KEYS = List.of(
             "version",
             "model_path",
@@ -187,7 +186,7 @@ public class ProbeCommand implements Callable<Integer> {
 
     private static String serverInfo(String body) {
         try {
-            JsonNode info = JSON.readTree(body);
+            JsonNode info = new ObjectMapper().readTree(body);
             String fields = SERVER_INFO_KEYS.stream()
                     .filter(k -> info.hasNonNull(k))
                     .map(k -> k + "=" + info.get(k).asText())

