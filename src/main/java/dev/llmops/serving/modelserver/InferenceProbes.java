@@ -36,6 +36,7 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
      * loading server costs.
      */
     static final Duration NOT_READY_PERIOD = Duration.ofSeconds(1);
+
     static final Duration HEALTH_PERIOD = Duration.ofSeconds(10);
     static final Duration GENERATION_TIMEOUT = Duration.ofSeconds(60);
     static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(10);

@@ -2,20 +2,23 @@ package dev.llmops.serving.report;
 
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Reads a BenchmarkRun as kubectl prints it (YAML or JSON), in any phase, and says plainly why a document cannot be
- * reported on.
+ * reported on. A plain YAML mapper, not the Kubernetes client's serialization, which would first look up every kind
+ * it knows (some 1,300 classes loaded for one document).
  */
 public final class RunLoader {
 
-    private final KubernetesSerialization serialization = new KubernetesSerialization(listsNeverNull(), true);
+    private final ObjectMapper yaml = listsNeverNull();
 
     /**
      * @param source where the document came from, named in error messages
@@ -27,29 +30,28 @@ public final class RunLoader {
             throw new IllegalArgumentException(
                     source + " is empty: expected a BenchmarkRun, e.g. kubectl get benchmarkrun NAME -o yaml");
         }
-        Object parsed;
+        JsonNode parsed;
         try {
-            parsed = serialization.unmarshal(document);
-        } catch (RuntimeException e) {
+            parsed = yaml.readTree(document);
+        } catch (Exception e) {
             throw new IllegalArgumentException(source + " is not YAML or JSON: " + e.getMessage(), e);
         }
-        if (!(parsed instanceof HasMetadata object) || !"BenchmarkRun".equals(object.getKind())) {
+        if (parsed == null || !"BenchmarkRun".equals(parsed.path("kind").asText())) {
             throw new IllegalArgumentException(source + " holds " + describe(parsed)
                     + ", not one BenchmarkRun: pass the output of kubectl get benchmarkrun NAME -o yaml");
         }
-        if (object.getMetadata() == null || object.getMetadata().getName() == null) {
+        String name = parsed.path("metadata").path("name").asText(null);
+        if (name == null) {
             throw new IllegalArgumentException(
                     source + " holds a BenchmarkRun without metadata.name: pass the output of"
                             + " kubectl get benchmarkrun NAME -o yaml");
         }
         BenchmarkRun run;
         try {
-            run = serialization.convertValue(object, BenchmarkRun.class);
-        } catch (RuntimeException e) {
+            run = yaml.treeToValue(parsed, BenchmarkRun.class);
+        } catch (Exception e) {
             throw new IllegalArgumentException(
-                    source + ": BenchmarkRun " + object.getMetadata().getName() + " does not match its schema: "
-                            + e.getMessage(),
-                    e);
+                    source + ": BenchmarkRun " + name + " does not match its schema: " + e.getMessage(), e);
         }
         if (run.getStatus() == null) {
             run.setStatus(new BenchmarkRunStatus());
@@ -61,15 +63,17 @@ public final class RunLoader {
      * A mapper that reads a null list as empty and drops null items, so no part of a report has to guard against them.
      */
     private static ObjectMapper listsNeverNull() {
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper =
+                new ObjectMapper(new YAMLFactory()).disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         mapper.configOverride(List.class).setSetterInfo(JsonSetter.Value.construct(Nulls.AS_EMPTY, Nulls.SKIP));
         return mapper;
     }
 
-    private static String describe(Object parsed) {
-        if (parsed instanceof HasMetadata object) {
-            return "a " + object.getKind();
+    private static String describe(JsonNode parsed) {
+        if (parsed == null || parsed.isMissingNode() || parsed.isNull()) {
+            return "nothing";
         }
-        return parsed == null ? "nothing" : "a " + parsed.getClass().getSimpleName();
+        String kind = parsed.path("kind").asText("");
+        return kind.isEmpty() ? "a " + parsed.getNodeType().name().toLowerCase(Locale.ROOT) : "a " + kind;
     }
 }
