@@ -7,6 +7,8 @@
 #   hack/perf/soak.sh           # 10 minutes; exits 1 if a target is missed
 #   hack/perf/soak.sh 3         # 3 minutes
 #   hack/perf/soak.sh smoke     # 30 seconds, figures printed, targets not judged (CI)
+#   hack/perf/soak.sh 5 --profile --jvm-flag=-XX:TieredStopAtLevel=1
+#                               # also heap histograms, native memory and jstat at the mark and the end; a JVM flag
 #
 # Prints a table; writes target/perf/soak.json (and the operator's log under target/perf/soak/).
 source "$(dirname "$0")/common.sh"

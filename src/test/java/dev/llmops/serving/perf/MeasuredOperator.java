@@ -206,13 +206,25 @@ final class MeasuredOperator implements AutoCloseable {
 
     /** Runs jcmd against the operator, for the native-memory summary and the heap histogram of a profiling run. */
     String jcmd(String... arguments) {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), String.valueOf(process.pid())));
+        List<String> command = new ArrayList<>(List.of(String.valueOf(process.pid())));
         command.addAll(List.of(arguments));
+        return jdkTool("jcmd", command);
+    }
+
+    /** Runs jstat against the operator once (it needs -XX:+UsePerfData, which the image turns off). */
+    String jstat(String option) {
+        return jdkTool("jstat", List.of(option, String.valueOf(process.pid())));
+    }
+
+    private static String jdkTool(String tool, List<String> arguments) {
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", tool).toString()));
+        command.addAll(arguments);
         try {
-            Process jcmd = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(jcmd.getInputStream().readAllBytes());
-            jcmd.waitFor(60, TimeUnit.SECONDS);
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes());
+            process.waitFor(60, TimeUnit.SECONDS);
             return output;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

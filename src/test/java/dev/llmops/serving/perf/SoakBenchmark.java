@@ -15,10 +15,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -38,7 +41,9 @@ import java.util.regex.Pattern;
  * bounded number alive, against the packaged operator. Afterwards nothing the operator made may be left behind, its
  * resident memory at the end must be within {@link #RSS_DRIFT_LIMIT_PERCENT} % of its level after the first minute, and
  * its work queue must be empty. Prints a table and writes target/perf/soak.json.
- * Run it with hack/perf/soak.sh [MINUTES | smoke].
+ * Run it with hack/perf/soak.sh [MINUTES | smoke] [--profile] [--jvm-flag=FLAG ...]; --profile starts the operator
+ * with native memory tracking and performance data and saves, at the mark and at the end, a heap histogram after a
+ * full collection, the heap's layout, the native memory summary and jstat -gc under target/perf/soak/.
  */
 public final class SoakBenchmark {
 
@@ -62,6 +67,14 @@ public final class SoakBenchmark {
             "(?m)^(operator_sdk_reconciliations_(?:queue_size|executions)\\w*)(?:\\{[^}]*})? ([0-9.E+-]+)$");
 
     private static final Path OUTPUT = Path.of("target/perf");
+    private static final String USAGE = "usage: soak.sh [MINUTES | smoke] [--profile] [--jvm-flag=FLAG ...]";
+    private static final String JVM_FLAG = "--jvm-flag=";
+    /** What a --jvm-flag may be: one -XX option or system property, nothing a shell or the JVM would read as more. */
+    private static final Pattern ALLOWED_JVM_FLAG =
+            Pattern.compile("-(XX:[+-]?\\w+(=[\\w.]+)?|Xss\\w+|D[\\w.]+=[\\w.]*)");
+    /** The operator's extra JVM flags of a profiling run: native memory tracking and the counters jstat reads. */
+    private static final List<String> PROFILE_JVM_FLAGS =
+            List.of("-XX:NativeMemoryTracking=summary", "-XX:+UsePerfData");
 
     private SoakBenchmark() {}
 
@@ -76,11 +89,25 @@ public final class SoakBenchmark {
 
     /** Returns false only when a full run misses a target; a smoke run prints its figures without judging them. */
     private static boolean soak(String[] args) throws Exception {
-        if (args.length > 1) {
-            throw new IllegalArgumentException("usage: soak.sh [MINUTES | smoke]");
+        String mode = null;
+        boolean profile = false;
+        List<String> jvmFlags = new ArrayList<>();
+        for (String arg : args) {
+            if (arg.equals("--profile")) {
+                profile = true;
+            } else if (arg.startsWith(JVM_FLAG)) {
+                jvmFlags.add(jvmFlag(arg.substring(JVM_FLAG.length())));
+            } else if (mode == null && !arg.startsWith("-")) {
+                mode = arg;
+            } else {
+                throw new IllegalArgumentException(USAGE + "; unexpected '" + shorten(arg) + "'");
+            }
         }
-        boolean smoke = args.length == 1 && args[0].equals("smoke");
-        Duration duration = smoke ? SMOKE_DURATION : Duration.ofMinutes(args.length == 0 ? 10 : minutes(args[0]));
+        boolean smoke = "smoke".equals(mode);
+        Duration duration = smoke ? SMOKE_DURATION : Duration.ofMinutes(mode == null ? 10 : minutes(mode));
+        if (profile) {
+            jvmFlags.addAll(PROFILE_JVM_FLAGS);
+        }
         Machine machine = Machine.current();
         System.out.println(machine.describe());
         Map<String, Object> result = new LinkedHashMap<>();
@@ -88,6 +115,7 @@ public final class SoakBenchmark {
         result.put("mode", smoke ? "smoke" : "full");
         result.put("durationSeconds", duration.toSeconds());
         result.put("livePairs", LIVE_PAIRS);
+        result.put("extraJvmFlags", jvmFlags);
         Path work = OUTPUT.resolve("soak");
         Files.createDirectories(work);
         try (LocalControlPlane controlPlane = LocalControlPlane.start(work.toAbsolutePath())) {
@@ -104,13 +132,14 @@ public final class SoakBenchmark {
                         .create();
             }
             Path log = work.resolve("operator.log");
-            try (MeasuredOperator operator = MeasuredOperator.start(controlPlane.kubeconfig(), log, List.of());
+            try (MeasuredOperator operator = MeasuredOperator.start(controlPlane.kubeconfig(), log, jvmFlags);
                     SeenNames jobs = new SeenNames(client.batch().v1().jobs().inNamespace(ScaleWorkload.NAMESPACE));
                     SeenNames pods = new SeenNames(client.pods().inNamespace(ScaleWorkload.NAMESPACE))) {
                 operator.awaitReady(Duration.ofMinutes(2), log);
                 operator.awaitLeadership(client);
                 result.put("idleRssMiB", round(operator.memory().rssMiB()));
-                loop(client, operator, duration, result);
+                Profiler profiler = profile ? new Profiler(operator, work) : null;
+                loop(client, operator, duration, result, profiler);
                 result.put("jobsSeen", jobs.count());
                 result.put("podsSeen", pods.count());
                 cleanUp(client, operator, result);
@@ -135,9 +164,21 @@ public final class SoakBenchmark {
             }
             return minutes;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("MINUTES must be a whole number from 1 to 1440 (or 'smoke'), got '"
-                    + argument.substring(0, Math.min(argument.length(), 40)) + "'");
+            throw new IllegalArgumentException(
+                    "MINUTES must be a whole number from 1 to 1440 (or 'smoke'), got '" + shorten(argument) + "'");
         }
+    }
+
+    private static String jvmFlag(String flag) {
+        if (!ALLOWED_JVM_FLAG.matcher(flag).matches()) {
+            throw new IllegalArgumentException(
+                    "--jvm-flag must be one -XX:, -Xss or -D option, got '" + shorten(flag) + "'");
+        }
+        return flag;
+    }
+
+    private static String shorten(String argument) {
+        return argument.substring(0, Math.min(argument.length(), 40));
     }
 
     /**
@@ -146,7 +187,11 @@ public final class SoakBenchmark {
      * RSS is sampled throughout; the mark is taken at one minute, or at a tenth of a shorter run.
      */
     private static void loop(
-            KubernetesClient client, MeasuredOperator operator, Duration duration, Map<String, Object> result) {
+            KubernetesClient client,
+            MeasuredOperator operator,
+            Duration duration,
+            Map<String, Object> result,
+            Profiler profiler) {
         Duration mark = duration.dividedBy(10).compareTo(Duration.ofMinutes(1)) < 0
                 ? duration.dividedBy(10)
                 : Duration.ofMinutes(1);
@@ -180,11 +225,17 @@ public final class SoakBenchmark {
             }
             if (rssAtMark == null && System.nanoTime() - start >= mark.toNanos()) {
                 rssAtMark = operator.memory().rssMiB();
+                if (profiler != null) {
+                    profiler.snapshot("mark");
+                }
             }
             MeasuredOperator.sleep(Duration.ofNanos(Math.max(0, next - System.nanoTime())));
         }
         sampler.shutdownNow();
         double rssAtEnd = operator.memory().rssMiB();
+        if (profiler != null) {
+            profiler.snapshot("end");
+        }
         result.put("objectsCreated", created);
         result.put("objectsDeletedDuringLoop", deleted);
         result.put("rssMarkSeconds", mark.toSeconds());
@@ -389,6 +440,27 @@ public final class SoakBenchmark {
 
     private static double round(double value) {
         return Math.round(value * 100) / 100.0;
+    }
+
+    /**
+     * Saves the operator's memory at a point of the soak: the histogram first, since it collects the whole heap, then
+     * the heap's layout, the native memory summary and the collector's counters, each to profile-POINT-WHAT.txt.
+     */
+    private record Profiler(MeasuredOperator operator, Path directory) {
+
+        void snapshot(String point) {
+            try {
+                Files.writeString(
+                        directory.resolve("profile-" + point + "-histogram.txt"), operator.jcmd("GC.class_histogram"));
+                Files.writeString(directory.resolve("profile-" + point + "-heap.txt"), operator.jcmd("GC.heap_info"));
+                Files.writeString(
+                        directory.resolve("profile-" + point + "-nmt.txt"),
+                        operator.jcmd("VM.native_memory", "summary"));
+                Files.writeString(directory.resolve("profile-" + point + "-jstat.txt"), operator.jstat("-gc"));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     /** Names of the objects a watch has seen, to show the soak made Jobs and pods come and go. */
