@@ -19,6 +19,7 @@ import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
 import dev.llmops.serving.api.v1alpha1.Labels;
+import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ReferenceSpec;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
@@ -39,6 +40,9 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
@@ -48,8 +52,11 @@ import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -268,7 +275,9 @@ class BenchmarkRunReconcilerTest {
             assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(1);
             assertThat(events(ns, "kimi-ar"))
                     .extracting(Event::getReason)
-                    .contains("WaitingForServer", "JobRunning", "Succeeded");
+                    .contains("JobRunning", "Succeeded")
+                    .as("waiting is a momentary phase: the status says it, no Event")
+                    .doesNotContain("WaitingForServer");
 
             double c4 = done.getStatus().stages.get(2).outputTokensPerSecond;
             assertThat(registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT)
@@ -302,6 +311,57 @@ class BenchmarkRunReconcilerTest {
                             .tag("run", "kimi-ar")
                             .gauges()
                             .isEmpty());
+        }
+    }
+
+    /**
+     * A run applied with its server writes its first status once the server has reported, not before and after, and
+     * a reconcile that finds nothing new writes nothing.
+     */
+    @Test
+    void aNewRunWritesItsFirstStatusOnceItsServerHasReportedAndNothingWhenNothingChanged() {
+        String ns = BenchmarkTestProfile.FIRST_STATUS;
+        List<BenchmarkRun> modifications = new CopyOnWriteArrayList<>();
+        try (Watch watch = client.resources(BenchmarkRun.class)
+                .inNamespace(ns)
+                .withName("patient")
+                .watch(new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, BenchmarkRun run) {
+                        if (action == Action.MODIFIED) {
+                            modifications.add(run);
+                        }
+                    }
+
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                })) {
+            fixtures.createModelServer(ns, "slow");
+            fixtures.createRun(ns, "patient", spec -> spec.target.modelServer = "slow");
+            await().pollDelay(Duration.ofSeconds(3))
+                    .atMost(BenchmarkFixtures.TIMEOUT)
+                    .until(() -> true);
+            assertThat(fixtures.run(ns, "patient").getStatus())
+                    .as("no status before the server's first report")
+                    .isNull();
+
+            fixtures.editServerStatus(
+                    ns, "slow", status -> status.conditions.add(condition("InferenceReady", "False", "Loading")));
+            BenchmarkRun waiting =
+                    fixtures.awaitRun(ns, "patient", r -> r.getStatus().phase == BenchmarkRunPhase.WaitingForServer);
+            assertThat(condition(waiting, "Ready").getMessage()).contains("InferenceReady=False (Loading)");
+
+            client.resources(ModelServer.class).inNamespace(ns).withName("slow").edit(server -> {
+                server.getMetadata().setAnnotations(Map.of("touched", "to wake the run"));
+                return server;
+            });
+            await().pollDelay(Duration.ofSeconds(3))
+                    .atMost(BenchmarkFixtures.TIMEOUT)
+                    .until(() -> true);
+            assertThat(modifications)
+                    .as("one status write: the first, with the server's state; the wake-up after it changed nothing")
+                    .hasSize(1);
+            assertThat(events(ns, "patient")).isEmpty();
         }
     }
 
