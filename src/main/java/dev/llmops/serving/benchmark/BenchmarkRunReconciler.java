@@ -250,9 +250,10 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     }
 
     /**
-     * An event for each change of phase but into Pending and WaitingForServer, one when a capacity search's result arrives (a warning when no load met the
-     * SLO), a warning when the baseline turns out to be missing or failed, and one when the run turns out to have
-     * regressed, improved or changed its outputs.
+     * An event for each change of phase but into Pending and WaitingForServer (momentary: one API write per run for
+     * nothing to act on), one when a capacity search's result arrives (a warning when no load met the SLO), a warning
+     * when the baseline turns out to be missing or failed, and one when the run turns out to have regressed, improved
+     * or changed its outputs.
      */
     private void recordTransitions(BenchmarkRun run, BenchmarkRunStatus before, BenchmarkRunStatus after) {
         if (after.capacity != null && (before == null || before.capacity == null)) {
