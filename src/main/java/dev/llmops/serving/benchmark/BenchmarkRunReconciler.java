@@ -36,9 +36,10 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,7 +88,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     public static final String NAME = "benchmarkrun";
     static final String TARGET_SOURCE = "target-modelserver";
-    static final String COMPARED_SOURCE = "compared-runs";
     private static final String BY_TARGET = "benchmarkrun-by-target";
     private static final String BY_COMPARED = "benchmarkrun-by-compared-run";
     private static final String BY_JOB = "benchmarkrun-by-job";
@@ -97,6 +97,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     private static final Set<String> BASELINE_UNAVAILABLE =
             Set.of(ConditionReasons.BASELINE_NOT_FOUND, ConditionReasons.BASELINE_FAILED);
+    /** Phases a run only passes through on its way to a result: the status says all there is, no Event. */
+    private static final Set<BenchmarkRunPhase> MOMENTARY =
+            EnumSet.of(BenchmarkRunPhase.Pending, BenchmarkRunPhase.WaitingForServer);
 
     private final OperatorConfig config;
     private final BenchmarkMetrics metrics;
@@ -108,6 +111,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final ServingPodMetrics servingPods;
     private final ApiKeyHosts apiKeyHosts;
     private final ConditionMetrics conditionMetrics;
+    private final Clock clock = Clock.systemUTC();
 
     @Inject
     public BenchmarkRunReconciler(
@@ -122,7 +126,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.jobs = new JobObserver(client);
         this.provenance = new ProvenanceCollector(client);
         this.events = new EventRecorder(client);
-        this.statusReport = new RunStatusReport(Clock.systemUTC(), progressPoll::interval);
+        this.statusReport = new RunStatusReport(clock, progressPoll::interval);
         this.samples = new SampleStore(client);
         this.servingPods = new ServingPodMetrics(client);
         this.apiKeyHosts = new ApiKeyHosts(config.benchmark().apiKeyHosts().orElse(List.of()));
@@ -130,8 +134,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     /**
      * Wakes a run when its target ModelServer, its baseline or reference run or its benchmark pod changes, found
-     * through indexes of the run cache; caches the benchmark pods the run reads its outcome from; drops a deleted
-     * run's gauges.
+     * through indexes of the run cache (baseline and reference runs are read from that cache too, not from a second
+     * one); caches the benchmark pods the run reads its outcome from; drops a deleted run's gauges.
      */
     @Override
     public List<EventSource<?, BenchmarkRun>> prepareEventSources(EventSourceContext<BenchmarkRun> context) {
@@ -163,16 +167,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                                 (BenchmarkRun run) -> referenced(run, run.getSpec().target.modelServer))
                         .build(),
                 context);
-        var compared = new InformerEventSource<>(
-                InformerEventSourceConfiguration.from(BenchmarkRun.class, BenchmarkRun.class)
-                        .withName(COMPARED_SOURCE)
-                        .withSecondaryToPrimaryMapper(other -> referrers(runs, BY_COMPARED, other))
-                        .withPrimaryToSecondaryMapper((BenchmarkRun run) -> comparedRuns(run))
-                        .build(),
-                context);
         return List.of(
                 target,
-                compared,
+                new ComparedRunEvents(runs, BY_COMPARED),
                 pods,
                 new DeletedRunMetrics(metrics),
                 conditionMetrics.eventSource(
@@ -181,8 +178,15 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     @Override
     public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun run, Context<BenchmarkRun> context) {
+        TargetState target =
+                TargetState.of(run, context.getSecondaryResource(ModelServer.class, TARGET_SOURCE), apiKeyHosts);
+        Optional<Duration> firstStatusWait = FirstStatusWait.remaining(
+                run, target, context.getSecondaryResource(Job.class).isPresent(), clock.instant());
+        if (firstStatusWait.isPresent()) {
+            return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(firstStatusWait.get());
+        }
         BenchmarkRunStatus before = run.getStatus();
-        RunStatusReport.Observation observation = observe(run, context);
+        RunStatusReport.Observation observation = observe(run, target, context);
         RunStatusReport.Report report = statusReport.build(run, observation);
         report.newSamples().ifPresent(set -> samples.store(run, set));
         BenchmarkRunStatus status = report.status();
@@ -211,9 +215,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
      * Gathers what the status is computed from; while the run is unfinished, first lets the workflow create the Job
      * once the target is ready.
      */
-    private RunStatusReport.Observation observe(BenchmarkRun run, Context<BenchmarkRun> context) {
-        TargetState target =
-                TargetState.of(run, context.getSecondaryResource(ModelServer.class, TARGET_SOURCE), apiKeyHosts);
+    private RunStatusReport.Observation observe(BenchmarkRun run, TargetState target, Context<BenchmarkRun> context) {
         boolean finished = run.getStatus() != null && RunStatusReport.isFinished(run.getStatus().phase);
         Optional<RunStatusReport.ObservedJob> job = Optional.empty();
         if (!finished) {
@@ -232,26 +234,26 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     .map(j -> new RunStatusReport.ObservedJob(
                             j.getMetadata().getName(), jobs.observe(j, pods), JobObserver.lostRunners(j, pods)));
         }
-        Set<BenchmarkRun> others = context.getSecondaryResources(BenchmarkRun.class);
         String namespace = run.getMetadata().getNamespace();
         Map<String, SamplesRead> read = new HashMap<>();
         return new RunStatusReport.Observation(
                 target,
                 job,
                 () -> provenance.collect(target, context.getSecondaryResource(Job.class)),
-                named(others, run.getSpec().baseline),
-                named(others, run.getSpec().reference == null ? null : run.getSpec().reference.name),
+                named(context, namespace, run.getSpec().baseline),
+                named(context, namespace, run.getSpec().reference == null ? null : run.getSpec().reference.name),
                 configMap -> read.computeIfAbsent(configMap, name -> samples.read(namespace, name)));
     }
 
-    private static Optional<BenchmarkRun> named(Set<BenchmarkRun> runs, String name) {
-        return runs.stream().filter(r -> r.getMetadata().getName().equals(name)).findFirst();
+    private static Optional<BenchmarkRun> named(Context<BenchmarkRun> context, String namespace, String name) {
+        return name == null ? Optional.empty() : context.getPrimaryCache().get(new ResourceID(name, namespace));
     }
 
     /**
-     * An event for each change of phase, one when a capacity search's result arrives (a warning when no load met the
-     * SLO), a warning when the baseline turns out to be missing or failed, and one when the run turns out to have
-     * regressed, improved or changed its outputs.
+     * An event for each change of phase but into Pending and WaitingForServer (momentary: one API write per run for
+     * nothing to act on), one when a capacity search's result arrives (a warning when no load met the SLO), a warning
+     * when the baseline turns out to be missing or failed, and one when the run turns out to have regressed, improved
+     * or changed its outputs.
      */
     private void recordTransitions(BenchmarkRun run, BenchmarkRunStatus before, BenchmarkRunStatus after) {
         if (after.capacity != null && (before == null || before.capacity == null)) {
@@ -261,7 +263,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                     CAPACITY_EVENT_PREFIX + after.capacity.outcome,
                     CapacityResults.describe(after.capacity));
         }
-        if (before == null || before.phase != after.phase) {
+        if ((before == null || before.phase != after.phase) && !MOMENTARY.contains(after.phase)) {
             Conditions.find(after.conditions, ConditionTypes.READY)
                     .ifPresent(ready -> events.record(
                             run,
@@ -301,14 +303,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             keys.addAll(keys(run, run.getSpec().reference.name));
         }
         return keys;
-    }
-
-    private static Set<ResourceID> comparedRuns(BenchmarkRun run) {
-        Set<ResourceID> ids = new HashSet<>(referenced(run, run.getSpec().baseline));
-        if (run.getSpec().reference != null) {
-            ids.addAll(referenced(run, run.getSpec().reference.name));
-        }
-        return ids;
     }
 
     private static List<String> keys(BenchmarkRun run, String referenced) {

@@ -1,20 +1,25 @@
 package dev.llmops.serving.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelCacheSpec;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
 import java.util.Map;
 
 /**
  * The model cache claim the operator creates when the spec gives a size. Created once and then left alone: a claim's
- * spec is immutable, and recreating it would throw away terabytes of downloaded weights.
+ * spec is immutable, and recreating it would throw away terabytes of downloaded weights. Only the operator's own claims
+ * are cached, not every claim of the cluster.
  */
+@KubernetesDependent(informer = @Informer(labelSelector = Labels.OWNED))
 public class ModelCacheClaimDependent extends KubernetesDependentResource<PersistentVolumeClaim, ModelServer>
         implements Creator<PersistentVolumeClaim, ModelServer>, GarbageCollected<ModelServer> {
 

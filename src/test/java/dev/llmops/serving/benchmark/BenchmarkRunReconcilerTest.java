@@ -19,6 +19,7 @@ import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
 import dev.llmops.serving.api.v1alpha1.Labels;
+import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.ReferenceSpec;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
@@ -39,6 +40,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
@@ -48,8 +50,12 @@ import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -268,7 +274,9 @@ class BenchmarkRunReconcilerTest {
             assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(1);
             assertThat(events(ns, "kimi-ar"))
                     .extracting(Event::getReason)
-                    .contains("WaitingForServer", "JobRunning", "Succeeded");
+                    .contains("JobRunning", "Succeeded")
+                    .as("waiting is a momentary phase: the status says it, no Event")
+                    .doesNotContain("WaitingForServer");
 
             double c4 = done.getStatus().stages.get(2).outputTokensPerSecond;
             assertThat(registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT)
@@ -303,6 +311,57 @@ class BenchmarkRunReconcilerTest {
                             .gauges()
                             .isEmpty());
         }
+    }
+
+    /**
+     * A run applied with its server writes its first status once the server has reported, not before and after, and
+     * a reconcile that finds nothing new sends no status request at all.
+     */
+    @Test
+    void aNewRunWritesItsFirstStatusOnceItsServerHasReportedAndNothingWhenNothingChanged() throws InterruptedException {
+        String ns = BenchmarkTestProfile.FIRST_STATUS;
+        fixtures.createModelServer(ns, "slow");
+        fixtures.createRun(ns, "patient", spec -> spec.target.modelServer = "slow");
+        await().pollDelay(Duration.ofSeconds(3))
+                .atMost(BenchmarkFixtures.TIMEOUT)
+                .until(() -> true);
+        assertThat(fixtures.run(ns, "patient").getStatus())
+                .as("no status before the server's first report")
+                .isNull();
+
+        fixtures.editServerStatus(
+                ns, "slow", status -> status.conditions.add(condition("InferenceReady", "False", "Loading")));
+        BenchmarkRun waiting =
+                fixtures.awaitRun(ns, "patient", r -> r.getStatus().phase == BenchmarkRunPhase.WaitingForServer);
+        assertThat(condition(waiting, "Ready").getMessage()).contains("InferenceReady=False (Loading)");
+
+        for (int touch = 1; touch <= 2; touch++) {
+            String value = String.valueOf(touch);
+            client.resources(ModelServer.class).inNamespace(ns).withName("slow").edit(server -> {
+                server.getMetadata().setAnnotations(Map.of("touched", value));
+                return server;
+            });
+        }
+        await().pollDelay(Duration.ofSeconds(3))
+                .atMost(BenchmarkFixtures.TIMEOUT)
+                .until(() -> true);
+        assertThat(statusRequests(ns, "patient"))
+                .as("one status write, the first, with the server's state; the wake-ups after it changed nothing")
+                .hasSize(1);
+        assertThat(events(ns, "patient")).isEmpty();
+    }
+
+    /** The requests to a run's status subresource the mock API server has recorded (draining its record). */
+    private List<String> statusRequests(String namespace, String name) throws InterruptedException {
+        String path = "/namespaces/" + namespace + "/benchmarkruns/" + name + "/status";
+        List<String> requests = new ArrayList<>();
+        RecordedRequest request;
+        while ((request = server.getKubernetesMockServer().takeRequest(100, TimeUnit.MILLISECONDS)) != null) {
+            if (request.getPath().contains(path)) {
+                requests.add(request.getMethod() + " " + request.getPath());
+            }
+        }
+        return requests;
     }
 
     @Test

@@ -20,6 +20,7 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     static final String CAPACITY = "bench-capacity";
     static final String SECRET_HOST = "bench-secret-host";
     static final String REFUSED = "bench-refused";
+    static final String FIRST_STATUS = "bench-first-status";
     /** The only host runs of these tests may send an API key Secret to. */
     static final String ALLOWED_KEY_HOST = "*.allowed.example";
 
@@ -27,7 +28,18 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         return Map.of(
                 "quarkus.operator-sdk.controllers.benchmarkrun.namespaces",
-                String.join(",", FLOW, TIMEOUT, INVALID, DELETED, FAILED, BASELINE, CAPACITY, SECRET_HOST, REFUSED),
+                String.join(
+                        ",",
+                        FLOW,
+                        TIMEOUT,
+                        INVALID,
+                        DELETED,
+                        FAILED,
+                        BASELINE,
+                        CAPACITY,
+                        SECRET_HOST,
+                        REFUSED,
+                        FIRST_STATUS),
                 "quarkus.operator-sdk.controllers.modelserver.namespaces",
                 "no-modelserver-controller-here",
                 "llmops.benchmark.api-key-hosts",

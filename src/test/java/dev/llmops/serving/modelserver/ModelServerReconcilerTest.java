@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.javaoperatorsdk.operator.Operator;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
@@ -35,8 +36,11 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -520,6 +524,46 @@ class ModelServerReconcilerTest {
                 .contains("not installed");
         assertThat(client.apps().deployments().inNamespace("nolws").list().getItems())
                 .isEmpty();
+    }
+
+    /** A pod event that changes nothing the status says wakes the server without a status request. */
+    @Test
+    void aReconcileThatFindsNothingNewSendsNoStatusRequest() throws InterruptedException {
+        ModelServer qwen = create("small-model-b200.yaml", "unchanged");
+        Pod pod = podOf(
+                qwen,
+                "qwen3-8b-6f7d-still",
+                new PodBuilder().withNewStatus().withPhase("Pending").endStatus());
+        awaitStatus(qwen, s -> s.phase != null);
+        await().pollDelay(Duration.ofSeconds(2)).atMost(SETTLE).until(() -> true);
+        statusRequests(qwen);
+
+        for (int touch = 1; touch <= 2; touch++) {
+            String value = String.valueOf(touch);
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .edit(p -> {
+                        p.getMetadata().setAnnotations(Map.of("touched", value));
+                        return p;
+                    });
+        }
+        await().pollDelay(Duration.ofSeconds(3)).atMost(SETTLE).until(() -> true);
+        assertThat(statusRequests(qwen)).isEmpty();
+    }
+
+    /** The requests to a server's status subresource the mock API server recorded since the last call (draining it). */
+    private List<String> statusRequests(ModelServer owner) throws InterruptedException {
+        String path = "/namespaces/" + owner.getMetadata().getNamespace() + "/modelservers/"
+                + owner.getMetadata().getName() + "/status";
+        List<String> requests = new ArrayList<>();
+        RecordedRequest request;
+        while ((request = server.getKubernetesMockServer().takeRequest(100, TimeUnit.MILLISECONDS)) != null) {
+            if (request.getPath().contains(path)) {
+                requests.add(request.getMethod() + " " + request.getPath());
+            }
+        }
+        return requests;
     }
 
     private ModelServer create(String example, String namespace) {
