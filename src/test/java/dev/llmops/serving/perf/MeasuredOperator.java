@@ -1,6 +1,7 @@
 package dev.llmops.serving.perf;
 
 import dev.llmops.serving.e2e.Processes;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -275,5 +276,18 @@ final class MeasuredOperator implements AutoCloseable {
     @Override
     public void close() {
         Processes.stop(process, Duration.ofSeconds(20));
+    }
+
+    /** Creates the benchmark's namespace and the one the operator keeps its leader-election Lease in. */
+    static void createNamespaces(KubernetesClient client, String workloadNamespace) {
+        for (String namespace : List.of(workloadNamespace, LEASE_NAMESPACE)) {
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(namespace)
+                            .endMetadata()
+                            .build())
+                    .create();
+        }
     }
 }

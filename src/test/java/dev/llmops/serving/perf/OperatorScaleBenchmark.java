@@ -6,7 +6,6 @@ import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.e2e.LocalControlPlane;
 import dev.llmops.serving.e2e.ProjectCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDR;
 import io.fabric8.kubernetes.api.model.networking.v1.ServiceCIDRBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -117,15 +116,7 @@ public final class OperatorScaleBenchmark {
             KubernetesClient client = controlPlane.client();
             ProjectCrds.install(client);
             widenServiceRange(client);
-            for (String namespace : List.of(ScaleWorkload.NAMESPACE, MeasuredOperator.LEASE_NAMESPACE)) {
-                client.namespaces()
-                        .resource(new NamespaceBuilder()
-                                .withNewMetadata()
-                                .withName(namespace)
-                                .endMetadata()
-                                .build())
-                        .create();
-            }
+            MeasuredOperator.createNamespaces(client, ScaleWorkload.NAMESPACE);
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("size", size);
             result.put("arm", arm.label);

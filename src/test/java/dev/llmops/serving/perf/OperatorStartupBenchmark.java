@@ -10,7 +10,6 @@ import dev.llmops.serving.e2e.LocalControlPlane;
 import dev.llmops.serving.e2e.Processes;
 import dev.llmops.serving.e2e.ProjectCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -80,15 +79,7 @@ public final class OperatorStartupBenchmark {
         try (LocalControlPlane controlPlane = LocalControlPlane.startWithoutKubelet(work.toAbsolutePath())) {
             KubernetesClient client = controlPlane.client();
             ProjectCrds.install(client);
-            for (String namespace : List.of(NAMESPACE, MeasuredOperator.LEASE_NAMESPACE)) {
-                client.namespaces()
-                        .resource(new NamespaceBuilder()
-                                .withNewMetadata()
-                                .withName(namespace)
-                                .endMetadata()
-                                .build())
-                        .create();
-            }
+            MeasuredOperator.createNamespaces(client, NAMESPACE);
             try (FirstSeen<Deployment> deployments = new FirstSeen<>(
                             client.apps().deployments().inNamespace(NAMESPACE).inform(),
                             deployment -> true,

@@ -9,7 +9,6 @@ import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.e2e.LocalControlPlane;
 import dev.llmops.serving.e2e.ProjectCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
@@ -122,15 +121,7 @@ public final class SoakBenchmark {
             KubernetesClient client = controlPlane.client();
             ProjectCrds.install(client);
             OperatorScaleBenchmark.widenServiceRange(client);
-            for (String namespace : List.of(ScaleWorkload.NAMESPACE, MeasuredOperator.LEASE_NAMESPACE)) {
-                client.namespaces()
-                        .resource(new NamespaceBuilder()
-                                .withNewMetadata()
-                                .withName(namespace)
-                                .endMetadata()
-                                .build())
-                        .create();
-            }
+            MeasuredOperator.createNamespaces(client, ScaleWorkload.NAMESPACE);
             Path log = work.resolve("operator.log");
             try (MeasuredOperator operator = MeasuredOperator.start(controlPlane.kubeconfig(), log, jvmFlags);
                     SeenNames jobs = new SeenNames(client.batch().v1().jobs().inNamespace(ScaleWorkload.NAMESPACE));

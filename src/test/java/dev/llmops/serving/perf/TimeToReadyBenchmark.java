@@ -10,7 +10,6 @@ import dev.llmops.serving.e2e.FakeGpuNodes;
 import dev.llmops.serving.e2e.LocalControlPlane;
 import dev.llmops.serving.e2e.ProjectCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -80,15 +79,7 @@ public final class TimeToReadyBenchmark {
         try (LocalControlPlane controlPlane = LocalControlPlane.startWithoutKubelet(work.toAbsolutePath())) {
             KubernetesClient client = controlPlane.client();
             ProjectCrds.install(client);
-            for (String namespace : List.of(NAMESPACE, MeasuredOperator.LEASE_NAMESPACE)) {
-                client.namespaces()
-                        .resource(new NamespaceBuilder()
-                                .withNewMetadata()
-                                .withName(namespace)
-                                .endMetadata()
-                                .build())
-                        .create();
-            }
+            MeasuredOperator.createNamespaces(client, NAMESPACE);
             try (ProbingKubelet kubelet = new ProbingKubelet(controlPlane, NAMESPACE, MODEL, pod -> slowStart.get())) {
                 Path log = work.resolve("operator.log");
                 try (MeasuredOperator operator = MeasuredOperator.start(controlPlane.kubeconfig(), log, List.of());
