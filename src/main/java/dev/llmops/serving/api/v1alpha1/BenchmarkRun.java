@@ -1,8 +1,10 @@
 package dev.llmops.serving.api.v1alpha1;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -52,4 +54,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
         name = "Age",
         jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
-public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunStatus> implements Namespaced {}
+public class BenchmarkRun extends CustomResource<BenchmarkRunSpec, BenchmarkRunStatus> implements Namespaced {
+
+    /**
+     * Without {@code managedFields}: nothing reads them from this kind, and every cached copy would hold their field
+     * maps. Updates that omit them leave them unchanged on the API server.
+     */
+    @Override
+    @JsonIgnoreProperties("managedFields")
+    public ObjectMeta getMetadata() {
+        return super.getMetadata();
+    }
+}
