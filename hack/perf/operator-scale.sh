@@ -5,8 +5,11 @@
 #
 #   hack/perf/operator-scale.sh                # sizes 100 500 1000
 #   hack/perf/operator-scale.sh 100 --profile  # plus the operator's native memory, heap histogram, thread dumps
+#   hack/perf/operator-scale.sh 1000 --operator-only --jvm-flag=-XX:MaxHeapFreeRatio=20   # try a JVM flag: the
+#                                              # operator arm alone, no ratio to the bare client
 #
-# Prints a table; writes target/perf/operator-scale.json (and the operator's log per size under target/perf/).
+# Prints a table and, from 1000 ModelServers up, PASS or MISS per target (exit code 1 on a MISS); writes
+# target/perf/operator-scale.json (and the operator's log per size under target/perf/).
 source "$(dirname "$0")/common.sh"
 exec java -cp "$PERF_CLASSPATH" -De2e.projectDir=. -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
   dev.llmops.serving.perf.OperatorScaleBenchmark "$@"

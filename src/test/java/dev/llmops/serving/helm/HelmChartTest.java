@@ -224,6 +224,26 @@ class HelmChartTest {
     }
 
     @Test
+    void jvmOptionsReachTheOperatorsJvmOnlyWhenSet() {
+        assertThat(env(operatorContainer(Map.of())))
+                .containsEntry(
+                        "JDK_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20");
+        assertThat(env(operatorContainer(Map.of("jvmOptions", "-Xss512k"))))
+                .containsEntry("JDK_JAVA_OPTIONS", "-Xss512k");
+        assertThat(env(operatorContainer(Map.of("jvmOptions", "")))).doesNotContainKey("JDK_JAVA_OPTIONS");
+    }
+
+    private static Container operatorContainer(Map<String, Object> values) {
+        return RenderedChart.render(values)
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+    }
+
+    @Test
     void serviceMonitorOnlyWhenEnabled() {
         assertThat(RenderedChart.render(Map.of()).ofKind("ServiceMonitor")).isEmpty();
 

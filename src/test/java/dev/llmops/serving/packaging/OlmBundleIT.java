@@ -105,6 +105,18 @@ class OlmBundleIT {
         });
         Set<String> env = new TreeSet<>(container.path("env").findValuesAsText("name"));
         chart.getEnv().forEach(variable -> assertThat(env).contains(variable.getName()));
+        String chartJvmOptions = chart.getEnv().stream()
+                .filter(variable -> variable.getName().equals("JDK_JAVA_OPTIONS"))
+                .findFirst()
+                .orElseThrow()
+                .getValue();
+        for (JsonNode variable : container.path("env")) {
+            if (variable.path("name").asText().equals("JDK_JAVA_OPTIONS")) {
+                assertThat(variable.path("value").asText())
+                        .as("JDK_JAVA_OPTIONS")
+                        .isEqualTo(chartJvmOptions);
+            }
+        }
     }
 
     @Test

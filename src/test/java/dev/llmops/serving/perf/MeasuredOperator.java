@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 
 /**
  * The packaged operator as a child JVM, started with the Dockerfile's JVM flags and environment, the memory the Helm
- * chart gives its container and the chart's environment, so its resident memory is what a cluster would see. Reads its
+ * chart gives its container and the chart's environment (its JVM options included), so its resident memory is what a cluster would see. Reads its
  * RSS from /proc and its reconcile counts from its Prometheus endpoint.
  */
 final class MeasuredOperator implements AutoCloseable {
@@ -37,10 +37,18 @@ final class MeasuredOperator implements AutoCloseable {
     private static final Path JAR = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final Pattern ENTRYPOINT = Pattern.compile("(?m)^ENTRYPOINT \\[(.*)]$");
     private static final Pattern ENV = Pattern.compile("(?m)^ENV (\\w+)=(\\S+)$");
+    private static final Path VALUES = Path.of("helm/llm-serving-operator/values.yaml");
+    private static final Pattern JVM_OPTIONS = Pattern.compile("(?m)^jvmOptions: \"([^\"]*)\"$");
     private static final Pattern MEMORY_LIMIT = Pattern.compile("(?m)^  limits:\\n    memory: (\\d+)Mi$");
     private static final Pattern STARTED =
             Pattern.compile("(?m)^operator_sdk_reconciliations_started_total\\{([^}]*)} ([0-9.E+-]+)$");
     private static final Pattern KIND = Pattern.compile("kind=\"([^\"]*)\"");
+
+    /** The benchmarks' option for one more JVM flag of the operator, e.g. {@code --jvm-flag=-XX:MaxHeapFreeRatio=20}. */
+    static final String JVM_FLAG_OPTION = "--jvm-flag=";
+    /** What a --jvm-flag may be: one -XX option or system property, nothing a shell or the JVM would read as more. */
+    private static final Pattern ALLOWED_JVM_FLAG =
+            Pattern.compile("-(XX:[+-]?\\w+(=[\\w.]+)?|Xss\\w+|D[\\w.-]+=[\\w.-]*)");
 
     private final Process process;
     private final int httpPort;
@@ -66,7 +74,7 @@ final class MeasuredOperator implements AutoCloseable {
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();
-        env.putAll(imageEnvironment());
+        env.putAll(operatorEnvironment());
         env.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
         env.put("QUARKUS_OPERATOR_SDK_NAMESPACES", "JOSDK_ALL_NAMESPACES");
@@ -80,6 +88,16 @@ final class MeasuredOperator implements AutoCloseable {
         }
     }
 
+    /** The flag of a {@value #JVM_FLAG_OPTION} argument, refused unless it is one -XX:, -Xss or -D option. */
+    static String extraJvmFlag(String argument) {
+        String flag = argument.substring(JVM_FLAG_OPTION.length());
+        if (!ALLOWED_JVM_FLAG.matcher(flag).matches()) {
+            throw new IllegalArgumentException("--jvm-flag must be one -XX:, -Xss or -D option, got '"
+                    + flag.substring(0, Math.min(flag.length(), 40)) + "'");
+        }
+        return flag;
+    }
+
     /**
      * The image's JVM flags (its ENTRYPOINT between "java" and "-jar"), plus -XX:MaxRAM at the chart's memory limit: in
      * a container the JVM sizes its heap from the cgroup limit, here it would otherwise size it from the host's RAM.
@@ -87,7 +105,7 @@ final class MeasuredOperator implements AutoCloseable {
     static List<String> jvmFlags() {
         try {
             Matcher entrypoint = ENTRYPOINT.matcher(Files.readString(Path.of("Dockerfile")));
-            Matcher limit = MEMORY_LIMIT.matcher(Files.readString(Path.of("helm/llm-serving-operator/values.yaml")));
+            Matcher limit = MEMORY_LIMIT.matcher(Files.readString(VALUES));
             if (!entrypoint.find() || !limit.find()) {
                 throw new IllegalStateException(
                         "Dockerfile ENTRYPOINT or the chart's resources.limits.memory not found");
@@ -104,13 +122,20 @@ final class MeasuredOperator implements AutoCloseable {
         }
     }
 
-    /** The ENV lines of the Dockerfile (HOME, MALLOC_ARENA_MAX). */
-    static Map<String, String> imageEnvironment() {
+    /**
+     * The ENV lines of the Dockerfile (HOME, MALLOC_ARENA_MAX) and the chart's {@code jvmOptions} as the
+     * JDK_JAVA_OPTIONS its Deployment sets.
+     */
+    static Map<String, String> operatorEnvironment() {
         try {
             Matcher line = ENV.matcher(Files.readString(Path.of("Dockerfile")));
             Map<String, String> env = new TreeMap<>();
             while (line.find()) {
                 env.put(line.group(1), line.group(2));
+            }
+            Matcher jvmOptions = JVM_OPTIONS.matcher(Files.readString(VALUES));
+            if (jvmOptions.find() && !jvmOptions.group(1).isEmpty()) {
+                env.put("JDK_JAVA_OPTIONS", jvmOptions.group(1));
             }
             return env;
         } catch (IOException e) {

@@ -37,7 +37,7 @@ import java.util.function.Consumer;
  * fabric8 client that creates the same Deployments and Services with the operator's concurrency, to the same client
  * applying them server-side (as the operator does), and to the packaged operator, each arm on a fresh control plane.
  * Prints a table and writes target/perf/operator-scale.json.
- * Run it with hack/perf/operator-scale.sh [sizes...] [--profile].
+ * Run it with hack/perf/operator-scale.sh [sizes...] [--profile] [--operator-only] [--jvm-flag=FLAG ...].
  */
 public final class OperatorScaleBenchmark {
 
@@ -49,6 +49,12 @@ public final class OperatorScaleBenchmark {
     static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(10);
     static final Duration QUIET = Duration.ofSeconds(5);
     static final Path OUTPUT = Path.of("target/perf");
+    static final int JUDGED_SIZE = 1000;
+    static final double MAX_RATIO = 2.0;
+    static final int MAX_PEAK_RSS_MIB = 300;
+    static final double MAX_GROWTH = 1.25;
+    private static final String USAGE =
+            "usage: operator-scale.sh [SIZE ...] [--profile] [--operator-only] [--jvm-flag=FLAG ...]";
 
     /** Who makes the children: a bare client creating them, the same client applying them server-side, the operator. */
     enum Arm {
@@ -67,49 +73,67 @@ public final class OperatorScaleBenchmark {
 
     public static void main(String[] args) {
         try {
-            benchmark(args);
-            System.exit(0);
+            System.exit(benchmark(args) ? 0 : 1);
         } catch (Exception e) {
             e.printStackTrace();
             System.exit(1);
         }
     }
 
-    private static void benchmark(String[] args) throws Exception {
-        boolean profile = Arrays.asList(args).contains("--profile");
-        List<Integer> sizes = Arrays.stream(args)
-                .filter(a -> !a.startsWith("--"))
-                .map(Integer::parseInt)
-                .toList();
+    /** Returns false when a judged target is missed. */
+    private static boolean benchmark(String[] args) throws Exception {
+        boolean profile = false;
+        List<Arm> arms = List.of(Arm.values());
+        List<String> extraJvmFlags = new ArrayList<>();
+        List<Integer> sizes = new ArrayList<>();
+        for (String arg : args) {
+            if (arg.equals("--profile")) {
+                profile = true;
+            } else if (arg.equals("--operator-only")) {
+                arms = List.of(Arm.OPERATOR);
+            } else if (arg.startsWith(MeasuredOperator.JVM_FLAG_OPTION)) {
+                extraJvmFlags.add(MeasuredOperator.extraJvmFlag(arg));
+            } else if (arg.matches("[1-9]\\d{0,5}")) {
+                sizes.add(Integer.parseInt(arg));
+            } else {
+                throw new IllegalArgumentException(USAGE + "; unexpected '" + arg + "'");
+            }
+        }
         if (sizes.isEmpty()) {
             sizes = List.of(100, 500, 1000);
         }
         Machine machine = Machine.current();
         System.out.println(machine.describe());
-        System.out.println("operator JVM flags: " + String.join(" ", MeasuredOperator.jvmFlags()) + ", environment "
-                + MeasuredOperator.imageEnvironment());
+        List<String> operatorJvmFlags = new ArrayList<>(MeasuredOperator.jvmFlags());
+        operatorJvmFlags.addAll(extraJvmFlags);
+        System.out.println("operator JVM flags: " + String.join(" ", operatorJvmFlags) + ", environment "
+                + MeasuredOperator.operatorEnvironment());
         List<Map<String, Object>> results = new ArrayList<>();
         for (int size : sizes) {
-            for (Arm arm : Arm.values()) {
-                Map<String, Object> result = run(size, arm, profile);
+            for (Arm arm : arms) {
+                Map<String, Object> result = run(size, arm, profile, extraJvmFlags);
                 System.out.println(result);
                 results.add(result);
             }
         }
         printTable(results);
+        boolean met = judge(results, arms.size() == Arm.values().length);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("machine", machine.toJson());
         report.put("loadAverageAtEnd", Machine.loadAverage());
-        report.put("operatorJvmFlags", MeasuredOperator.jvmFlags());
+        report.put("operatorJvmFlags", operatorJvmFlags);
         report.put("results", results);
+        report.put("targetsMet", met);
         Files.createDirectories(OUTPUT);
         new ObjectMapper()
                 .enable(SerializationFeature.INDENT_OUTPUT)
                 .writeValue(OUTPUT.resolve("operator-scale.json").toFile(), report);
         System.out.println("written: " + OUTPUT.resolve("operator-scale.json"));
+        return met;
     }
 
-    private static Map<String, Object> run(int size, Arm arm, boolean profile) throws Exception {
+    private static Map<String, Object> run(int size, Arm arm, boolean profile, List<String> extraJvmFlags)
+            throws Exception {
         Path work = OUTPUT.resolve("scale-" + size + "-" + arm.name().toLowerCase());
         Files.createDirectories(work);
         try (LocalControlPlane controlPlane = LocalControlPlane.start(work.toAbsolutePath())) {
@@ -137,7 +161,10 @@ public final class OperatorScaleBenchmark {
                 return result;
             }
             Path log = work.resolve("operator.log");
-            List<String> extraFlags = profile ? List.of("-XX:NativeMemoryTracking=summary") : List.of();
+            List<String> extraFlags = new ArrayList<>(extraJvmFlags);
+            if (profile) {
+                extraFlags.add("-XX:NativeMemoryTracking=summary");
+            }
             try (MeasuredOperator operator = MeasuredOperator.start(controlPlane.kubeconfig(), log, extraFlags);
                     ScaleObserver observer = new ScaleObserver(client)) {
                 operator.awaitReady(Duration.ofMinutes(2), log);
@@ -316,19 +343,56 @@ public final class OperatorScaleBenchmark {
                     r.getOrDefault("rssMiB", "-"),
                     r.getOrDefault("peakRssMiB", "-"));
         }
+    }
+
+    /**
+     * Prints each size's ratio to the bare client and, from {@value #JUDGED_SIZE} ModelServers up, PASS or MISS for the
+     * targets: settled within {@value #MAX_RATIO}x the bare client, peak RSS under {@value #MAX_PEAK_RSS_MIB} MiB, and
+     * with two or more sizes, time per ModelServer at the largest within {@value #MAX_GROWTH}x of the smallest's.
+     * Returns whether no judged target was missed.
+     */
+    private static boolean judge(List<Map<String, Object>> results, boolean allArms) {
+        if (!allArms) {
+            System.out.println("operator arm only: no ratio to the bare client, targets not judged");
+            return true;
+        }
+        boolean met = true;
+        Map<Integer, Double> msPerServer = new LinkedHashMap<>();
         for (int i = 0; i + 2 < results.size(); i += Arm.values().length) {
             Map<String, Object> bare = results.get(i);
             Map<String, Object> bareSsa = results.get(i + 1);
-            double settled = (double) results.get(i + 2).get("settledSeconds");
+            Map<String, Object> operator = results.get(i + 2);
+            int size = (int) bare.get("size");
+            double settled = (double) operator.get("settledSeconds");
+            double ratio = settled / (double) bare.get("childrenSeconds");
+            double peak = (double) operator.get("peakRssMiB");
+            msPerServer.put(size, 1000 * settled / size);
             System.out.printf(
-                    "size %s: operator settled in %.2fx the bare client's time (%.2fx with server-side apply); %.1f "
-                            + "ms per"
-                            + " ModelServer%n",
-                    bare.get("size"),
-                    settled / (double) bare.get("childrenSeconds"),
-                    settled / (double) bareSsa.get("childrenSeconds"),
-                    1000 * settled / (int) bare.get("size"));
+                    "size %d: operator settled in %.2fx the bare client's time (%.2fx with server-side apply); %.1f "
+                            + "ms per ModelServer; peak RSS %.0f MiB%n",
+                    size, ratio, settled / (double) bareSsa.get("childrenSeconds"), msPerServer.get(size), peak);
+            if (size < JUDGED_SIZE) {
+                System.out.printf("size %d: targets are judged from %d ModelServers up%n", size, JUDGED_SIZE);
+                continue;
+            }
+            met &= verdict("settled within " + MAX_RATIO + "x the bare client", ratio <= MAX_RATIO, "%.2fx", ratio);
+            met &= verdict("peak RSS under " + MAX_PEAK_RSS_MIB + " MiB", peak < MAX_PEAK_RSS_MIB, "%.0f MiB", peak);
         }
+        List<Integer> sizes = msPerServer.keySet().stream().sorted().toList();
+        if (sizes.size() > 1 && sizes.get(sizes.size() - 1) >= JUDGED_SIZE) {
+            double growth = msPerServer.get(sizes.get(sizes.size() - 1)) / msPerServer.get(sizes.get(0));
+            met &= verdict(
+                    "time per ModelServer at the largest size within " + MAX_GROWTH + "x of the smallest's (linear)",
+                    growth <= MAX_GROWTH,
+                    "%.2fx",
+                    growth);
+        }
+        return met;
+    }
+
+    private static boolean verdict(String target, boolean met, String format, double measured) {
+        System.out.printf("%s: %s (" + format + ")%n", met ? "PASS" : "MISS", target, measured);
+        return met;
     }
 
     private static void append(Path file, String text) {

@@ -197,7 +197,7 @@ public final class OperatorStartupBenchmark {
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();
-        env.putAll(MeasuredOperator.imageEnvironment());
+        env.putAll(MeasuredOperator.operatorEnvironment());
         env.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
         env.put("QUARKUS_HTTP_PORT", String.valueOf(freePort()));
         env.put("QUARKUS_OPERATOR_SDK_NAMESPACES", "JOSDK_ALL_NAMESPACES");

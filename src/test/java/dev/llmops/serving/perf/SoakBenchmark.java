@@ -67,10 +67,6 @@ public final class SoakBenchmark {
 
     private static final Path OUTPUT = Path.of("target/perf");
     private static final String USAGE = "usage: soak.sh [MINUTES | smoke] [--profile] [--jvm-flag=FLAG ...]";
-    private static final String JVM_FLAG = "--jvm-flag=";
-    /** What a --jvm-flag may be: one -XX option or system property, nothing a shell or the JVM would read as more. */
-    private static final Pattern ALLOWED_JVM_FLAG =
-            Pattern.compile("-(XX:[+-]?\\w+(=[\\w.]+)?|Xss\\w+|D[\\w.]+=[\\w.]*)");
     /** The operator's extra JVM flags of a profiling run: native memory tracking and the counters jstat reads. */
     private static final List<String> PROFILE_JVM_FLAGS =
             List.of("-XX:NativeMemoryTracking=summary", "-XX:+UsePerfData");
@@ -94,8 +90,8 @@ public final class SoakBenchmark {
         for (String arg : args) {
             if (arg.equals("--profile")) {
                 profile = true;
-            } else if (arg.startsWith(JVM_FLAG)) {
-                jvmFlags.add(jvmFlag(arg.substring(JVM_FLAG.length())));
+            } else if (arg.startsWith(MeasuredOperator.JVM_FLAG_OPTION)) {
+                jvmFlags.add(MeasuredOperator.extraJvmFlag(arg));
             } else if (mode == null && !arg.startsWith("-")) {
                 mode = arg;
             } else {
@@ -158,14 +154,6 @@ public final class SoakBenchmark {
             throw new IllegalArgumentException(
                     "MINUTES must be a whole number from 1 to 1440 (or 'smoke'), got '" + shorten(argument) + "'");
         }
-    }
-
-    private static String jvmFlag(String flag) {
-        if (!ALLOWED_JVM_FLAG.matcher(flag).matches()) {
-            throw new IllegalArgumentException(
-                    "--jvm-flag must be one -XX:, -Xss or -D option, got '" + shorten(flag) + "'");
-        }
-        return flag;
     }
 
     private static String shorten(String argument) {
