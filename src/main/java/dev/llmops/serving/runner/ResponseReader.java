@@ -122,18 +122,20 @@ final class ResponseReader {
     }
 
     /**
-     * While held, a success is decided but not yet handed to whoever waits for it, so the connection can first go back
-     * to the pool: the next request of a closed loop then reuses it instead of opening another.
+     * Once held, a success is decided but handed to whoever waits for it only at {@link #release()}, so the connection
+     * can first go back to the pool: the next request of a closed loop then reuses it instead of opening another.
      */
     synchronized void hold() {
         held = true;
     }
 
-    /** Hands over a success decided while held. Failures are never held. */
+    /**
+     * Hands over a success decided while held; called at the end of each socket read's handling, so a success waits at
+     * most for the rest of the read that decided it. Failures are never held.
+     */
     void release() {
         RequestResult decided;
         synchronized (this) {
-            held = false;
             decided = finished ? outcome : null;
         }
         if (decided != null) {
