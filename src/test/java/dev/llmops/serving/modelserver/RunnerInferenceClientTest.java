@@ -1,0 +1,35 @@
+package dev.llmops.serving.modelserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.llmops.serving.simulator.SglangSimulator;
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The operator's probes over the runner's client, against the simulator: a generation and health, one event loop. */
+class RunnerInferenceClientTest {
+
+    @Test
+    void probesGenerateAndCheckHealthOnOneEventLoop() {
+        RunnerInferenceClient client = new RunnerInferenceClient();
+        try (SglangSimulator simulator =
+                SglangSimulator.builder().model("m").ttft(Duration.ZERO).start()) {
+            URI url = simulator.baseUrl();
+            InferenceClient.Generation generation = client.generate(url, "m", "hello", 4, Duration.ofSeconds(10), null)
+                    .join();
+            boolean healthy = client.healthy(url, Duration.ofSeconds(5)).join();
+
+            assertThat(generation.succeeded()).as(generation.error()).isTrue();
+            assertThat(generation.outputTokens()).isEqualTo(4);
+            assertThat(healthy).isTrue();
+            assertThat(Thread.getAllStackTraces().keySet())
+                    .filteredOn(thread -> thread.getName().startsWith("openai-client-") && thread.isAlive())
+                    .extracting(Thread::getName)
+                    .filteredOn(name -> !name.startsWith("openai-client-get") && !name.startsWith("openai-client-dead"))
+                    .hasSize(1);
+        } finally {
+            client.close();
+        }
+    }
+}
