@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.simulator.SglangSimulator;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** The operator's probes over the runner's client, against the simulator: a generation and health, one event loop. */
@@ -16,8 +19,13 @@ class RunnerInferenceClientTest {
         try (SglangSimulator simulator =
                 SglangSimulator.builder().model("m").ttft(Duration.ZERO).start()) {
             URI url = simulator.baseUrl();
-            InferenceClient.Generation generation = client.generate(url, "m", "hello", 4, Duration.ofSeconds(10), null)
-                    .join();
+            // several at once: one event loop serves them all
+            List<CompletableFuture<InferenceClient.Generation>> probes = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                probes.add(client.generate(url, "m", "hello", 4, Duration.ofSeconds(10), null));
+            }
+            InferenceClient.Generation generation = probes.get(3).join();
+            probes.forEach(CompletableFuture::join);
             boolean healthy = client.healthy(url, Duration.ofSeconds(5)).join();
 
             assertThat(generation.succeeded()).as(generation.error()).isTrue();
