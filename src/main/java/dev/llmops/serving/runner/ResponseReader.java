@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Reads one response without ever blocking: every buffer comes with the {@link System#nanoTime()} of the socket read
- * that returned it, is split into server-sent events and parsed on the spot. Also the place a request's outcome is decided, exactly once,
- * whether by the end of the stream, a broken connection or the deadline.
+ * that returned it, is split into server-sent events and parsed on the spot. Also the place a request's outcome is
+ * decided, exactly once, whether by the end of the stream, a broken connection or the deadline.
  */
 final class ResponseReader {
 
