@@ -31,6 +31,7 @@ public final class FailureClass {
         }
         if (cause instanceof java.net.http.HttpConnectTimeoutException
                 || cause instanceof java.net.ConnectException
+                || cause instanceof io.netty.channel.ConnectTimeoutException
                 || cause instanceof java.nio.channels.UnresolvedAddressException
                 || cause instanceof java.net.UnknownHostException) {
             return CONNECT;
@@ -45,7 +46,8 @@ public final class FailureClass {
                     || cause instanceof java.net.UnknownHostException) {
                 return "the host name does not resolve";
             }
-            if (cause instanceof java.net.http.HttpConnectTimeoutException) {
+            if (cause instanceof java.net.http.HttpConnectTimeoutException
+                    || cause instanceof io.netty.channel.ConnectTimeoutException) {
                 return "connecting timed out: the host is down, unreachable or behind a firewall";
             }
         }
