@@ -87,8 +87,8 @@ final class ResponseReader {
     }
 
     /**
-     * The request body has been handed to the connection: from now on the server has the request, so latencies count
-     * from here, not from the submission (which may have waited for a connection to open).
+     * The request has been written to its connection, starting at {@code nanos}: latencies count from there, not from
+     * the submission (which may have waited for a connection to open).
      */
     synchronized void bodySent(long nanos) {
         if (!finished) {

@@ -147,9 +147,12 @@ final class StreamingTransport implements AutoCloseable {
                 () -> idle.computeIfAbsent(target.key(), k -> new ConcurrentLinkedDeque<>())
                         .offerLast(channel));
         reader.onAbort(channel::close);
+        // Stamped before the write: the server cannot have the request earlier, so no latency counts less than the
+        // server's own (a stamp after the write can come after the server has already started on it).
+        long sending = System.nanoTime();
         channel.writeAndFlush(http).addListener(written -> {
             if (written.isSuccess()) {
-                reader.bodySent(System.nanoTime());
+                reader.bodySent(sending);
             } else {
                 reader.failBeforeResponse(written.cause());
                 channel.close();
