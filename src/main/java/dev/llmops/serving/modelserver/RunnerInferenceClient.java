@@ -10,11 +10,14 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
-/** The operator's probes over the runner's non-blocking OpenAI client: one streamed chat completion, or GET /health. */
+/**
+ * The operator's probes over the runner's non-blocking OpenAI client: one streamed chat completion, or GET /health. One
+ * event loop and one GET thread, started on the first probe, are plenty for probes; both close with the bean.
+ */
 @ApplicationScoped
 public class RunnerInferenceClient implements InferenceClient {
 
-    private final OpenAiClient client = OpenAiClient.create(2, Duration.ofSeconds(5));
+    private final OpenAiClient client = OpenAiClient.create(1, Duration.ofSeconds(5));
 
     @Override
     public CompletableFuture<Generation> generate(

@@ -3,7 +3,7 @@ package dev.llmops.serving.runner;
 /** Names of the ways a request can fail; reports count failures under these keys. */
 public final class FailureClass {
 
-    /** The TCP connection could not be opened (refused, unreachable, connect timeout). */
+    /** The connection could not be opened (refused, unreachable, connect timeout, a failed TLS handshake). */
     public static final String CONNECT = "connect";
     /** The request's timeout elapsed before the answer was complete. */
     public static final String TIMEOUT = "timeout";
@@ -29,8 +29,12 @@ public final class FailureClass {
         if (cause instanceof ResponseTooLarge) {
             return TOO_LARGE;
         }
+        if (handshakeFailure(error) != null) {
+            return CONNECT;
+        }
         if (cause instanceof java.net.http.HttpConnectTimeoutException
                 || cause instanceof java.net.ConnectException
+                || cause instanceof io.netty.channel.ConnectTimeoutException
                 || cause instanceof java.nio.channels.UnresolvedAddressException
                 || cause instanceof java.net.UnknownHostException) {
             return CONNECT;
@@ -45,9 +49,14 @@ public final class FailureClass {
                     || cause instanceof java.net.UnknownHostException) {
                 return "the host name does not resolve";
             }
-            if (cause instanceof java.net.http.HttpConnectTimeoutException) {
+            if (cause instanceof java.net.http.HttpConnectTimeoutException
+                    || cause instanceof io.netty.channel.ConnectTimeoutException) {
                 return "connecting timed out: the host is down, unreachable or behind a firewall";
             }
+        }
+        Throwable handshake = handshakeFailure(error);
+        if (handshake != null) {
+            return "TLS handshake failed: " + handshake.getMessage();
         }
         Throwable root = rootOf(error);
         if (root instanceof ResponseTooLarge) {
@@ -57,6 +66,16 @@ public final class FailureClass {
             return "connection refused: nothing is listening on that port";
         }
         return root instanceof java.net.http.HttpTimeoutException ? "no response before the timeout" : describe(root);
+    }
+
+    /** The handshake failure in the chain (the JDK client and Netty each wrap it in their own exception), or null. */
+    private static Throwable handshakeFailure(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof javax.net.ssl.SSLHandshakeException) {
+                return cause;
+            }
+        }
+        return null;
     }
 
     /** An exception as its simple class name and message, for failures without a plainer reason. */

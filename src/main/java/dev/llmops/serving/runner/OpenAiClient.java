@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
@@ -19,12 +20,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A non-blocking client for OpenAI-compatible servers (SGLang, vLLM): thousands of streams in flight on a few threads,
- * each chunk timestamped on arrival.
+ * each chunk timestamped when the socket read returned it.
  *
- * <p>HTTP/1.1 on {@link HttpClient}: the JDK client opens as many connections per host as there are requests in
- * flight (no pool limit) and keeps idle ones for reuse. Responses are read by a {@link ResponseReader} that never
- * blocks; deadlines run on one timer thread. One instance serves any number of servers: the target is part of each
- * request. Close it when done.
+ * <p>Completions go over a {@link StreamingTransport} (HTTP/1.1 on Netty, one connection per request in flight, idle
+ * ones kept for reuse); its event loops read the sockets and parse the answers in {@link ResponseReader}s, which never
+ * block. Plain GETs ({@code /health}, {@code /v1/models}) use the JDK's {@link HttpClient}. Both start on first use, so
+ * a command that sends nothing pays for neither. One instance serves any number of servers: the target is part of
+ * each request. Close it when done.
  */
 public final class OpenAiClient implements AutoCloseable {
 
@@ -37,29 +39,58 @@ public final class OpenAiClient implements AutoCloseable {
      */
     private static final java.util.logging.Logger JDK_CLIENT_DEBUG_LOG = quiet("jdk.internal.httpclient.debug");
 
-    private final ExecutorService callbacks;
+    private final int eventLoops;
+    private final Duration connectTimeout;
     private final ScheduledThreadPoolExecutor deadlines;
-    private final HttpClient http;
+    private StreamingTransport transport;
+    private ExecutorService getCallbacks;
+    private HttpClient http;
+    private boolean closed;
 
-    private OpenAiClient(int threads, Duration connectTimeout) {
-        this.callbacks = Executors.newFixedThreadPool(threads, daemonThreads("openai-client"));
+    private OpenAiClient(int eventLoops, Duration connectTimeout) {
+        if (eventLoops < 1) {
+            throw new IllegalArgumentException("eventLoops must be at least 1, got " + eventLoops);
+        }
+        this.eventLoops = eventLoops;
+        this.connectTimeout = connectTimeout;
         this.deadlines = new ScheduledThreadPoolExecutor(1, daemonThreads("openai-client-deadlines"));
         this.deadlines.setRemoveOnCancelPolicy(true);
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(callbacks)
-                .build();
     }
 
-    /** A client with one callback thread per processor (at least two) and a 10 s connect timeout. */
+    /** A client with one event loop per processor and a 10 s connect timeout. */
     public static OpenAiClient create() {
-        return new OpenAiClient(Math.max(2, Runtime.getRuntime().availableProcessors()), Duration.ofSeconds(10));
+        return new OpenAiClient(Math.max(1, Runtime.getRuntime().availableProcessors()), Duration.ofSeconds(10));
     }
 
-    public static OpenAiClient create(int callbackThreads, Duration connectTimeout) {
-        return new OpenAiClient(callbackThreads, connectTimeout);
+    /** A client with {@code eventLoops} threads reading and parsing answers (one is plenty for a few probes). */
+    public static OpenAiClient create(int eventLoops, Duration connectTimeout) {
+        return new OpenAiClient(eventLoops, connectTimeout);
+    }
+
+    private synchronized StreamingTransport transport() {
+        if (closed) {
+            throw new IllegalStateException("the client is closed");
+        }
+        if (transport == null) {
+            transport = new StreamingTransport(eventLoops, connectTimeout);
+        }
+        return transport;
+    }
+
+    private synchronized HttpClient http() {
+        if (closed) {
+            throw new IllegalStateException("the client is closed");
+        }
+        if (http == null) {
+            getCallbacks = Executors.newSingleThreadExecutor(daemonThreads("openai-client-get"));
+            http = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(connectTimeout)
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .executor(getCallbacks)
+                    .build();
+        }
+        return http;
     }
 
     /**
@@ -68,29 +99,8 @@ public final class OpenAiClient implements AutoCloseable {
      */
     public CompletableFuture<RequestResult> complete(CompletionRequest request) {
         ResponseReader reader = new ResponseReader(request, System.nanoTime());
-        HttpRequest.Builder builder = HttpRequest.newBuilder(request.uri())
-                .timeout(request.timeout())
-                .header("Content-Type", "application/json")
-                .header("Accept", request.stream() ? "text/event-stream" : "application/json")
-                .POST(new TimedBodyPublisher(requestBody(request), reader::bodySent));
-        if (request.apiKey() != null) {
-            builder.header("Authorization", "Bearer " + request.apiKey());
-        }
-        HttpRequest httpRequest = builder.build();
-        CompletableFuture<HttpResponse<Void>> exchange = http.sendAsync(httpRequest, reader::onHeaders);
-        exchange.whenComplete((response, error) -> {
-            if (error != null) {
-                reader.failBeforeResponse(error);
-            }
-        });
-        ScheduledFuture<?> deadline = deadlines.schedule(
-                () -> {
-                    reader.timeOut();
-                    exchange.cancel(true);
-                },
-                request.timeout().toNanos(),
-                TimeUnit.NANOSECONDS);
-        return reader.result().whenComplete((result, error) -> deadline.cancel(false));
+        transport().send(request, requestBody(request), reader);
+        return reader.result();
     }
 
     /**
@@ -108,7 +118,7 @@ public final class OpenAiClient implements AutoCloseable {
         long start = System.nanoTime();
         BoundedText body = new BoundedText(EndpointResponse.MAX_BODY_BYTES);
         CompletableFuture<EndpointResponse> answer = new CompletableFuture<>();
-        CompletableFuture<HttpResponse<String>> exchange = http.sendAsync(builder.build(), info -> body);
+        CompletableFuture<HttpResponse<String>> exchange = http().sendAsync(builder.build(), info -> body);
         exchange.whenComplete((response, error) -> {
             Duration latency = Duration.ofNanos(System.nanoTime() - start);
             answer.complete(
@@ -133,15 +143,27 @@ public final class OpenAiClient implements AutoCloseable {
         return answer.whenComplete((response, error) -> deadline.cancel(false));
     }
 
-    /** The threads that deliver response bytes; the runner measures their queueing delay as the client's own lag. */
-    ExecutorService callbackExecutor() {
-        return callbacks;
+    /** The threads that read and parse answers; the runner measures their queueing delay as the client's own lag. */
+    Executor callbackExecutor() {
+        return task -> transport().loops().execute(task);
     }
 
     @Override
     public void close() {
+        StreamingTransport opened;
+        ExecutorService getThreads;
+        synchronized (this) {
+            closed = true;
+            opened = transport;
+            getThreads = getCallbacks;
+        }
         deadlines.shutdownNow();
-        callbacks.shutdownNow();
+        if (getThreads != null) {
+            getThreads.shutdownNow();
+        }
+        if (opened != null) {
+            opened.close();
+        }
     }
 
     static byte[] requestBody(CompletionRequest request) {

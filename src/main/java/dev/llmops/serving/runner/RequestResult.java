@@ -12,8 +12,8 @@ import java.util.OptionalDouble;
  * @param errorMessage what went wrong, for a person; null on success
  * @param httpStatus 0 when no response arrived
  * @param responseId the completion id the server returned, if any
- * @param sendNanos when the HTTP client had taken the whole request body (after any wait for a connection); when it
- *     never did, when the request was handed to the client
+ * @param sendNanos when the request's write to its connection began (after any wait for a connection); when it never
+ *     was written, when the request was handed to the client
  * @param firstTokenNanos first chunk carrying a non-empty token on any channel (content or reasoning), or
  *     {@link #NO_TIME}
  * @param firstContentNanos first chunk carrying non-empty content (not reasoning), or {@link #NO_TIME}

@@ -1,22 +1,19 @@
 package dev.llmops.serving.runner;
 
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Flow;
 
 /**
- * Reads one response without ever blocking: every buffer is timestamped with {@link System#nanoTime()} on arrival,
- * split into server-sent events and parsed on the spot. Also the place a request's outcome is decided, exactly once,
- * whether by the end of the stream, a broken connection or the deadline.
+ * Reads one response without ever blocking: every buffer comes with the {@link System#nanoTime()} of the socket read
+ * that returned it, is split into server-sent events and parsed on the spot. Also the place a request's outcome is
+ * decided, exactly once, whether by the end of the stream, a broken connection or the deadline.
  */
-final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
+final class ResponseReader {
 
     /** An error body is only shown, so it is cut here rather than failing the request. */
     private static final int MAX_ERROR_BODY = 8192;
@@ -42,9 +39,9 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     private final CompletionRequest request;
     private long sendNanos;
     private final CompletableFuture<RequestResult> result = new CompletableFuture<>();
-    private final CompletableFuture<Void> body = new CompletableFuture<>();
-
-    private Flow.Subscription subscription;
+    private RequestResult outcome;
+    private Runnable abort;
+    private boolean held;
     private int status;
     private boolean eventStream;
     private boolean finished;
@@ -90,8 +87,8 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
     }
 
     /**
-     * The request body has been handed to the connection: from now on the server has the request, so latencies count
-     * from here, not from the submission (which may have waited for a connection to open).
+     * The request has been written to its connection, starting at {@code nanos}: latencies count from there, not from
+     * the submission (which may have waited for a connection to open).
      */
     synchronized void bodySent(long nanos) {
         if (!finished) {
@@ -103,83 +100,107 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
         return result;
     }
 
-    synchronized ResponseReader onHeaders(HttpResponse.ResponseInfo info) {
-        status = info.statusCode();
+    /**
+     * Called when a failure should drop the connection (a timeout, a cap, a bad chunk); runs at once when the request
+     * has already failed.
+     */
+    synchronized void onAbort(Runnable dropConnection) {
+        if (finished && outcome.failureClass() != null) {
+            dropConnection.run();
+        } else {
+            abort = dropConnection;
+        }
+    }
+
+    synchronized boolean finished() {
+        return finished;
+    }
+
+    /** Whether the request failed; false while it runs and when it succeeded. */
+    synchronized boolean failed() {
+        return finished && outcome.failureClass() != null;
+    }
+
+    /**
+     * Once held, a success is decided but handed to whoever waits for it only at {@link #release()}, so the connection
+     * can first go back to the pool: the next request of a closed loop then reuses it instead of opening another.
+     */
+    synchronized void hold() {
+        held = true;
+    }
+
+    /**
+     * Hands over a success decided while held; called at the end of each socket read's handling, so a success waits at
+     * most for the rest of the read that decided it. Failures are never held.
+     */
+    void release() {
+        RequestResult decided;
+        synchronized (this) {
+            decided = finished ? outcome : null;
+        }
+        if (decided != null) {
+            result.complete(decided);
+        }
+    }
+
+    synchronized void onHeaders(int statusCode, String contentType) {
+        status = statusCode;
         eventStream = status == 200
-                && info.headers()
-                        .firstValue("content-type")
-                        .map(type -> type.toLowerCase().startsWith("text/event-stream"))
-                        .orElse(false);
+                && contentType != null
+                && contentType.toLowerCase().startsWith("text/event-stream");
         if (!eventStream) {
             rawBody = new byte[1024];
         }
-        return this;
     }
 
-    @Override
-    public CompletionStage<Void> getBody() {
-        return body;
+    /** Whether the response headers arrived. */
+    synchronized boolean answered() {
+        return status != 0;
     }
 
-    @Override
-    public synchronized void onSubscribe(Flow.Subscription s) {
-        subscription = s;
+    /** Bytes of the body, as the socket read at {@code readNanos} returned them. */
+    synchronized void onBody(ByteBuffer buffer, long readNanos) {
         if (finished) {
-            s.cancel();
-        } else {
-            s.request(Long.MAX_VALUE);
+            return;
         }
-    }
-
-    @Override
-    public void onNext(List<ByteBuffer> buffers) {
-        long now = System.nanoTime();
-        synchronized (this) {
-            if (finished) {
-                return;
+        try {
+            if (eventStream) {
+                readEvents(buffer, readNanos);
+            } else {
+                keepBody(buffer);
             }
-            try {
-                for (ByteBuffer buffer : buffers) {
-                    if (eventStream) {
-                        readEvents(buffer, now);
-                    } else {
-                        keepBody(buffer);
-                    }
-                    if (finished) {
-                        return;
-                    }
-                }
-            } catch (ResponseTooLarge e) {
-                fail(FailureClass.TOO_LARGE, e.getMessage() + (eventStream ? " after " + chunks + " chunks" : ""), now);
-            } catch (IOException | RuntimeException e) {
-                fail(FailureClass.BAD_RESPONSE, "unreadable chunk: " + e.getMessage(), now);
-            }
-        }
-    }
-
-    @Override
-    public void onError(Throwable error) {
-        long now = System.nanoTime();
-        synchronized (this) {
+        } catch (ResponseTooLarge e) {
             fail(
-                    FailureClass.DISCONNECT,
-                    "connection broke after " + chunks + " chunks: " + FailureClass.describe(error),
-                    now);
+                    FailureClass.TOO_LARGE,
+                    e.getMessage() + (eventStream ? " after " + chunks + " chunks" : ""),
+                    readNanos);
+        } catch (IOException | RuntimeException e) {
+            fail(FailureClass.BAD_RESPONSE, "unreadable chunk: " + e.getMessage(), readNanos);
         }
     }
 
-    @Override
-    public void onComplete() {
-        long now = System.nanoTime();
-        synchronized (this) {
-            if (!finished) {
-                if (status != 200) {
-                    fail(FailureClass.http(status), errorText(), now);
-                } else if (eventStream) {
-                    endOfStream(now);
-                } else {
-                    readWholeBody(now);
-                }
+    /** The connection broke after the response headers arrived. */
+    synchronized void onBroken(Throwable error, long nanos) {
+        fail(
+                FailureClass.DISCONNECT,
+                "connection broke after " + chunks + " chunks: " + FailureClass.describe(error),
+                nanos);
+    }
+
+    /** The server sent something that is not HTTP/1.1, or headers past the client's cap. */
+    synchronized void onUnreadable(String failureClass, String message) {
+        fail(failureClass, message, System.nanoTime());
+    }
+
+    /** The body ended as HTTP framing says (last chunk, content length, or the server closing an unframed body). */
+    synchronized void onEnd(long nanos) {
+        if (!finished) {
+            if (status != 200) {
+                fail(FailureClass.http(status), errorText(), nanos);
+            } else if (eventStream) {
+                endOfStream(nanos);
+            } else {
+                readWholeBody(nanos);
             }
         }
     }
@@ -484,11 +505,7 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
             return;
         }
         finished = true;
-        if (subscription != null && failureClass != null) {
-            subscription.cancel();
-        }
-        body.complete(null);
-        result.complete(new RequestResult(
+        outcome = new RequestResult(
                 failureClass,
                 message,
                 status,
@@ -506,7 +523,13 @@ final class ResponseReader implements HttpResponse.BodySubscriber<Void> {
                 Arrays.copyOf(chunkTokens, chunks),
                 text == null ? null : text.toString(),
                 reasoningText == null ? null : reasoningText.toString(),
-                logprobPieces == null ? null : List.copyOf(sawLogprobs ? logprobPieces : chunkPieces)));
+                logprobPieces == null ? null : List.copyOf(sawLogprobs ? logprobPieces : chunkPieces));
+        if (failureClass != null && abort != null) {
+            abort.run();
+        }
+        if (failureClass != null || !held) {
+            result.complete(outcome);
+        }
     }
 
     private void keepBody(ByteBuffer buffer) throws ResponseTooLarge {
