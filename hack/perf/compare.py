@@ -129,6 +129,10 @@ def checks(levels):
             results.append(("throughput error at %d streams < %.0f %%" % (streams, TARGET_THROUGHPUT_PCT),
                             runner["throughput_error_pct"] < TARGET_THROUGHPUT_PCT,
                             "%.3f %%" % runner["throughput_error_pct"]))
+        results.append(("runner CPU per million tokens at or below the peer's at %d streams" % streams,
+                        runner["client_cpu_s_per_million_tokens"] <= peer["client_cpu_s_per_million_tokens"],
+                        "%.1f vs %.1f s" % (runner["client_cpu_s_per_million_tokens"],
+                                            peer["client_cpu_s_per_million_tokens"])))
         if streams >= RATIO_FROM_STREAMS:
             for metric, unit in (("ttft_error_p50_ms", "ms"), ("itl_error_p50_ms", "ms"), ("throughput_error_pct", "%")):
                 results.append(("runner %s at most 1/%.0f of the peer's at %d streams" % (metric, RATIO_TARGET, streams),
