@@ -9,9 +9,10 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.util.Map;
 
 /**
- * The operator SDK's metrics with each finished execution matched to a started one. The SDK reports an execution as
- * finished, never as started, when it skips a resource that was deleted while its reconcile waited in the queue, and
- * the executions and queue gauges, which it decrements then, drift below zero with every such deletion.
+ * The operator SDK's metrics with each finished execution matched to a started one. The SDK counts a reconcile into its
+ * queue gauge when it submits it and into its executions gauge when it starts, and takes it out of both when it
+ * finishes; but a reconcile it skips, its resource deleted while it waited, finishes without having started, and the
+ * executions gauge drifted below zero with every such deletion. Such a finish is reported as a start and a finish.
  */
 final class PairedExecutionMetrics implements Metrics {
 
@@ -32,10 +33,11 @@ final class PairedExecutionMetrics implements Metrics {
 
     @Override
     public void reconciliationExecutionFinished(HasMetadata resource, Map<String, Object> metadata) {
-        if (STARTED.get()) {
-            STARTED.set(false);
-            delegate.reconciliationExecutionFinished(resource, metadata);
+        if (!STARTED.get()) {
+            delegate.reconciliationExecutionStarted(resource, metadata);
         }
+        STARTED.set(false);
+        delegate.reconciliationExecutionFinished(resource, metadata);
     }
 
     @Override

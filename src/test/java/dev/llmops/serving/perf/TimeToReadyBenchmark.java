@@ -50,6 +50,7 @@ public final class TimeToReadyBenchmark {
     static final Duration READY_TIMEOUT = Duration.ofMinutes(3);
     /** The median the operator is held to: the one measured when the probe periods were last changed. */
     static final double TARGET_MEDIAN_SECONDS = 1.45;
+
     static final int JUDGED_REPETITIONS = 5;
 
     private TimeToReadyBenchmark() {}
