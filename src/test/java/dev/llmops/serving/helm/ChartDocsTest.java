@@ -54,4 +54,24 @@ class ChartDocsTest {
 
         assertThat(Files.readString(Path.of("docs/operations.md"))).contains(row);
     }
+
+    @Test
+    void theOperationsGuideStatesTheChartsDefaultJvmOptions() throws IOException {
+        String jvmOptions = RenderedChart.render(Map.of())
+                .deployment()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getEnv()
+                .stream()
+                .filter(variable -> variable.getName().equals("JDK_JAVA_OPTIONS"))
+                .findFirst()
+                .orElseThrow()
+                .getValue();
+
+        assertThat(Files.readString(Path.of("docs/operations.md")))
+                .contains("| `jvmOptions` | `" + jvmOptions + "` |");
+    }
 }
