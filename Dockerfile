@@ -46,4 +46,7 @@ ENV MALLOC_ARENA_MAX=2
 # starts a second in the benchmark runner (docs/performance.md, open-loop accuracy).
 USER 10001:10001
 EXPOSE 8080
-ENTRYPOINT ["java", "-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50.0", "-XX:+ExitOnOutOfMemoryError", "-XX:TrimNativeHeapInterval=5000", "-XX:-UsePerfData", "-Djava.io.tmpdir=/tmp", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2", "-jar", "/app/quarkus-run.jar"]
+# The client compiler alone (-XX:TieredStopAtLevel=1): C2 spent half of the operator's CPU in its first minute and most
+# of a benchmark's at 64 streams, and its code cache and arenas were the memory above the heap; C1's code costs the
+# runner 10 % more CPU per token at 1024 streams (docs/performance.md).
+ENTRYPOINT ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:MaxRAMPercentage=50.0", "-XX:+ExitOnOutOfMemoryError", "-XX:TrimNativeHeapInterval=5000", "-XX:-UsePerfData", "-Djava.io.tmpdir=/tmp", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2", "-jar", "/app/quarkus-run.jar"]

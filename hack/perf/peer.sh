@@ -25,6 +25,12 @@ cpu_seconds() { # utime + stime of a process, in seconds
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 cpu_model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 
+# image_jvm_flags: the JVM flags of the image's ENTRYPOINT (between "java" and "-jar"), one per line: the flags a
+# benchmark Job's runner starts with.
+image_jvm_flags() {
+  grep -m1 '^ENTRYPOINT' Dockerfile | tr -d '[]",' | tr ' ' '\n' | sed -n '/^java$/,/^-jar$/p' | sed '1d;$d'
+}
+
 # print_machine: the machine, the JVM and the peer's Python the figures come from.
 print_machine() {
   echo "machine: ${cpu_model}, $(nproc) cores, load average $(load); $(java -version 2>&1 | head -1); \

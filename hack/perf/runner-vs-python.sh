@@ -7,6 +7,7 @@
 # full: 64, 256, 512 and 1024 concurrent streams, 200 tokens per request, 4 × streams requests (about 10 min on 2 cores)
 # quick: 64 and 512 streams, 50 tokens per request, 2 × streams requests (about 1 min)
 # smoke: 16 streams, 8 tokens per request, 16 requests, targets not judged (a few seconds): what CI runs so it cannot rot
+# The runner starts with the image's JVM flags, as a benchmark Job's does.
 # Results: a table on stdout, target/perf/runner-vs-python/results.json. Exit code 1 when a target is missed.
 set -euo pipefail
 
@@ -30,8 +31,10 @@ source "$(dirname "$0")/peer.sh"
 
 workload="closed loop, chat, ${input_len}-word random prompts, ${output_len} tokens per request (ignore_eos), \
 ${rounds} × streams requests after ${warmup} warm-up requests of ${warmup_tokens} tokens; simulator TTFT ${ttft_ms} ms, ${token_delay_ms} ms per token, one token per chunk"
+mapfile -t runner_jvm_flags < <(image_jvm_flags)
 print_machine
 echo "workload: $workload"
+echo "runner JVM flags (the image's): ${runner_jvm_flags[*]}"
 load_before=$(load)
 
 start_simulator --ttft-ms "$ttft_ms" --token-delay-ms "$token_delay_ms" \
@@ -43,7 +46,7 @@ for streams in "${levels[@]}"; do
   requests=$((rounds * streams))
   echo "c$streams: runner ($requests requests)"
   before=$(cpu_seconds "$simulator")
-  /usr/bin/time -f '%e %U %S' -o "$dir/runner.time" java -jar "$jar" bench --url "$url" --model simulated/model \
+  /usr/bin/time -f '%e %U %S' -o "$dir/runner.time" java "${runner_jvm_flags[@]}" -jar "$jar" bench --url "$url" --model simulated/model \
     --no-single --concurrency "$streams" --requests-per-level "$requests" --dataset random --input-len "$input_len" \
     --output-len "$output_len" --ignore-eos --temperature 0 --warmup "$warmup" --warmup-max-tokens "$warmup_tokens" \
     --json-out "$dir/runner.json" --requests-out "$dir/runner.jsonl" > "$dir/runner.log" 2>&1

@@ -227,7 +227,7 @@ class HelmChartTest {
     void jvmOptionsReachTheOperatorsJvmOnlyWhenSet() {
         assertThat(env(operatorContainer(Map.of())))
                 .containsEntry(
-                        "JDK_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20");
+                        "JDK_JAVA_OPTIONS", "-XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20");
         assertThat(env(operatorContainer(Map.of("jvmOptions", "-Xss512k"))))
                 .containsEntry("JDK_JAVA_OPTIONS", "-Xss512k");
         assertThat(env(operatorContainer(Map.of("jvmOptions", "")))).doesNotContainKey("JDK_JAVA_OPTIONS");
