@@ -28,7 +28,7 @@ class CrdDriftTest {
         new CRDGenerator()
                 .inOutputDir(generated.toFile())
                 .forCRDVersions("v1")
-                .withPostProcessor(new PrinterColumnOrder())
+                .withPostProcessor(new GeneratedCrdFixes())
                 .customResourceClasses(resourceClasses())
                 .generate();
 

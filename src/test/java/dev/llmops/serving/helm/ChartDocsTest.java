@@ -71,7 +71,6 @@ class ChartDocsTest {
                 .orElseThrow()
                 .getValue();
 
-        assertThat(Files.readString(Path.of("docs/operations.md")))
-                .contains("| `jvmOptions` | `" + jvmOptions + "` |");
+        assertThat(Files.readString(Path.of("docs/operations.md"))).contains("| `jvmOptions` | `" + jvmOptions + "` |");
     }
 }

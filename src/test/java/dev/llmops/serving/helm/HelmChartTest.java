@@ -226,8 +226,7 @@ class HelmChartTest {
     @Test
     void jvmOptionsReachTheOperatorsJvmOnlyWhenSet() {
         assertThat(env(operatorContainer(Map.of())))
-                .containsEntry(
-                        "JDK_JAVA_OPTIONS", "-XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20");
+                .containsEntry("JDK_JAVA_OPTIONS", "-XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20");
         assertThat(env(operatorContainer(Map.of("jvmOptions", "-Xss512k"))))
                 .containsEntry("JDK_JAVA_OPTIONS", "-Xss512k");
         assertThat(env(operatorContainer(Map.of("jvmOptions", "")))).doesNotContainKey("JDK_JAVA_OPTIONS");

@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
 
 /**
  * The packaged operator as a child JVM, started with the Dockerfile's JVM flags and environment, the memory the Helm
- * chart gives its container and the chart's environment (its JVM options included), so its resident memory is what a cluster would see. Reads its
- * RSS from /proc and its reconcile counts from its Prometheus endpoint.
+ * chart gives its container and the chart's environment (its JVM options included), so its resident memory is what a
+ * cluster would see. Reads its RSS from /proc and its reconcile counts from its Prometheus endpoint.
  */
 final class MeasuredOperator implements AutoCloseable {
 
@@ -44,7 +44,7 @@ final class MeasuredOperator implements AutoCloseable {
             Pattern.compile("(?m)^operator_sdk_reconciliations_started_total\\{([^}]*)} ([0-9.E+-]+)$");
     private static final Pattern KIND = Pattern.compile("kind=\"([^\"]*)\"");
 
-    /** The benchmarks' option for one more JVM flag of the operator, e.g. {@code --jvm-flag=-XX:MaxHeapFreeRatio=20}. */
+    /** The benchmarks' option for one more operator JVM flag, e.g. {@code --jvm-flag=-XX:MaxHeapFreeRatio=20}. */
     static final String JVM_FLAG_OPTION = "--jvm-flag=";
     /** What a --jvm-flag may be: one -XX option or system property, nothing a shell or the JVM would read as more. */
     private static final Pattern ALLOWED_JVM_FLAG =

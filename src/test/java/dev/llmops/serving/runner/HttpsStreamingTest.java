@@ -86,7 +86,7 @@ class HttpsStreamingTest {
         assertThat(result.errorMessage()).contains("TLS handshake failed").contains("localhost");
     }
 
-    /** One streamed completion to https://localhost with the JVM's trust store set to {@code store} (none: the JDK's). */
+    /** One streamed completion to https://localhost, the JVM's trust store set to {@code store} (null: the JDK's). */
     private static RequestResult completeTrusting(Path store, HttpsServer server) {
         String[] saved = {
             System.getProperty(TRUST_STORE),

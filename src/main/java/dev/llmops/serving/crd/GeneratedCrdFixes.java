@@ -11,10 +11,11 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Puts printer columns in the order the resource class declares them. The CRD generator sorts them by JSON path,
- * which would make kubectl print AGE first and the figures users look for in an arbitrary order.
+ * What the CRD generator's output needs before it ships: printer columns in the order the resource class declares them
+ * (the generator sorts them by JSON path, which would make kubectl print AGE first and the figures users look for in
+ * an arbitrary order), and Kubernetes' required fields in the embedded types ({@link EmbeddedRequiredFields}).
  */
-public class PrinterColumnOrder implements CRDPostProcessor {
+public class GeneratedCrdFixes implements CRDPostProcessor {
 
     @Override
     public HasMetadata process(HasMetadata crd, String crdSpecVersion) {
@@ -28,6 +29,7 @@ public class PrinterColumnOrder implements CRDPostProcessor {
                             .sort(Comparator.comparingInt(
                                     (CustomResourceColumnDefinition c) -> declared.indexOf(c.getName())));
                 }
+                EmbeddedRequiredFields.addTo(version.getSchema().getOpenAPIV3Schema());
             });
         }
         return crd;
@@ -36,7 +38,7 @@ public class PrinterColumnOrder implements CRDPostProcessor {
     private static List<String> declaredColumnNames(String kind) {
         try {
             Class<?> resource = Class.forName(
-                    ApiGroup.class.getPackageName() + "." + kind, false, PrinterColumnOrder.class.getClassLoader());
+                    ApiGroup.class.getPackageName() + "." + kind, false, GeneratedCrdFixes.class.getClassLoader());
             return Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class))
                     .map(AdditionalPrinterColumn::name)
                     .toList();
