@@ -38,14 +38,8 @@ class ChartDocsTest {
 
     @Test
     void theOperationsGuideStatesTheChartsDefaultResources() throws IOException {
-        ResourceRequirements resources = RenderedChart.render(Map.of())
-                .deployment()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getResources();
+        ResourceRequirements resources =
+                RenderedChart.render(Map.of()).operatorContainer().getResources();
         String row = "| `resources` | %s CPU, %s requested; %s limit |"
                 .formatted(
                         resources.getRequests().get("cpu"),
@@ -57,19 +51,8 @@ class ChartDocsTest {
 
     @Test
     void theOperationsGuideStatesTheChartsDefaultJvmOptions() throws IOException {
-        String jvmOptions = RenderedChart.render(Map.of())
-                .deployment()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getEnv()
-                .stream()
-                .filter(variable -> variable.getName().equals("JDK_JAVA_OPTIONS"))
-                .findFirst()
-                .orElseThrow()
-                .getValue();
+        String jvmOptions = HelmChartTest.env(RenderedChart.render(Map.of()).operatorContainer())
+                .get("JDK_JAVA_OPTIONS");
 
         assertThat(Files.readString(Path.of("docs/operations.md"))).contains("| `jvmOptions` | `" + jvmOptions + "` |");
     }

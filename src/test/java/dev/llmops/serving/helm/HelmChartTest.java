@@ -87,13 +87,7 @@ class HelmChartTest {
 
     @Test
     void probesUseQuarkusHealthOnTheHttpPort() {
-        Container operator = RenderedChart.render(Map.of("http.port", 9090))
-                .deployment()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0);
+        Container operator = RenderedChart.render(Map.of("http.port", 9090)).operatorContainer();
 
         assertThat(operator.getPorts()).singleElement().satisfies(p -> {
             assertThat(p.getName()).isEqualTo("http");
@@ -111,13 +105,7 @@ class HelmChartTest {
 
     @Test
     void defaultsMatchTheOperatorsOwnDefaults() throws NoSuchMethodException {
-        Container operator = RenderedChart.render(Map.of())
-                .deployment()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0);
+        Container operator = RenderedChart.render(Map.of()).operatorContainer();
 
         assertThat(operator.getImage()).isEqualTo(OPERATOR_IMAGE);
         assertThat(env(operator))
@@ -139,12 +127,7 @@ class HelmChartTest {
                         "api.openai.com",
                         "benchmark.apiKeyHosts[1]",
                         "*.inference.example"))
-                .deployment()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0);
+                .operatorContainer();
 
         assertThat(env(operator)).containsEntry("LLMOPS_BENCHMARK_API_KEY_HOSTS", "api.openai.com,*.inference.example");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("benchmark.apiKeyHosts[0]", "https://api.openai.com")))
@@ -167,12 +150,7 @@ class HelmChartTest {
 
         Container operator = RenderedChart.render(
                         Map.of("sglang.runtimeClassName", "nvidia", "benchmark.apiKeyHosts[0]", "api.example"))
-                .deployment()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0);
+                .operatorContainer();
         assertThat(operator.getEnv())
                 .extracting(EnvVar::getName)
                 .filteredOn(name -> name.startsWith("LLMOPS_"))
@@ -191,12 +169,7 @@ class HelmChartTest {
                 "watchNamespaces[1]", "team-b",
                 "leaderElection.leaseName", "llm-operator",
                 "replicaCount", 2));
-        Container operator = chart.deployment()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0);
+        Container operator = chart.operatorContainer();
 
         assertThat(chart.deployment().getSpec().getReplicas()).isEqualTo(2);
         assertThat(operator.getImage()).isEqualTo("ghcr.io/llmops-dev/llm-serving-operator:1.2.3");
@@ -214,32 +187,18 @@ class HelmChartTest {
                         .isEqualTo("metadata.namespace"));
 
         assertThat(env(RenderedChart.render(Map.of("runner.image", "registry.example/runner:7"))
-                        .deployment()
-                        .getSpec()
-                        .getTemplate()
-                        .getSpec()
-                        .getContainers()
-                        .get(0)))
+                        .operatorContainer()))
                 .containsEntry("LLMOPS_RUNNER_IMAGE", "registry.example/runner:7");
     }
 
     @Test
     void jvmOptionsReachTheOperatorsJvmOnlyWhenSet() {
-        assertThat(env(operatorContainer(Map.of())))
+        assertThat(env(RenderedChart.render(Map.of()).operatorContainer()))
                 .containsEntry("JDK_JAVA_OPTIONS", "-XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20");
-        assertThat(env(operatorContainer(Map.of("jvmOptions", "-Xss512k"))))
+        assertThat(env(RenderedChart.render(Map.of("jvmOptions", "-Xss512k")).operatorContainer()))
                 .containsEntry("JDK_JAVA_OPTIONS", "-Xss512k");
-        assertThat(env(operatorContainer(Map.of("jvmOptions", "")))).doesNotContainKey("JDK_JAVA_OPTIONS");
-    }
-
-    private static Container operatorContainer(Map<String, Object> values) {
-        return RenderedChart.render(values)
-                .deployment()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0);
+        assertThat(env(RenderedChart.render(Map.of("jvmOptions", "")).operatorContainer()))
+                .doesNotContainKey("JDK_JAVA_OPTIONS");
     }
 
     @Test
@@ -264,13 +223,7 @@ class HelmChartTest {
     void byDefaultTheOperatorWatchesAndIsGrantedItsReleaseNamespaceOnly() {
         RenderedChart chart = RenderedChart.render(Map.of());
 
-        assertThat(env(chart.deployment()
-                        .getSpec()
-                        .getTemplate()
-                        .getSpec()
-                        .getContainers()
-                        .get(0)))
-                .containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", NAMESPACE);
+        assertThat(env(chart.operatorContainer())).containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", NAMESPACE);
         assertThat(chart.all(ClusterRoleBinding.class).map(b -> b.getRoleRef().getName()))
                 .containsExactly(FULLNAME + "-cluster");
         assertThat(chart.all(RoleBinding.class)
@@ -298,12 +251,7 @@ class HelmChartTest {
     void allNamespacesIsAnExplicitClusterRoleAndBinding() {
         RenderedChart chart = RenderedChart.render(Map.of("watchAllNamespaces", true));
 
-        assertThat(env(chart.deployment()
-                        .getSpec()
-                        .getTemplate()
-                        .getSpec()
-                        .getContainers()
-                        .get(0)))
+        assertThat(env(chart.operatorContainer()))
                 .containsEntry("QUARKUS_OPERATOR_SDK_NAMESPACES", "JOSDK_ALL_NAMESPACES");
 
         assertThat(chart.find(ClusterRole.class, FULLNAME)).isPresent();

@@ -2,6 +2,7 @@ package dev.llmops.serving.helm;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
@@ -57,6 +58,11 @@ public record RenderedChart(List<HasMetadata> objects) {
 
     public Deployment deployment() {
         return find(Deployment.class, FULLNAME).orElseThrow();
+    }
+
+    /** The operator's container, the Deployment's only one. */
+    public Container operatorContainer() {
+        return deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
     }
 
     /**

@@ -68,13 +68,7 @@ class OlmBundleIT {
         assertThat(deployments).hasSize(1);
         JsonNode pod = deployments.get(0).path("spec").path("template").path("spec");
         JsonNode container = pod.path("containers").get(0);
-        Container chart = RenderedChart.render(Map.of())
-                .deployment()
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0);
+        Container chart = RenderedChart.render(Map.of()).operatorContainer();
 
         assertThat(container.path("image").asText()).isEqualTo(chart.getImage());
         assertThat(csv().path("metadata")
