@@ -14,6 +14,7 @@ import dev.llmops.serving.status.ConditionMetrics;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
 import dev.llmops.serving.status.ReconcileErrors;
+import dev.llmops.serving.status.StatusWrite;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -190,14 +191,16 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         RunStatusReport.Report report = statusReport.build(run, observation);
         report.newSamples().ifPresent(set -> samples.store(run, set));
         BenchmarkRunStatus status = report.status();
-        recordTransitions(run, before, status);
         run.setStatus(status);
+        if (!status.equals(before) && !StatusWrite.apply(run, context)) {
+            return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(StatusWrite.STALE_COPY_RECHECK);
+        }
+        recordTransitions(run, before, status);
         if (status.phase == BenchmarkRunPhase.Succeeded) {
             metrics.publish(run);
             metrics.publishComparisons(run);
         }
-        UpdateControl<BenchmarkRun> control =
-                status.equals(before) ? UpdateControl.noUpdate() : UpdateControl.patchStatus(run);
+        UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         report.recheckAfter().ifPresent(control::rescheduleAfter);
         return control;
     }

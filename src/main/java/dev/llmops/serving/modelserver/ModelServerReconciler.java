@@ -12,6 +12,7 @@ import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.EventRecorder;
 import dev.llmops.serving.status.ReconcileErrors;
 import dev.llmops.serving.status.SecretArgs;
+import dev.llmops.serving.status.StatusWrite;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -212,12 +213,15 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                 new StatusReport.Observation(
                         problems, servingPods, inference, findings, image, SecretArgs.redact(args)),
                 conditions);
+        boolean changed = !status.equals(server.getStatus());
+        server.setStatus(status);
+        if (changed && !StatusWrite.apply(server, context)) {
+            return UpdateControl.<ModelServer>noUpdate().rescheduleAfter(StatusWrite.STALE_COPY_RECHECK);
+        }
         if (status.phase != before && worthAnEvent(before, status)) {
             recordTransition(server, status);
         }
-        boolean changed = !status.equals(server.getStatus());
-        server.setStatus(status);
-        UpdateControl<ModelServer> update = changed ? UpdateControl.patchStatus(server) : UpdateControl.noUpdate();
+        UpdateControl<ModelServer> update = UpdateControl.noUpdate();
         Optional<Duration> eventRecheck = findings.stream().anyMatch(PodDiagnoser.Finding::eventPending)
                 ? Optional.of(PodDiagnoser.EVENT_RECHECK)
                 : Optional.empty();

@@ -535,6 +535,39 @@ class BenchmarkRunReconcilerTest {
                 .contains("rejected its configuration (exit code 2)", "level 0 is not between 1 and 4096");
     }
 
+    /**
+     * A status write refused because the run changed since the reconcile read it (as after a leader change, or before
+     * the cache has the operator's own last write) writes nothing and records nothing: the next reconcile, from the
+     * newer copy, makes the transition and its one Event.
+     */
+    @Test
+    void aStatusWriteOverAStaleCopyRecordsNoEventAndTheNextReconcileRecordsItOnce() {
+        String ns = BenchmarkTestProfile.CONFLICT;
+        server.expect()
+                .put()
+                .withPath("/apis/serving.llmops.dev/v1alpha1/namespaces/" + ns + "/benchmarkruns/contended/status")
+                .andReturn(
+                        409,
+                        new StatusBuilder()
+                                .withCode(409)
+                                .withReason("Conflict")
+                                .withMessage("the object has been modified")
+                                .build())
+                .once();
+
+        fixtures.createRun(ns, "contended", url("http://sglang.example:30000"));
+
+        BenchmarkRun running =
+                fixtures.awaitRun(ns, "contended", r -> r.getStatus().phase == BenchmarkRunPhase.Running);
+        assertThat(running.getStatus().conditions)
+                .extracting(Condition::getReason)
+                .as("a refused write is no reconcile error")
+                .doesNotContain("ReconcileError");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !events(ns, "contended").isEmpty());
+        assertThat(events(ns, "contended")).extracting(Event::getReason).containsExactly("JobRunning");
+    }
+
     @Test
     void comparesWithTheBaselineOnceTheBaselineHasFinished() throws JsonProcessingException {
         String ns = BenchmarkTestProfile.BASELINE;

@@ -21,6 +21,7 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     static final String SECRET_HOST = "bench-secret-host";
     static final String REFUSED = "bench-refused";
     static final String FIRST_STATUS = "bench-first-status";
+    static final String CONFLICT = "bench-conflict";
     /** The only host runs of these tests may send an API key Secret to. */
     static final String ALLOWED_KEY_HOST = "*.allowed.example";
 
@@ -39,7 +40,8 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
                         CAPACITY,
                         SECRET_HOST,
                         REFUSED,
-                        FIRST_STATUS),
+                        FIRST_STATUS,
+                        CONFLICT),
                 "quarkus.operator-sdk.controllers.modelserver.namespaces",
                 "no-modelserver-controller-here",
                 "llmops.benchmark.api-key-hosts",

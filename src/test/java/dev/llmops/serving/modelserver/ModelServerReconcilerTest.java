@@ -15,6 +15,7 @@ import dev.llmops.serving.status.PodLogs;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.EventListBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -505,6 +506,42 @@ class ModelServerReconcilerTest {
                         .withName("qwen3-8b")
                         .get())
                 .isNull();
+    }
+
+    /**
+     * The first status write refused because the server changed since the reconcile read it records no Event: the
+     * next reconcile, from the newer copy, writes the status and records the phase once.
+     */
+    @Test
+    void aStatusWriteOverAStaleCopyRecordsNoEventAndTheNextReconcileRecordsItOnce() {
+        ModelServer invalid = TestModelServers.example("small-model-b200.yaml", "contended");
+        invalid.getSpec().extraArgs = List.of("--port", "8080");
+        server.expect()
+                .put()
+                .withPath("/apis/serving.llmops.dev/v1alpha1/namespaces/contended/modelservers/qwen3-8b/status")
+                .andReturn(
+                        409,
+                        new StatusBuilder()
+                                .withCode(409)
+                                .withReason("Conflict")
+                                .withMessage("the object has been modified")
+                                .build())
+                .once();
+
+        ModelServerStatus status =
+                awaitStatus(client.resource(invalid).create(), s -> s.phase == ModelServerPhase.Failed);
+
+        assertCondition(status, ConditionTypes.STALLED, "True", "ExtraArgsRepeatDerivedFlag");
+        await().atMost(SETTLE)
+                .until(() -> !client.v1()
+                        .events()
+                        .inNamespace("contended")
+                        .list()
+                        .getItems()
+                        .isEmpty());
+        assertThat(client.v1().events().inNamespace("contended").list().getItems())
+                .extracting(Event::getReason)
+                .containsExactly("Failed");
     }
 
     @Test
