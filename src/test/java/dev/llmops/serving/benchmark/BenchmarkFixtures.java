@@ -128,12 +128,17 @@ final class BenchmarkFixtures {
                         job -> job != null);
     }
 
+    /** The name of the pod {@link #startJobPod} starts for the Job, known before it exists. */
+    static String jobPodName(Job job) {
+        return job.getMetadata().getName() + "-x7k2p";
+    }
+
     /**
      * The Job controller's part: a running pod with the template's labels and the Job's name, the Job counting it
      * active.
      */
     Pod startJobPod(Job job) {
-        String podName = job.getMetadata().getName() + "-x7k2p";
+        String podName = jobPodName(job);
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withName(podName)

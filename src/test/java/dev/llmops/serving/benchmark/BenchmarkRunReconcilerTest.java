@@ -29,6 +29,7 @@ import dev.llmops.serving.runner.StageSamples;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.PodLogs;
+import dev.llmops.serving.status.StaleStatusWrites;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -192,11 +193,12 @@ class BenchmarkRunReconcilerTest {
             assertThat(progressLines)
                     .containsExactly("PROGRESS 0/3 single", "PROGRESS 1/3 c2", "PROGRESS 2/3 c4", "PROGRESS 3/3");
 
-            Pod pod = fixtures.startJobPod(job);
+            // The log is served before the pod exists: the pod's first reconcile may read it at once.
+            String podName = BenchmarkFixtures.jobPodName(job);
             server.expect()
                     .get()
                     .withPath("/api/v1/namespaces/" + ns + "/pods/"
-                            + pod.getMetadata().getName() + "/log?pretty=false&container=bench&tailLines="
+                            + podName + "/log?pretty=false&container=bench&tailLines="
                             + JobObserver.LOG_LINES + "&limitBytes=" + PodLogs.MAX_TAIL_BYTES)
                     .andReturn(
                             200,
@@ -209,9 +211,10 @@ class BenchmarkRunReconcilerTest {
                     .always();
             server.expect()
                     .get()
-                    .withPath(samplesLogPath(pod))
+                    .withPath(samplesLogPath(ns, podName))
                     .andReturn(200, output.stdout())
                     .always();
+            Pod pod = fixtures.startJobPod(job);
             BenchmarkRun running = fixtures.awaitRun(ns, "kimi-ar", r -> "2/3 c4".equals(r.getStatus().progress));
             assertThat(running.getStatus().phase).isEqualTo(BenchmarkRunPhase.Running);
             assertThat(running.getStatus().jobName).isEqualTo("kimi-ar-bench");
@@ -543,17 +546,7 @@ class BenchmarkRunReconcilerTest {
     @Test
     void aStatusWriteOverAStaleCopyRecordsNoEventAndTheNextReconcileRecordsItOnce() {
         String ns = BenchmarkTestProfile.CONFLICT;
-        server.expect()
-                .put()
-                .withPath("/apis/serving.llmops.dev/v1alpha1/namespaces/" + ns + "/benchmarkruns/contended/status")
-                .andReturn(
-                        409,
-                        new StatusBuilder()
-                                .withCode(409)
-                                .withReason("Conflict")
-                                .withMessage("the object has been modified")
-                                .build())
-                .once();
+        StaleStatusWrites.refuseNext(server, ns, "benchmarkruns", "contended");
 
         fixtures.createRun(ns, "contended", url("http://sglang.example:30000"));
 
@@ -695,12 +688,16 @@ class BenchmarkRunReconcilerTest {
                 factor,
                 pod.getMetadata().getName().length(),
                 false));
-        server.expect().get().withPath(samplesLogPath(pod)).andReturn(200, log).always();
+        server.expect()
+                .get()
+                .withPath(samplesLogPath(
+                        pod.getMetadata().getNamespace(), pod.getMetadata().getName()))
+                .andReturn(200, log)
+                .always();
     }
 
-    private static String samplesLogPath(Pod pod) {
-        return "/api/v1/namespaces/" + pod.getMetadata().getNamespace() + "/pods/"
-                + pod.getMetadata().getName()
+    private static String samplesLogPath(String namespace, String podName) {
+        return "/api/v1/namespaces/" + namespace + "/pods/" + podName
                 + "/log?pretty=false&container=bench&tailLines=" + JobObserver.SAMPLES_LOG_LINES + "&limitBytes="
                 + JobObserver.SAMPLES_LOG_BYTES;
     }

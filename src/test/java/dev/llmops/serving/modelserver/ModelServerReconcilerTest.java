@@ -12,6 +12,7 @@ import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.status.Conditions;
 import dev.llmops.serving.status.PodLogs;
+import dev.llmops.serving.status.StaleStatusWrites;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -516,17 +517,7 @@ class ModelServerReconcilerTest {
     void aStatusWriteOverAStaleCopyRecordsNoEventAndTheNextReconcileRecordsItOnce() {
         ModelServer invalid = TestModelServers.example("small-model-b200.yaml", "contended");
         invalid.getSpec().extraArgs = List.of("--port", "8080");
-        server.expect()
-                .put()
-                .withPath("/apis/serving.llmops.dev/v1alpha1/namespaces/contended/modelservers/qwen3-8b/status")
-                .andReturn(
-                        409,
-                        new StatusBuilder()
-                                .withCode(409)
-                                .withReason("Conflict")
-                                .withMessage("the object has been modified")
-                                .build())
-                .once();
+        StaleStatusWrites.refuseNext(server, "contended", "modelservers", "qwen3-8b");
 
         ModelServerStatus status =
                 awaitStatus(client.resource(invalid).create(), s -> s.phase == ModelServerPhase.Failed);
