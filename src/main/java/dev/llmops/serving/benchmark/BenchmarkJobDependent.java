@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.RunnerPodSpec;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.ShareGptSpec;
+import dev.llmops.serving.status.Owners;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -210,7 +211,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                     .inNamespace(desired.getMetadata().getNamespace())
                     .withName(desired.getMetadata().getName())
                     .get();
-            if (existing != null && isOwnedBy(existing, run)) {
+            if (existing != null && Owners.isControlledBy(existing, run)) {
                 return existing;
             }
             throw new IllegalStateException(
@@ -218,11 +219,6 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                             + " already exists and does not belong to this BenchmarkRun; delete it or rename the run",
                     e);
         }
-    }
-
-    static boolean isOwnedBy(Job job, BenchmarkRun run) {
-        return job.getMetadata().getOwnerReferences().stream()
-                .anyMatch(ref -> run.getMetadata().getUid().equals(ref.getUid()));
     }
 
     private static Affinity offGpuNodes() {
@@ -300,13 +296,13 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
         return volumes;
     }
 
-    /** The run's own key for an external URL, else the key its ModelServer requires, if any. */
+    /** The key its ModelServer requires, if any, for a ModelServer; else the run's own key for its external URL. */
     static SecretKeyReference apiKey(BenchmarkRunSpec spec, TargetState target) {
-        return spec.target.apiKeySecret != null
-                ? spec.target.apiKeySecret
-                : target.modelServer()
+        return spec.target.modelServer != null
+                ? target.modelServer()
                         .map(server -> server.getSpec().apiKeySecret)
-                        .orElse(null);
+                        .orElse(null)
+                : spec.target.apiKeySecret;
     }
 
     private static List<EnvVar> apiKeyEnv(SecretKeyReference apiKey) {

@@ -189,7 +189,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         BenchmarkRunStatus before = run.getStatus();
         RunStatusReport.Observation observation = observe(run, target, context);
         RunStatusReport.Report report = statusReport.build(run, observation);
-        report.newSamples().ifPresent(set -> samples.store(run, set));
         BenchmarkRunStatus status = report.status();
         run.setStatus(status);
         if (!status.equals(before) && !StatusWrite.apply(run, context)) {
@@ -245,7 +244,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                 () -> provenance.collect(target, context.getSecondaryResource(Job.class)),
                 named(context, namespace, run.getSpec().baseline),
                 named(context, namespace, run.getSpec().reference == null ? null : run.getSpec().reference.name),
-                configMap -> read.computeIfAbsent(configMap, name -> samples.read(namespace, name)));
+                status -> read.computeIfAbsent(
+                        status.samples, name -> samples.read(namespace, name, status.samplesSha256)),
+                set -> samples.store(run, set));
     }
 
     private static Optional<BenchmarkRun> named(Context<BenchmarkRun> context, String namespace, String name) {

@@ -1,7 +1,7 @@
 package dev.llmops.serving.benchmark;
 
-import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.runner.ProgressLine;
+import dev.llmops.serving.status.Owners;
 import dev.llmops.serving.status.PodLogs;
 import dev.llmops.serving.status.StatusText;
 import io.fabric8.kubernetes.api.model.ContainerState;
@@ -110,13 +110,16 @@ public class JobObserver {
                         .findFirst();
     }
 
+    /**
+     * The pods the Job's controller made: those whose controller reference names the Job's UID, as the Job controller
+     * itself counts them. A pod that only carries the Job's labels is anyone's and never supplies results.
+     */
     private static List<Pod> podsOf(Job job, Set<Pod> benchmarkPods) {
-        String name = job.getMetadata().getName();
         return benchmarkPods.stream()
-                .filter(pod -> name.equals(pod.getMetadata().getLabels().get(Labels.INSTANCE)))
                 .filter(pod -> job.getMetadata()
                         .getNamespace()
                         .equals(pod.getMetadata().getNamespace()))
+                .filter(pod -> Owners.isControlledBy(pod, job))
                 .toList();
     }
 

@@ -38,7 +38,7 @@ final class RunComparisons {
 
     /**
      * {@code own}: this run's samples, asked for only when a comparison is made; {@code samplesOf}: another run's
-     * samples, from the ConfigMap its status names.
+     * samples, from the ConfigMap a status names.
      */
     void apply(
             BenchmarkRun run,
@@ -46,7 +46,7 @@ final class RunComparisons {
             Optional<BenchmarkRun> baseline,
             Optional<BenchmarkRun> reference,
             Supplier<SamplesRead> own,
-            Function<String, SamplesRead> samplesOf,
+            Function<BenchmarkRunStatus, SamplesRead> samplesOf,
             Long generation) {
         compareWithBaseline(run, status, baseline, own, samplesOf, generation);
         compareWithReference(run, status, reference, own, samplesOf, generation);
@@ -58,7 +58,7 @@ final class RunComparisons {
             BenchmarkRunStatus status,
             Optional<BenchmarkRun> baseline,
             Supplier<SamplesRead> own,
-            Function<String, SamplesRead> samplesOf,
+            Function<BenchmarkRunStatus, SamplesRead> samplesOf,
             Long generation) {
         String name = run.getSpec().baseline;
         if (name == null || status.comparison != null) {
@@ -109,7 +109,7 @@ final class RunComparisons {
             BenchmarkRunStatus status,
             Optional<BenchmarkRun> reference,
             Supplier<SamplesRead> own,
-            Function<String, SamplesRead> samplesOf,
+            Function<BenchmarkRunStatus, SamplesRead> samplesOf,
             Long generation) {
         ReferenceSpec spec = run.getSpec().reference;
         if (spec == null || status.referenceComparison != null) {
@@ -225,11 +225,10 @@ final class RunComparisons {
         conditions.set(status.conditions, type, value, reason, message, generation);
     }
 
-    private static SamplesRead samples(BenchmarkRun other, Function<String, SamplesRead> samplesOf) {
-        String configMap = other.getStatus().samples;
-        return configMap == null
+    private static SamplesRead samples(BenchmarkRun other, Function<BenchmarkRunStatus, SamplesRead> samplesOf) {
+        return other.getStatus().samples == null
                 ? SamplesRead.missing("its status names no samples ConfigMap")
-                : samplesOf.apply(configMap);
+                : samplesOf.apply(other.getStatus());
     }
 
     private static List<StageSpeedup> withVerdict(BaselineComparison comparison, SpeedVerdict verdict) {

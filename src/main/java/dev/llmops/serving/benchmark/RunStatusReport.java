@@ -39,8 +39,9 @@ public final class RunStatusReport {
 
     /**
      * Everything the status is computed from: the target, the Job once it exists, the provenance (asked for once, when
-     * the Job first appears), the baseline and reference runs when the spec names ones that exist, and a reader of the
-     * samples ConfigMap of this run or another (asked only when a comparison is made).
+     * the Job first appears), the baseline and reference runs when the spec names ones that exist, a reader of the
+     * samples ConfigMap a run's status names, this run's or another's (asked only when a comparison is made), and the
+     * keeper of the samples a finished Job's log holds (asked once, before the status that names them is written).
      */
     public record Observation(
             TargetState target,
@@ -48,13 +49,11 @@ public final class RunStatusReport {
             Supplier<Provenance> provenance,
             Optional<BenchmarkRun> baseline,
             Optional<BenchmarkRun> reference,
-            Function<String, SamplesRead> samples) {}
+            Function<BenchmarkRunStatus, SamplesRead> samples,
+            Function<SampleSet, SampleStore.Kept> keepSamples) {}
 
-    /**
-     * The new status, when to reconcile again if no event is expected to wake the run, and the samples just read from
-     * the finished Job's log, to keep in the ConfigMap the status names before the status is written.
-     */
-    public record Report(BenchmarkRunStatus status, Optional<Duration> recheckAfter, Optional<SampleSet> newSamples) {}
+    /** The new status, and when to reconcile again if no event is expected to wake the run. */
+    public record Report(BenchmarkRunStatus status, Optional<Duration> recheckAfter) {}
 
     static final String NO_SAMPLES_WARNING = "No per-request samples";
 
@@ -85,13 +84,13 @@ public final class RunStatusReport {
             Supplier<SamplesRead> own = () -> fresh.samples != null
                     ? SamplesRead.of(fresh.samples)
                     : status.samples != null
-                            ? observed.samples().apply(status.samples)
+                            ? observed.samples().apply(status)
                             : SamplesRead.missing("it recorded none (see status.warnings)");
             comparisons.apply(
                     run, status, observed.baseline(), observed.reference(), own, observed.samples(), generation);
         }
         status.observedGeneration = generation;
-        return new Report(status, recheck, Optional.ofNullable(fresh.samples));
+        return new Report(status, recheck);
     }
 
     /**
@@ -183,7 +182,7 @@ public final class RunStatusReport {
             status.provenance = observed.provenance().get();
         }
         if (job.outcome() instanceof JobOutcome.Completed completed) {
-            finish(run, status, completed, fresh, generation);
+            finish(run, status, completed, observed.keepSamples(), fresh, generation);
         } else if (job.outcome() instanceof JobOutcome.Failed failed) {
             fail(status, failedReason(failed), failedMessage(job.name(), failed), generation);
         } else if (run.getSpec().target.modelServer != null
@@ -213,6 +212,7 @@ public final class RunStatusReport {
             BenchmarkRun run,
             BenchmarkRunStatus status,
             JobOutcome.Completed completed,
+            Function<SampleSet, SampleStore.Kept> keepSamples,
             NewSamples fresh,
             Long generation) {
         CompactSummary summary;
@@ -233,9 +233,24 @@ public final class RunStatusReport {
         BenchmarkResults.apply(summary, status);
         status.warnings = RunnerLosses.withLosses(status.warnings, losses);
         SamplesRead samples = samples(completed.samplesLog());
+        if (samples.rejected()) {
+            fail(
+                    status,
+                    ConditionReasons.RESULTS_INVALID,
+                    "Job " + status.jobName + " finished but its per-request samples cannot be used: "
+                            + samples.problem(),
+                    generation);
+            return;
+        }
         if (samples.present()) {
+            SampleStore.Kept kept = keepSamples.apply(samples.samples());
+            if (kept.refusal() != null) {
+                fail(status, ConditionReasons.SAMPLES_CONFLICT, kept.refusal(), generation);
+                return;
+            }
             fresh.samples = samples.samples();
-            status.samples = SampleStore.name(run.getMetadata().getName());
+            status.samples = kept.configMap();
+            status.samplesSha256 = kept.sha256();
         } else {
             status.warnings.add(NO_SAMPLES_WARNING + " (" + samples.problem()
                     + "): comparisons with this run give ratios without confidence intervals, verdicts or quality "
@@ -265,12 +280,12 @@ public final class RunStatusReport {
             return SamplesRead.missing("the benchmark pod's log could not be read");
         }
         try {
-            SampleSet samples = SampleSet.fromLog(logTail);
+            SampleSet samples = SampleDecoding.decode(() -> SampleSet.fromLog(logTail));
             return samples == null
                     ? SamplesRead.missing("the benchmark pod's log ends without a samples line")
                     : SamplesRead.of(samples);
         } catch (IllegalArgumentException e) {
-            return SamplesRead.missing(SummaryParser.abbreviate(e.getMessage(), 200));
+            return SamplesRead.rejected(SummaryParser.abbreviate(e.getMessage(), 200));
         }
     }
 

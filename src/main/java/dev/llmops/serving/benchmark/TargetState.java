@@ -2,6 +2,7 @@ package dev.llmops.serving.benchmark;
 
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
@@ -13,7 +14,8 @@ import java.util.Optional;
  * What a run's target looks like right now: whether it can be benchmarked, at which URL, under which model name, and if
  * not, why. An external URL is always ready (the runner itself exits 3 if it does not generate); a ModelServer is ready
  * once its InferenceReady condition is True and it publishes an endpoint. A target the run must never be started
- * against (an API key bound for a host the operator does not allow) carries the refusal instead.
+ * against (an API key bound for a host the operator does not allow, or a key of the run's choosing for a ModelServer,
+ * which takes only its own) carries the refusal instead.
  */
 public record TargetState(
         String description,
@@ -49,6 +51,20 @@ public record TargetState(
                     Optional.empty(),
                     refusal.map(Refusal::message).orElse(null),
                     refusal);
+        }
+        if (target.apiKeySecret != null) {
+            String refusal = ("spec.target.apiKeySecret (Secret %s) is for an external spec.target.url; a run of "
+                            + "ModelServer %s sends that server's own spec.apiKeySecret, so no Job was created. Remove "
+                            + "spec.target.apiKeySecret and create the run again.")
+                    .formatted(target.apiKeySecret.name, target.modelServer);
+            return new TargetState(
+                    target.modelServer,
+                    false,
+                    null,
+                    target.model,
+                    modelServer,
+                    refusal,
+                    Optional.of(new Refusal(ConditionReasons.SECRET_NOT_SERVERS, refusal)));
         }
         if (modelServer.isEmpty()) {
             return new TargetState(

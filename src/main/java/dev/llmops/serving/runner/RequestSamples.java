@@ -60,13 +60,24 @@ public final class RequestSamples implements BenchmarkListener {
     }
 
     /**
-     * The samples collected so far. When their log line would exceed {@link SampleSet#MAX_ENCODED_CHARS}, each stage
-     * keeps fewer (its lowest positions), halving until the line fits, then the quality outputs likewise; each cut is
-     * told to {@code warn}.
+     * The samples collected so far, within what a reader accepts: the first {@link SampleSet#MAX_STAGES} stages, at
+     * most {@link SampleSet#MAX_TOTAL_SAMPLES} requests in all and {@link SampleSet#MAX_QUALITY_OUTPUTS} quality
+     * outputs. When their log line would exceed {@link SampleSet#MAX_ENCODED_CHARS}, each stage keeps fewer (its
+     * lowest positions), halving until the line fits, then the quality outputs likewise; each cut is told to
+     * {@code warn}.
      */
     public synchronized SampleSet sampleSet(Consumer<String> warn) {
-        int perStage = StageSamples.MAX_REQUESTS;
-        int qualityKept = quality.size();
+        if (stages.size() > SampleSet.MAX_STAGES) {
+            warn.accept("samples: the first " + SampleSet.MAX_STAGES + " of " + stages.size() + " stages are kept");
+        }
+        int stagesKept = Math.min(stages.size(), SampleSet.MAX_STAGES);
+        int perStageBound = Math.min(StageSamples.MAX_REQUESTS, SampleSet.MAX_TOTAL_SAMPLES / Math.max(1, stagesKept));
+        int perStage = perStageBound;
+        if (quality.size() > SampleSet.MAX_QUALITY_OUTPUTS) {
+            warn.accept("samples: the first " + SampleSet.MAX_QUALITY_OUTPUTS + " of " + quality.size()
+                    + " quality outputs are kept");
+        }
+        int qualityKept = Math.min(quality.size(), SampleSet.MAX_QUALITY_OUTPUTS);
         SampleSet samples = build(perStage, qualityKept);
         while (encodedChars(samples) > SampleSet.MAX_ENCODED_CHARS && (perStage > 0 || qualityKept > 0)) {
             if (perStage > 0) {
@@ -76,11 +87,15 @@ public final class RequestSamples implements BenchmarkListener {
             }
             samples = build(perStage, qualityKept);
         }
-        if (perStage < StageSamples.MAX_REQUESTS) {
+        if (perStageBound < StageSamples.MAX_REQUESTS) {
+            warn.accept("samples: at most " + perStageBound + " requests per stage are kept (the lowest positions),"
+                    + " so " + stagesKept + " stages hold at most " + SampleSet.MAX_TOTAL_SAMPLES + " in all");
+        }
+        if (perStage < perStageBound) {
             warn.accept("samples: at most " + perStage + " requests per stage are kept (the lowest positions), so"
                     + " the samples fit in " + SampleSet.MAX_ENCODED_CHARS + " characters");
         }
-        if (qualityKept < quality.size()) {
+        if (qualityKept < Math.min(quality.size(), SampleSet.MAX_QUALITY_OUTPUTS)) {
             warn.accept("samples: " + qualityKept + " of " + quality.size() + " quality outputs are kept, so the"
                     + " samples fit in " + SampleSet.MAX_ENCODED_CHARS + " characters");
         }
@@ -96,8 +111,9 @@ public final class RequestSamples implements BenchmarkListener {
 
     private SampleSet build(int perStage, int qualityKept) {
         List<StageSamples> stageSamples = new ArrayList<>();
-        stages.forEach((name, queue) -> {
-            List<Sample> kept = queue.stream()
+        stages.entrySet().stream().limit(SampleSet.MAX_STAGES).forEach(stage -> {
+            String name = stage.getKey();
+            List<Sample> kept = stage.getValue().stream()
                     .sorted(Comparator.comparingInt(Sample::index))
                     .limit(perStage)
                     .toList();

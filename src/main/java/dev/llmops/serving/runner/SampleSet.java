@@ -2,9 +2,6 @@ package dev.llmops.serving.runner;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -40,14 +37,17 @@ public record SampleSet(
     public static final int MAX_ENCODED_CHARS = 768 * 1024;
     /** Bound of the decoded JSON, against a gzip bomb. */
     public static final int MAX_JSON_BYTES = 8 * 1024 * 1024;
+    /**
+     * Bound of the stages: a run of the API plans at most 97 (single, 32 sweep levels, 64 capacity probes), and each
+     * stage is a bootstrap when two runs are compared.
+     */
+    public static final int MAX_STAGES = 128;
+    /** Bound of the requests of all stages together: with the encoded line's bound a real run keeps far fewer. */
+    public static final int MAX_TOTAL_SAMPLES = 128 * 1024;
+    /** Bound of the quality outputs: one per single-request prompt, of which a run has at most 32. */
+    public static final int MAX_QUALITY_OUTPUTS = 32;
 
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder()
-                            .maxNestingDepth(16)
-                            .maxStringLength(1 << 20)
-                            .build())
-                    .build())
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     public SampleSet {
         stages = stages == null ? List.of() : List.copyOf(stages);
@@ -75,23 +75,22 @@ public record SampleSet(
         return LOG_PREFIX + Base64.getEncoder().encodeToString(toGzip());
     }
 
-    /** Reads {@link #toGzip()}'s output, bounded; an {@link IllegalArgumentException} says what is wrong with it. */
+    /**
+     * Reads {@link #toGzip()}'s output as it decompresses, within the bounds of {@link SampleSetReader}; an {@link
+     * IllegalArgumentException} says what is wrong with it.
+     */
     public static SampleSet fromGzip(byte[] gzipped) {
+        SampleSet samples;
         try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
-            byte[] json = in.readNBytes(MAX_JSON_BYTES + 1);
-            if (json.length > MAX_JSON_BYTES) {
-                throw new IllegalArgumentException("samples exceed " + MAX_JSON_BYTES + " bytes of JSON");
-            }
-            SampleSet samples = JSON.readValue(json, SampleSet.class);
-            if (samples.version() != FORMAT_VERSION) {
-                throw new IllegalArgumentException(
-                        "samples format version " + samples.version() + " is not " + FORMAT_VERSION);
-            }
-            samples.stages().forEach(StageSamples::check);
-            return samples;
+            samples = SampleSetReader.read(in);
         } catch (IOException e) {
             throw new IllegalArgumentException("samples are not gzipped JSON: " + e.getMessage(), e);
         }
+        if (samples.version() != FORMAT_VERSION) {
+            throw new IllegalArgumentException(
+                    "samples format version " + samples.version() + " is not " + FORMAT_VERSION);
+        }
+        return samples;
     }
 
     /** Finds the last sample line in a log tail and reads it; null when the log has none. */

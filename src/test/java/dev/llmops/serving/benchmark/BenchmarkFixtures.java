@@ -61,6 +61,10 @@ final class BenchmarkFixtures {
     }
 
     ModelServer createModelServer(String namespace, String name) {
+        return createModelServer(namespace, name, spec -> {});
+    }
+
+    ModelServer createModelServer(String namespace, String name, Consumer<ModelServerSpec> edit) {
         ModelServer server = new ModelServer();
         server.setMetadata(
                 new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
@@ -69,6 +73,7 @@ final class BenchmarkFixtures {
         server.getSpec().model.path = "moonshotai/Kimi-K2-Instruct";
         server.getSpec().model.servedModelName = "kimi-k2";
         server.getSpec().accelerator.gpusPerReplica = 8;
+        edit.accept(server.getSpec());
         return client.resource(server).create();
     }
 
@@ -134,8 +139,8 @@ final class BenchmarkFixtures {
     }
 
     /**
-     * The Job controller's part: a running pod with the template's labels and the Job's name, the Job counting it
-     * active.
+     * The Job controller's part: a running pod with the template's labels, the Job's name and its controller
+     * reference, the Job counting it active.
      */
     Pod startJobPod(Job job) {
         String podName = jobPodName(job);
@@ -145,6 +150,13 @@ final class BenchmarkFixtures {
                 .withNamespace(job.getMetadata().getNamespace())
                 .addToLabels(job.getSpec().getTemplate().getMetadata().getLabels())
                 .addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
+                .addNewOwnerReference()
+                .withApiVersion("batch/v1")
+                .withKind("Job")
+                .withName(job.getMetadata().getName())
+                .withUid(job.getMetadata().getUid())
+                .withController(true)
+                .endOwnerReference()
                 .endMetadata()
                 .withSpec(job.getSpec().getTemplate().getSpec())
                 .withNewStatus()

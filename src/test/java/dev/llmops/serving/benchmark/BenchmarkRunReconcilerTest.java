@@ -91,14 +91,15 @@ class BenchmarkRunReconcilerTest {
     void waitsForTheServerRunsTheJobAndPutsTheResultsInTheStatus() throws JsonProcessingException {
         String ns = BenchmarkTestProfile.FLOW;
         try (SglangSimulator simulator = RunnerRuns.simulator()) {
-            fixtures.createModelServer(ns, "kimi");
+            fixtures.createModelServer(ns, "kimi", spec -> {
+                spec.apiKeySecret = new SecretKeyReference();
+                spec.apiKeySecret.name = "kimi-api";
+                spec.apiKeySecret.key = "token";
+            });
             fixtures.editServerStatus(
                     ns, "kimi", status -> status.conditions.add(condition("InferenceReady", "False", "Loading")));
             fixtures.createRun(ns, "kimi-ar", spec -> {
                 spec.target.modelServer = "kimi";
-                spec.target.apiKeySecret = new SecretKeyReference();
-                spec.target.apiKeySecret.name = "kimi-api";
-                spec.target.apiKeySecret.key = "token";
                 RunnerRuns.smallPlan(spec);
                 spec.slo = new SloSpec();
                 spec.slo.ttftP99Millis = 1;

@@ -3,6 +3,7 @@ package dev.llmops.serving.benchmark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmops.serving.api.v1alpha1.Labels;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -19,6 +20,7 @@ class LostRunnersTest {
             .withNewMetadata()
             .withName("kimi-run-bench")
             .withNamespace("llm")
+            .withUid("5b0c6d1e-job")
             .endMetadata()
             .build();
 
@@ -63,15 +65,20 @@ class LostRunnersTest {
                         .endState()
                         .endContainerStatus()
                         .endStatus());
-        Pod otherJobs = pod(
+        Pod labelledLikeTheJob = pod(
                 "other-run-bench-del01",
                 "2026-12-01T10:00:00Z",
                 b -> b.editMetadata()
-                        .addToLabels(Labels.INSTANCE, "other-run-bench")
+                        .withOwnerReferences(new OwnerReferenceBuilder()
+                                .withKind("Job")
+                                .withName("other-run-bench")
+                                .withUid("77aa01f3-other-job")
+                                .withController(true)
+                                .build())
                         .withDeletionTimestamp("2026-12-01T10:02:00Z")
                         .endMetadata());
 
-        assertThat(JobObserver.lostRunners(JOB, Set.of(running, failed, otherJobs, evicted, deleted)))
+        assertThat(JobObserver.lostRunners(JOB, Set.of(running, failed, labelledLikeTheJob, evicted, deleted)))
                 .containsExactly(
                         "Runner pod kimi-run-bench-del01 was lost before it finished: deleted.",
                         "Runner pod kimi-run-bench-evi01 was lost before it finished: evicted or disrupted:"
@@ -107,6 +114,12 @@ class LostRunnersTest {
                         .withNamespace("llm")
                         .withCreationTimestamp(created)
                         .addToLabels(Labels.INSTANCE, "kimi-run-bench")
+                        .addNewOwnerReference()
+                        .withKind("Job")
+                        .withName("kimi-run-bench")
+                        .withUid("5b0c6d1e-job")
+                        .withController(true)
+                        .endOwnerReference()
                         .endMetadata()
                         .withNewStatus()
                         .withPhase("Pending")

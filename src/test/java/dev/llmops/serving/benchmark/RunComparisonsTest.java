@@ -43,6 +43,7 @@ class RunComparisonsTest {
             "sum":{"sstps":120.0,"peak":1700.0,"peakc":16,"fail":0}}""";
 
     private final Map<String, SampleSet> configMaps = new HashMap<>();
+    private int samplesKept;
 
     @Test
     void aFinishedJobsSamplesAreNamedInTheStatusAndHandedOverForTheConfigMap() {
@@ -52,9 +53,8 @@ class RunComparisonsTest {
 
         assertThat(report.status().phase).isEqualTo(BenchmarkRunPhase.Succeeded);
         assertThat(report.status().samples).isEqualTo("eagle3-samples");
-        assertThat(report.newSamples())
-                .get()
-                .satisfies(set -> assertThat(set.toLogLine()).isEqualTo(samples.toLogLine()));
+        assertThat(configMaps.get("eagle3-samples").toLogLine()).isEqualTo(samples.toLogLine());
+        assertThat(report.status().samplesSha256).isEqualTo(SampleStore.sha256(samples.toGzip()));
         assertThat(report.status().warnings).noneMatch(w -> w.startsWith(RunStatusReport.NO_SAMPLES_WARNING));
         assertThat(report.status().stages).extracting(s -> s.specAcceptLength).containsExactly(3.1, 2.9, null);
     }
@@ -68,14 +68,17 @@ class RunComparisonsTest {
         RunStatusReport.Report garbled =
                 finish(run("eagle3", "autoregressive", null), "LLM-SERVING-SAMPLES v1 not-base64!\n", none(), none());
 
-        assertThat(unreadable.newSamples()).isEmpty();
+        assertThat(configMaps).doesNotContainKey("eagle3-samples");
         assertThat(unreadable.status().samples).isNull();
         assertThat(unreadable.status().warnings)
                 .contains("No per-request samples (the benchmark pod's log could not be read): comparisons with this "
                         + "run give ratios without confidence intervals, verdicts or quality agreement.");
         assertThat(absent.status().warnings)
                 .anySatisfy(w -> assertThat(w).contains("the benchmark pod's log ends without a samples line"));
-        assertThat(garbled.status().warnings).anySatisfy(w -> assertThat(w).contains("sample line is unreadable"));
+        assertThat(garbled.status().phase).isEqualTo(BenchmarkRunPhase.Failed);
+        assertThat(condition(garbled.status(), "Ready").getMessage())
+                .startsWith("Job eagle3-bench finished but its per-request samples cannot be used: sample line is "
+                        + "unreadable");
         BaselineComparison comparison = unreadable.status().comparison;
         assertThat(comparison.message)
                 .isEqualTo("No confidence intervals, verdicts or quality agreement, only the ratios of the two "
@@ -239,16 +242,18 @@ class RunComparisonsTest {
         BenchmarkRun run = run("v2", "v1", "v1");
         String log = PairedRuns.logTail(PairedRuns.samples(PairedRuns.WORKLOAD, 1.25, 8, false));
         RunStatusReport.Report first = finish(run, log, of(reference), of(reference));
-        configMaps.put("v2-samples", first.newSamples().orElseThrow());
         run.setStatus(first.status());
+        int keptBefore = samplesKept;
 
-        RunStatusReport.Report later =
-                at(CREATED.plusSeconds(600)).build(run, observation(Optional.empty(), of(reference), of(reference)));
+        RunStatusReport.Report later = at(CREATED.plusSeconds(600))
+                .build(run, observation("v2", Optional.empty(), of(reference), of(reference)));
+        assertThat(samplesKept)
+                .as("samples are kept once, when the Job finishes")
+                .isEqualTo(keptBefore);
         BenchmarkRunStatus recomputed =
                 finish(run("v2", "v1", "v1"), log, of(reference), of(reference)).status();
 
         assertThat(later.status()).isEqualTo(first.status());
-        assertThat(later.newSamples()).isEmpty();
         assertThat(recomputed.referenceComparison).isEqualTo(first.status().referenceComparison);
         assertThat(recomputed.comparison).isEqualTo(first.status().comparison);
     }
@@ -261,12 +266,11 @@ class RunComparisonsTest {
                 PairedRuns.logTail(PairedRuns.samples(PairedRuns.WORKLOAD, 1.25, 9, false)),
                 none(),
                 of(withPhase(run("v1", null, null), BenchmarkRunPhase.Running)));
-        configMaps.put(finished.status().samples, finished.newSamples().orElseThrow());
         run.setStatus(finished.status());
         BenchmarkRun reference = stored(run("v1", null, null), 1, false);
 
         BenchmarkRunStatus compared = at(CREATED.plusSeconds(900))
-                .build(run, observation(Optional.empty(), none(), of(reference)))
+                .build(run, observation("v2", Optional.empty(), none(), of(reference)))
                 .status();
 
         assertThat(conditions(compared)).containsEntry("Regressed", "True/Regressed");
@@ -281,7 +285,6 @@ class RunComparisonsTest {
     private BenchmarkRun stored(BenchmarkRun run, double factor, boolean broken, String workload) {
         RunStatusReport.Report report =
                 finish(run, PairedRuns.logTail(PairedRuns.samples(workload, factor, 0, broken)), none(), none());
-        configMaps.put(report.status().samples, report.newSamples().orElseThrow());
         run.setStatus(report.status());
         return run;
     }
@@ -290,11 +293,16 @@ class RunComparisonsTest {
             BenchmarkRun run, String log, Optional<BenchmarkRun> baseline, Optional<BenchmarkRun> reference) {
         var job = new RunStatusReport.ObservedJob(
                 run.getMetadata().getName() + "-bench", new JobOutcome.Completed(SUMMARY, null, log));
-        return at(CREATED.plusSeconds(60)).build(run, observation(Optional.of(job), baseline, reference));
+        return at(CREATED.plusSeconds(60))
+                .build(run, observation(run.getMetadata().getName(), Optional.of(job), baseline, reference));
     }
 
+    /** What a reconcile of run {@code name} observes; its samples are kept in, and read back from, the map. */
     private RunStatusReport.Observation observation(
-            Optional<RunStatusReport.ObservedJob> job, Optional<BenchmarkRun> baseline, Optional<BenchmarkRun> ref) {
+            String name,
+            Optional<RunStatusReport.ObservedJob> job,
+            Optional<BenchmarkRun> baseline,
+            Optional<BenchmarkRun> ref) {
         return new RunStatusReport.Observation(
                 new TargetState(
                         "kimi", true, "http://kimi.llm.svc:30000", "kimi-k2", Optional.of(new ModelServer()), null),
@@ -302,9 +310,14 @@ class RunComparisonsTest {
                 Provenance::new,
                 baseline,
                 ref,
-                name -> configMaps.containsKey(name)
-                        ? SamplesRead.of(configMaps.get(name))
-                        : SamplesRead.missing("ConfigMap " + name + " does not exist"));
+                status -> configMaps.containsKey(status.samples)
+                        ? SamplesRead.of(configMaps.get(status.samples))
+                        : SamplesRead.missing("ConfigMap " + status.samples + " does not exist"),
+                set -> {
+                    samplesKept++;
+                    configMaps.put(SampleStore.name(name), set);
+                    return new SampleStore.Kept(SampleStore.name(name), SampleStore.sha256(set.toGzip()), null);
+                });
     }
 
     private static RunStatusReport at(Instant now) {

@@ -10,6 +10,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.api.v1alpha1.Provenance;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
+import dev.llmops.serving.runner.SampleSet;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Clock;
@@ -99,7 +100,8 @@ class RunStatusReportTest {
                 },
                 Optional.empty(),
                 Optional.empty(),
-                RunStatusReportTest::noSamples);
+                RunStatusReportTest::noSamples,
+                RunStatusReportTest::keep);
 
         run.setStatus(at(CREATED.plusSeconds(5)).build(run, observation).status());
         BenchmarkRunStatus status =
@@ -241,7 +243,8 @@ class RunStatusReportTest {
                 RunStatusReportTest::provenance,
                 Optional.empty(),
                 Optional.empty(),
-                RunStatusReportTest::noSamples);
+                RunStatusReportTest::noSamples,
+                RunStatusReportTest::keep);
 
         BenchmarkRunStatus status = at(CREATED.plusSeconds(60))
                 .build(run("kimi", null), observation)
@@ -307,7 +310,8 @@ class RunStatusReportTest {
                                 RunStatusReportTest::provenance,
                                 baseline,
                                 Optional.empty(),
-                                RunStatusReportTest::noSamples))
+                                RunStatusReportTest::noSamples,
+                                RunStatusReportTest::keep))
                 .status();
     }
 
@@ -353,7 +357,8 @@ class RunStatusReportTest {
                 RunStatusReportTest::provenance,
                 Optional.empty(),
                 Optional.empty(),
-                RunStatusReportTest::noSamples);
+                RunStatusReportTest::noSamples,
+                RunStatusReportTest::keep);
     }
 
     private static RunStatusReport.Observation ready(Optional<RunStatusReport.ObservedJob> job) {
@@ -363,11 +368,17 @@ class RunStatusReportTest {
                 RunStatusReportTest::provenance,
                 Optional.empty(),
                 Optional.empty(),
-                RunStatusReportTest::noSamples);
+                RunStatusReportTest::noSamples,
+                RunStatusReportTest::keep);
     }
 
-    private static SamplesRead noSamples(String configMap) {
-        return SamplesRead.missing("ConfigMap " + configMap + " does not exist");
+    private static SamplesRead noSamples(BenchmarkRunStatus status) {
+        return SamplesRead.missing("ConfigMap " + status.samples + " does not exist");
+    }
+
+    /** Keeps samples as the operator would, in a ConfigMap named after the Job's run. */
+    private static SampleStore.Kept keep(SampleSet samples) {
+        return new SampleStore.Kept("kept-samples", "sha256-of-kept-samples", null);
     }
 
     private static TargetState readyTarget() {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
 import dev.llmops.serving.api.v1alpha1.InferenceProbeResult;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
@@ -15,6 +16,7 @@ import dev.llmops.serving.benchmark.ApiKeyHosts;
 import dev.llmops.serving.benchmark.JobOutcome;
 import dev.llmops.serving.benchmark.PairedRuns;
 import dev.llmops.serving.benchmark.RunStatusReport;
+import dev.llmops.serving.benchmark.SampleStore;
 import dev.llmops.serving.benchmark.SamplesRead;
 import dev.llmops.serving.benchmark.TargetState;
 import dev.llmops.serving.modelserver.PodDiagnoser;
@@ -161,9 +163,10 @@ final class OperatorStatuses {
                 Provenance::new,
                 Optional.empty(),
                 Optional.of(reference),
-                configMap -> configMap.equals(reference.getStatus().samples)
+                status -> reference.getStatus().samples.equals(status.samples)
                         ? SamplesRead.of(before)
-                        : noSamples(configMap));
+                        : noSamples(status),
+                OperatorStatuses::keep);
         run.setStatus(new RunStatusReport(Clock.fixed(NOW.plusSeconds(60), ZoneOffset.UTC), () -> Duration.ZERO)
                 .build(run, observed)
                 .status());
@@ -290,7 +293,8 @@ final class OperatorStatuses {
                 Provenance::new,
                 Optional.empty(),
                 Optional.empty(),
-                OperatorStatuses::noSamples);
+                OperatorStatuses::noSamples,
+                OperatorStatuses::keep);
     }
 
     private static RunStatusReport.Observation job(JobOutcome outcome) {
@@ -302,11 +306,17 @@ final class OperatorStatuses {
                 Provenance::new,
                 Optional.empty(),
                 Optional.empty(),
-                OperatorStatuses::noSamples);
+                OperatorStatuses::noSamples,
+                OperatorStatuses::keep);
     }
 
-    private static SamplesRead noSamples(String configMap) {
-        return SamplesRead.missing("ConfigMap " + configMap + " does not exist");
+    private static SamplesRead noSamples(BenchmarkRunStatus status) {
+        return SamplesRead.missing("ConfigMap " + status.samples + " does not exist");
+    }
+
+    /** Keeps samples as the operator would, in a ConfigMap named after the Job's run. */
+    private static SampleStore.Kept keep(SampleSet samples) {
+        return new SampleStore.Kept("kept-samples", "sha256-of-kept-samples", null);
     }
 
     private static ObjectNode json(Object resource) {

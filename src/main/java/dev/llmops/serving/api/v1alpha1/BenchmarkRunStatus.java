@@ -60,6 +60,11 @@ public class BenchmarkRunStatus {
             + "comparisons pair request by request.")
     public String samples;
 
+    @JsonPropertyDescription(
+            "SHA-256 of the samples the operator wrote into that ConfigMap; samples that do not match it "
+                    + "are not read.")
+    public String samplesSha256;
+
     @JsonPropertyDescription("What was measured: server image and arguments, GPUs, driver, model.")
     public Provenance provenance;
 
@@ -90,6 +95,7 @@ public class BenchmarkRunStatus {
                 && Objects.equals(comparison, that.comparison)
                 && Objects.equals(referenceComparison, that.referenceComparison)
                 && Objects.equals(samples, that.samples)
+                && Objects.equals(samplesSha256, that.samplesSha256)
                 && Objects.equals(provenance, that.provenance)
                 && Objects.equals(sloBrokenAtConcurrency, that.sloBrokenAtConcurrency)
                 && Objects.equals(warnings, that.warnings);
@@ -113,6 +119,7 @@ public class BenchmarkRunStatus {
                 comparison,
                 referenceComparison,
                 samples,
+                samplesSha256,
                 provenance,
                 sloBrokenAtConcurrency,
                 warnings);

@@ -24,6 +24,12 @@ import java.util.Objects;
                 + "one by one",
         reason = "FieldValueForbidden",
         fieldPath = ".metricsUrl")
+@ValidationRule(
+        value = "!has(self.apiKeySecret) || has(self.url)",
+        message = "spec.target.apiKeySecret applies only to an external spec.target.url: a run of a ModelServer sends "
+                + "that ModelServer's own spec.apiKeySecret",
+        reason = "FieldValueForbidden",
+        fieldPath = ".apiKeySecret")
 public class BenchmarkTarget {
 
     @Size(max = 253)
@@ -48,7 +54,8 @@ public class BenchmarkTarget {
                     + "directly.")
     public String metricsUrl;
 
-    @JsonPropertyDescription("Secret key holding the API key, sent as a bearer token.")
+    @JsonPropertyDescription("Secret key holding the external url's API key, sent as a bearer token. Not for a "
+            + "ModelServer, whose own spec.apiKeySecret is sent.")
     public SecretKeyReference apiKeySecret;
 
     @Override

@@ -25,6 +25,10 @@ public final class ConditionReasons {
     public static final String SUCCEEDED = "Succeeded";
     public static final String RESULTS_INVALID = "ResultsInvalid";
     public static final String TARGET_DELETED = "TargetDeleted";
+    /** The run's samples ConfigMap name is taken by one the operator did not write for this run. */
+    public static final String SAMPLES_CONFLICT = "SamplesConflict";
+    /** spec.target.apiKeySecret with a spec.target.modelServer, whose own key is the only one its runs may use. */
+    public static final String SECRET_NOT_SERVERS = "SecretNotServers";
     /** spec.target.apiKeySecret with a spec.target.url whose host the operator does not allow-list. */
     public static final String SECRET_HOST_NOT_ALLOWED = "SecretHostNotAllowed";
 
