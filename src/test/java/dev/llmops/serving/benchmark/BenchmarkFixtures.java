@@ -143,20 +143,20 @@ final class BenchmarkFixtures {
      * reference, the Job counting it active.
      */
     Pod startJobPod(Job job) {
-        String podName = jobPodName(job);
-        Pod pod = new PodBuilder()
+        return startPod(job, jobPodName(job), true);
+    }
+
+    /**
+     * A running pod with the Job's template and labels, the Job counting it active; {@code controlled}: whether its
+     * controller reference names the Job, as the Job controller's pods do (a co-tenant's copy has none).
+     */
+    Pod startPod(Job job, String podName, boolean controlled) {
+        PodBuilder builder = new PodBuilder()
                 .withNewMetadata()
                 .withName(podName)
                 .withNamespace(job.getMetadata().getNamespace())
                 .addToLabels(job.getSpec().getTemplate().getMetadata().getLabels())
                 .addToLabels("batch.kubernetes.io/job-name", job.getMetadata().getName())
-                .addNewOwnerReference()
-                .withApiVersion("batch/v1")
-                .withKind("Job")
-                .withName(job.getMetadata().getName())
-                .withUid(job.getMetadata().getUid())
-                .withController(true)
-                .endOwnerReference()
                 .endMetadata()
                 .withSpec(job.getSpec().getTemplate().getSpec())
                 .withNewStatus()
@@ -169,8 +169,19 @@ final class BenchmarkFixtures {
                 .endRunning()
                 .endState()
                 .endContainerStatus()
-                .endStatus()
-                .build();
+                .endStatus();
+        if (controlled) {
+            builder.editMetadata()
+                    .addNewOwnerReference()
+                    .withApiVersion("batch/v1")
+                    .withKind("Job")
+                    .withName(job.getMetadata().getName())
+                    .withUid(job.getMetadata().getUid())
+                    .withController(true)
+                    .endOwnerReference()
+                    .endMetadata();
+        }
+        Pod pod = builder.build();
         Pod created = client.resource(pod).create();
         client.batch()
                 .v1()

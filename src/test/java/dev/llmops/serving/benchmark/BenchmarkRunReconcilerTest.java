@@ -24,6 +24,7 @@ import dev.llmops.serving.api.v1alpha1.ReferenceSpec;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.SloSpec;
 import dev.llmops.serving.api.v1alpha1.SpeedVerdict;
+import dev.llmops.serving.runner.SampleBombs;
 import dev.llmops.serving.runner.SampleSet;
 import dev.llmops.serving.runner.StageSamples;
 import dev.llmops.serving.simulator.SglangSimulator;
@@ -33,6 +34,7 @@ import dev.llmops.serving.status.StaleStatusWrites;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -57,6 +59,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -276,11 +279,12 @@ class BenchmarkRunReconcilerTest {
                     .extracting(Condition::getStatus, Condition::getReason)
                     .containsExactly("False", "SLOBroken");
             assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(1);
-            assertThat(events(ns, "kimi-ar"))
-                    .extracting(Event::getReason)
-                    .contains("JobRunning", "Succeeded")
-                    .as("waiting is a momentary phase: the status says it, no Event")
-                    .doesNotContain("WaitingForServer");
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(events(ns, "kimi-ar"))
+                            .extracting(Event::getReason)
+                            .contains("JobRunning", "Succeeded")
+                            .as("waiting is a momentary phase: the status says it, no Event")
+                            .doesNotContain("WaitingForServer"));
 
             double c4 = done.getStatus().stages.get(2).outputTokensPerSecond;
             assertThat(registry.find(BenchmarkMetrics.OUTPUT_THROUGHPUT)
@@ -399,7 +403,7 @@ class BenchmarkRunReconcilerTest {
                 .containsExactly("True", "ServerNotReady");
         assertThat(condition(failed, "Succeeded").getStatus()).isEqualTo("False");
         assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems()).isEmpty();
-        assertThat(events(ns, "impatient")).anySatisfy(e -> {
+        awaitEvent(ns, "impatient", e -> {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getReason()).isEqualTo("ServerNotReady");
         });
@@ -434,8 +438,7 @@ class BenchmarkRunReconcilerTest {
                         "host collector.example",
                         "llmops.benchmark.api-key-hosts",
                         "benchmark.apiKeyHosts");
-        assertThat(events(ns, "exfiltrate"))
-                .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("SecretHostNotAllowed"));
+        awaitEvent(ns, "exfiltrate", e -> assertThat(e.getReason()).isEqualTo("SecretHostNotAllowed"));
 
         Job allowed = fixtures.awaitJob(ns, "hosted");
         assertThat(allowed.getSpec()
@@ -450,6 +453,52 @@ class BenchmarkRunReconcilerTest {
         assertThat(client.batch().v1().jobs().inNamespace(ns).list().getItems())
                 .extracting(job -> job.getMetadata().getName())
                 .containsExactly("hosted-bench");
+    }
+
+    @Test
+    void aRunOfAModelServerThatNamesAnotherSecretIsRefusedWithoutAJob() {
+        String ns = BenchmarkTestProfile.SERVERS_SECRET;
+        fixtures.createModelServer(ns, "guarded", spec -> {
+            spec.apiKeySecret = new SecretKeyReference();
+            spec.apiKeySecret.name = "guarded-api";
+            spec.apiKeySecret.key = "token";
+        });
+        fixtures.editServerStatus(ns, "guarded", status -> {
+            status.conditions.add(condition("InferenceReady", "True", "GenerationSucceeded"));
+            status.endpoint = "http://guarded." + ns + ".svc:30000";
+        });
+        fixtures.createRun(ns, "borrow", spec -> {
+            spec.target.modelServer = "guarded";
+            spec.target.apiKeySecret = new SecretKeyReference();
+            spec.target.apiKeySecret.name = "cloud-credentials";
+            spec.target.apiKeySecret.key = "token";
+        });
+        fixtures.createRun(ns, "keyed", spec -> spec.target.modelServer = "guarded");
+
+        BenchmarkRun refused = fixtures.awaitRun(ns, "borrow", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(refused, "Stalled"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("True", "SecretNotServers");
+        assertThat(condition(refused, "Stalled").getMessage())
+                .isEqualTo("spec.target.apiKeySecret (Secret cloud-credentials) is for an external spec.target.url; a"
+                        + " run of ModelServer guarded sends that server's own spec.apiKeySecret, so no Job was"
+                        + " created. Remove spec.target.apiKeySecret and create the run again.");
+        Job keyed = fixtures.awaitJob(ns, "keyed");
+        assertThat(keyed.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getEnv())
+                .extracting(env -> env.getValueFrom().getSecretKeyRef().getName())
+                .containsExactly("guarded-api");
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(ns)
+                        .withName("borrow-bench")
+                        .get())
+                .isNull();
     }
 
     @Test
@@ -469,6 +518,82 @@ class BenchmarkRunReconcilerTest {
                         "garbled-bench finished but its results cannot be used",
                         "cut off after " + summary.length() / 2 + " bytes");
         assertThat(failed.getStatus().stages).isEmpty();
+    }
+
+    @Test
+    void aPodThatOnlyCarriesTheJobsLabelsSuppliesNoResults() {
+        String ns = BenchmarkTestProfile.INVALID;
+        fixtures.createRun(ns, "forged", url("http://sglang.example:30000"));
+        Job job = fixtures.awaitJob(ns, "forged");
+        Pod coTenants = fixtures.startPod(job, "forged-bench-cotnt", false);
+
+        fixtures.finishJob(job, coTenants, 0, RunnerRuns.standardSummary());
+
+        BenchmarkRun failed = fixtures.awaitRun(ns, "forged", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(failed, "Ready").getReason()).isEqualTo("ResultsInvalid");
+        assertThat(condition(failed, "Ready").getMessage())
+                .contains("no finished pod of Job forged-bench is left to read the summary from");
+        assertThat(failed.getStatus().stages).isEmpty();
+    }
+
+    @Test
+    void aSamplesLineThatDecodesPastItsBoundsFailsTheRunAndTheOperatorGoesOn() {
+        String ns = BenchmarkTestProfile.INVALID;
+        fixtures.createRun(ns, "bomb", url("http://sglang.example:30000"));
+        Job job = fixtures.awaitJob(ns, "bomb");
+        Pod pod = fixtures.startJobPod(job);
+        server.expect()
+                .get()
+                .withPath(samplesLogPath(ns, pod.getMetadata().getName()))
+                .andReturn(200, "PROGRESS 3/3\n" + SampleBombs.logLine(SampleBombs.numbersAsTokens()) + "\n")
+                .always();
+
+        fixtures.finishJob(job, pod, 0, RunnerRuns.standardSummary());
+
+        BenchmarkRun failed = fixtures.awaitRun(ns, "bomb", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(failed, "Ready").getReason()).isEqualTo("ResultsInvalid");
+        assertThat(condition(failed, "Ready").getMessage())
+                .startsWith("Job bomb-bench finished but its per-request samples cannot be used: sample line is "
+                        + "unreadable: a token holds VALUE_NUMBER_INT where text belongs");
+        assertThat(failed.getStatus().stages)
+                .as("the summary's results are kept")
+                .isNotEmpty();
+        assertThat(client.configMaps().inNamespace(ns).withName("bomb-samples").get())
+                .isNull();
+    }
+
+    @Test
+    void aSamplesConfigMapTheOperatorDidNotWriteIsNeverAdopted() {
+        String ns = BenchmarkTestProfile.INVALID;
+        BenchmarkRun run = fixtures.createRun(ns, "squatted", url("http://sglang.example:30000"));
+        Job job = fixtures.awaitJob(ns, "squatted");
+        client.resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName("squatted-samples")
+                        .withNamespace(ns)
+                        .addNewOwnerReference()
+                        .withApiVersion(run.getApiVersion())
+                        .withKind(run.getKind())
+                        .withName("squatted")
+                        .withUid(run.getMetadata().getUid())
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .addToBinaryData(
+                                SampleStore.KEY, Base64.getEncoder().encodeToString(SampleBombs.numbersAsTokens()))
+                        .build())
+                .create();
+        Pod pod = fixtures.startJobPod(job);
+        serveSamples(pod, 1);
+
+        fixtures.finishJob(job, pod, 0, RunnerRuns.standardSummary());
+
+        BenchmarkRun failed = fixtures.awaitRun(ns, "squatted", r -> r.getStatus().phase == BenchmarkRunPhase.Failed);
+        assertThat(condition(failed, "Ready").getReason()).isEqualTo("SamplesConflict");
+        assertThat(condition(failed, "Ready").getMessage())
+                .isEqualTo("ConfigMap squatted-samples already exists and was not written by the operator for this"
+                        + " run's samples; delete it (or name the run differently) and create the run again");
+        assertThat(failed.getStatus().samples).isNull();
     }
 
     @Test
@@ -585,8 +710,7 @@ class BenchmarkRunReconcilerTest {
         assertThat(noBaseline.getStatus().phase).isEqualTo(BenchmarkRunPhase.Succeeded);
         assertThat(condition(noBaseline, "BaselineCompared").getReason()).isEqualTo("BaselineNotFound");
         assertThat(noBaseline.getStatus().comparison).isNull();
-        assertThat(events(ns, "eagle3"))
-                .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("BaselineNotFound"));
+        awaitEvent(ns, "eagle3", e -> assertThat(e.getReason()).isEqualTo("BaselineNotFound"));
 
         fixtures.createRun(ns, "autoregressive", url("http://autoregressive.example:30000"));
         fixtures.awaitRun(
@@ -617,7 +741,7 @@ class BenchmarkRunReconcilerTest {
                 .extracting(Condition::getStatus, Condition::getReason)
                 .containsExactly("True", "Regressed");
         assertThat(condition(compared, "QualitySuspect").getStatus()).isEqualTo("False");
-        assertThat(events(ns, "eagle3")).anySatisfy(e -> {
+        awaitEvent(ns, "eagle3", e -> {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getReason()).isEqualTo("Regressed");
             assertThat(e.getMessage()).startsWith("Significantly slower: stage single");
@@ -674,7 +798,7 @@ class BenchmarkRunReconcilerTest {
                 .containsExactly("False", "SLOBroken");
         assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(4);
         assertThat(condition(done, "Ready").getMessage()).contains(", capacity 24 streams, ");
-        assertThat(events(ns, "search")).anySatisfy(e -> {
+        awaitEvent(ns, "search", e -> {
             assertThat(e.getType()).isEqualTo("Normal");
             assertThat(e.getReason()).isEqualTo("CapacityFound");
             assertThat(e.getMessage()).startsWith("Capacity under the SLO: 24 streams, 612.3 output tok/s");
@@ -763,6 +887,15 @@ class BenchmarkRunReconcilerTest {
         assertThat(container.getResources().getLimits()).containsOnlyKeys("memory");
         assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
         assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    }
+
+    /**
+     * Waits for an Event of the run that meets {@code requirement}: a transition's Event is recorded after the status
+     * write that a test awaits.
+     */
+    private void awaitEvent(String namespace, String name, ThrowingConsumer<Event> requirement) {
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(events(namespace, name)).anySatisfy(requirement));
     }
 
     private List<Event> events(String namespace, String name) {

@@ -19,6 +19,7 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     static final String COLD_START = "bench-cold-start";
     static final String CAPACITY = "bench-capacity";
     static final String SECRET_HOST = "bench-secret-host";
+    static final String SERVERS_SECRET = "bench-servers-secret";
     static final String REFUSED = "bench-refused";
     static final String FIRST_STATUS = "bench-first-status";
     static final String CONFLICT = "bench-conflict";
@@ -39,6 +40,7 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
                         BASELINE,
                         CAPACITY,
                         SECRET_HOST,
+                        SERVERS_SECRET,
                         REFUSED,
                         FIRST_STATUS,
                         CONFLICT),
