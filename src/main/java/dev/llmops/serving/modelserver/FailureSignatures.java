@@ -1,6 +1,7 @@
 package dev.llmops.serving.modelserver;
 
 import dev.llmops.serving.status.StatusText;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -10,18 +11,41 @@ import java.util.regex.Pattern;
  * Known ways an SGLang pod fails to get scheduled or to start, as data: what to look for in a scheduler event or in
  * the container's last log lines, and what to tell the user. Order matters: the first match wins, so root causes
  * come before the symptoms they produce. Add a row to teach the operator a new failure.
+ *
+ * <p>The text comes from the pod: a log tail of up to {@link dev.llmops.serving.status.PodLogs#MAX_TAIL_BYTES}, or a
+ * kubelet message. Matching it takes time linear in its length, whatever it holds. The text is cut into lines at
+ * every CR and LF, and a pattern is matched within one line, on at most its first {@link #MAX_LINE_CHARS} characters:
+ * no pattern spans lines. No pattern has an unbounded quantifier; a gap between two words of a line is bounded (as in
+ * {@code .{0,200}}), so an attempt that fails at one position backtracks over at most that many characters. A search
+ * thus costs at most the text's length, times the number of patterns, times the longest stretch one pattern can
+ * cover. A failure told by two facts that may stand on different lines (a traceback's file and its error) is a
+ * signature of two patterns, each found on some line.
  */
 public final class FailureSignatures {
 
-    /** A pattern and the diagnosis it stands for. */
-    public record Signature(String reason, Pattern pattern, String message, String hint) {
-        static Signature of(String reason, String regex, String message, String hint) {
-            return new Signature(
-                    reason, Pattern.compile(regex, Pattern.CASE_INSENSITIVE | Pattern.DOTALL), message, hint);
+    /**
+     * The characters of a line that are matched; a longer line is matched on its first ones. The kubelet cuts a
+     * termination message to 4096 bytes, and the error lines the signatures look for are a few hundred characters.
+     */
+    static final int MAX_LINE_CHARS = 4096;
+
+    /** Patterns, all of which must be found in the text, each within a line, and the diagnosis they stand for. */
+    public record Signature(String reason, List<Pattern> linePatterns, String message, String hint) {
+        /** A failure that one line tells. */
+        static Signature of(String reason, String lineRegex, String message, String hint) {
+            return allOf(reason, List.of(lineRegex), message, hint);
+        }
+
+        /** A failure told by several facts, each found on some line, in any order. */
+        static Signature allOf(String reason, List<String> lineRegexes, String message, String hint) {
+            List<Pattern> patterns = lineRegexes.stream()
+                    .map(regex -> Pattern.compile(regex, Pattern.CASE_INSENSITIVE))
+                    .toList();
+            return new Signature(reason, patterns, message, hint);
         }
     }
 
-    /** A signature found in a text, with the line that matched as evidence. */
+    /** A signature found in a text, with the line that completed it as evidence. */
     public record Match(Signature signature, String evidence) {}
 
     /** Matched against the scheduler's FailedScheduling event and the pod's PodScheduled condition message. */
@@ -34,7 +58,7 @@ public final class FailureSignatures {
                             + "the model fits."),
             Signature.of(
                     "ModelCacheClaimUnbound",
-                    "unbound immediate PersistentVolumeClaims|persistentvolumeclaim \"[^\"]+\" not found",
+                    "unbound immediate PersistentVolumeClaims|persistentvolumeclaim \"[^\"]{1,253}\" not found",
                     "The model cache PersistentVolumeClaim is not bound (or does not exist), so the pod cannot be "
                             + "placed.",
                     "Check the claim's storage class and capacity (kubectl describe pvc), or set "
@@ -57,7 +81,7 @@ public final class FailureSignatures {
     public static final List<Signature> STARTUP = List.of(
             Signature.of(
                     "CudaDriverTooOld",
-                    "unsatisfied condition: cuda\\s*>=\\s*13",
+                    "unsatisfied condition: cuda\\s{0,8}>=\\s{0,8}13",
                     "The node's NVIDIA driver is older than this CUDA 13 image needs (driver 580 or newer).",
                     "Keep spec.accelerator.minDriverMajor at 580 or more so such nodes are avoided, upgrade the "
                             + "driver, or use a CUDA 12 image."),
@@ -95,14 +119,14 @@ public final class FailureSignatures {
                     "no kernel image is available for execution on the device",
                     "The image's GPU kernels were not built for this GPU architecture.",
                     "Use a CUDA 13 SGLang image built for Blackwell (the operator's default image)."),
-            Signature.of(
+            Signature.allOf(
                     "DeepGemmUnsupportedOnSm120",
-                    "deep_?gemm.*Unsupported architecture|Unsupported architecture.*deep_?gemm",
+                    List.of("deep_?gemm", "Unsupported architecture"),
                     "DeepGEMM has no kernels for SM120 GPUs (RTX PRO 6000, RTX 50xx), which this model's path needs.",
                     "Run this model on SM100 nodes (spec.accelerator.computeMajor: 10), or disable DeepGEMM for it."),
             Signature.of(
                     "SharedMemoryTooSmall",
-                    "Error while creating shared memory segment|/dev/shm[^\\n]*No space left on device",
+                    "Error while creating shared memory segment|/dev/shm.{0,200}No space left on device",
                     "NCCL ran out of shared memory in /dev/shm.",
                     "Raise spec.sharedMemorySize (16Gi to 32Gi for 8 GPUs)."),
             Signature.of(
@@ -137,25 +161,61 @@ public final class FailureSignatures {
 
     private FailureSignatures() {}
 
-    /** The first signature of the table found in the text, with the matching line. */
+    /** The first signature of the table found in the text, with the line that completed it. */
     public static Optional<Match> find(List<Signature> table, String text) {
         if (text == null || text.isEmpty()) {
             return Optional.empty();
         }
+        List<String> lines = lines(text);
         for (Signature signature : table) {
-            Matcher matcher = signature.pattern().matcher(text);
-            if (matcher.find()) {
-                return Optional.of(new Match(signature, lineAround(text, matcher.end() - 1)));
+            Optional<String> evidence = evidence(signature, lines);
+            if (evidence.isPresent()) {
+                return Optional.of(new Match(signature, evidence.get()));
             }
         }
         return Optional.empty();
     }
 
-    /** The line of the match, bounded: a log line can be as long as the server makes it. */
-    private static String lineAround(String text, int position) {
-        int start = text.lastIndexOf('\n', position) + 1;
-        int end = text.indexOf('\n', position);
-        return StatusText.bounded(
-                text.substring(start, end < 0 ? text.length() : end).strip());
+    /**
+     * The line on which the last of the signature's patterns turned up, bounded for a status, when each of them is
+     * found on some line.
+     */
+    private static Optional<String> evidence(Signature signature, List<String> lines) {
+        int completing = -1;
+        for (Pattern pattern : signature.linePatterns()) {
+            int found = firstLineMatching(pattern, lines);
+            if (found < 0) {
+                return Optional.empty();
+            }
+            completing = Math.max(completing, found);
+        }
+        return Optional.of(StatusText.bounded(lines.get(completing).strip()));
+    }
+
+    private static int firstLineMatching(Pattern pattern, List<String> lines) {
+        Matcher matcher = pattern.matcher("");
+        for (int i = 0; i < lines.size(); i++) {
+            if (matcher.reset(lines.get(i)).find()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The text's non-empty lines, split at every CR and LF, each cut to its first {@link #MAX_LINE_CHARS}. */
+    private static List<String> lines(String text) {
+        List<String> lines = new ArrayList<>();
+        int start = 0;
+        while (start < text.length()) {
+            int end = start;
+            while (end < text.length() && text.charAt(end) != '\n' && text.charAt(end) != '\r') {
+                end++;
+            }
+            if (end > start) {
+                lines.add(text.substring(start, Math.min(end, start + MAX_LINE_CHARS)));
+            }
+            start = end + 1;
+        }
+        return lines;
     }
 }

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 public final class CsvReport {
 
     private static final String CRLF = "\r\n";
+    private static final String FORMULA_STARTS = "=+-@\t\r";
 
     private CsvReport() {}
 
@@ -74,15 +75,15 @@ public final class CsvReport {
     }
 
     /**
-     * Outside text cut to a readable length; a leading =, +, - or @ gets a quote mark so a spreadsheet shows it rather
-     * than running it as a formula.
+     * Outside text cut to a readable length; a leading =, +, -, @, tab or carriage return (OWASP's list for CSV
+     * injection) gets a quote mark so a spreadsheet shows it rather than running it as a formula.
      */
     private static String text(String value) {
         if (value == null) {
             return "";
         }
         String bounded = Format.bounded(value);
-        return !bounded.isEmpty() && "=+-@".indexOf(bounded.charAt(0)) >= 0 ? "'" + bounded : bounded;
+        return !bounded.isEmpty() && FORMULA_STARTS.indexOf(bounded.charAt(0)) >= 0 ? "'" + bounded : bounded;
     }
 
     private static String figure(Number value) {

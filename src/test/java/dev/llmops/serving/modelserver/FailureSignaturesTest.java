@@ -7,7 +7,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Each known failure is recognised from a realistic line, and no earlier row of the table shadows it. */
+/**
+ * Each known failure is recognised from a realistic line, and no earlier row of the table shadows it; a pattern is
+ * matched within one line, and a failure told on two lines is recognised from both.
+ */
 class FailureSignaturesTest {
 
     @ParameterizedTest
@@ -68,5 +71,47 @@ class FailureSignaturesTest {
                 .hasValueSatisfying(match -> assertThat(match.evidence())
                         .hasSize(StatusText.MAX_CHARS)
                         .startsWith("RuntimeError: CUDA error: no kernel image"));
+    }
+
+    @Test
+    void aFailureToldOnTwoLinesOfATracebackIsRecognisedWithItsErrorLineAsEvidence() {
+        String traceback = """
+                Traceback (most recent call last):
+                  File "/sgl-workspace/DeepGEMM/deep_gemm/jit/compiler.py", line 80, in build
+                    assert arch in SUPPORTED_ARCHS
+                AssertionError: Unsupported architecture
+                """;
+
+        assertThat(FailureSignatures.find(FailureSignatures.STARTUP, traceback)).hasValueSatisfying(match -> {
+            assertThat(match.signature().reason()).isEqualTo("DeepGemmUnsupportedOnSm120");
+            assertThat(match.evidence()).isEqualTo("AssertionError: Unsupported architecture");
+        });
+    }
+
+    @Test
+    void aPatternDoesNotReachAcrossALineBreak() {
+        String log = "NCCL INFO Using /dev/shm for intra-node transport\nOSError: No space left on device";
+
+        assertThat(FailureSignatures.find(FailureSignatures.STARTUP, log)).isEmpty();
+    }
+
+    @Test
+    void aLongLineIsMatchedOnItsFirstCharactersOnly() {
+        String error = "RuntimeError: CUDA error: no kernel image is available for execution on the device";
+        String within = "x".repeat(FailureSignatures.MAX_LINE_CHARS - error.length()) + error;
+
+        assertThat(FailureSignatures.find(FailureSignatures.STARTUP, within)).isPresent();
+        assertThat(FailureSignatures.find(FailureSignatures.STARTUP, "x" + within))
+                .isEmpty();
+    }
+
+    @Test
+    void aCarriageReturnEndsALineAsAProgressBarWritesThem() {
+        String progress = "Capturing batches:  50%|#####     |\rCapturing batches: 100%|##########|\r"
+                + "Exception: Capture cuda graph failed: CUDA out of memory.\r\nTraceback follows";
+
+        assertThat(FailureSignatures.find(FailureSignatures.STARTUP, progress))
+                .hasValueSatisfying(match -> assertThat(match.evidence())
+                        .isEqualTo("Exception: Capture cuda graph failed: CUDA out of memory."));
     }
 }

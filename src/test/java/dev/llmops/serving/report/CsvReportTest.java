@@ -75,6 +75,18 @@ class CsvReportTest {
         assertThat(rows).hasSize(7);
     }
 
+    @Test
+    void outsideTextStartingWithATabOrACarriageReturnIsNeverAFormulaEither() throws IOException {
+        BenchmarkRun run = new RunLoader().load(Files.readString(ReportTest.BASELINE), ReportTest.BASELINE.toString());
+        run.getStatus().stages.get(0).name = "\t=HYPERLINK(\"x\")";
+        run.getStatus().stages.get(1).name = "\r=HYPERLINK(\"x\")";
+
+        List<List<String>> rows = parse(CsvReport.render(run));
+
+        assertThat(rows.get(1).get(1)).isEqualTo("'\t=HYPERLINK(\"x\")");
+        assertThat(rows.get(2).get(1)).isEqualTo("'\r=HYPERLINK(\"x\")");
+    }
+
     /** An RFC 4180 reader: commas split fields outside quotes, "" in quotes is one quote, CRLF ends a record. */
     static List<List<String>> parse(String csv) {
         List<List<String>> rows = new ArrayList<>();
