@@ -53,8 +53,9 @@ Not used with watchAllNamespaces, which rbac.yaml refuses together with a list.
 
 {{/*
 What the controllers do in the namespaces they watch: every verb is listed, per resource. Creating and updating owned
-objects is server-side apply (patch). Nothing reads Secrets: pods get tokens through secretKeyRef, which the kubelet
-resolves.
+objects is server-side apply (patch). One Secret value is read, by name (get, never list or watch): the key a
+ModelServer's spec.apiKeySecret names, sent with its inference probe. Every other token reaches a pod through
+secretKeyRef, which the kubelet resolves.
 */}}
 {{- define "llm-serving-operator.namespacedRules" -}}
 - apiGroups: ["serving.llmops.dev"]

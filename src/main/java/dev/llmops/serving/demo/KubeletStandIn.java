@@ -67,6 +67,11 @@ public final class KubeletStandIn implements AutoCloseable {
         default int run(List<String> args, Map<String, String> environment, PrintWriter log) {
             return run(args, log);
         }
+
+        /** Runs it as the container's image would; by default every image is the operator's runner. */
+        default int run(String image, List<String> args, Map<String, String> environment, PrintWriter log) {
+            return run(args, environment, log);
+        }
     }
 
     private static final Logger LOG = Logger.getLogger(KubeletStandIn.class);
@@ -274,7 +279,11 @@ public final class KubeletStandIn implements AutoCloseable {
             String container = pod.getSpec().getContainers().get(0).getName();
             PrintWriter log = new PrintWriter(
                     logs.open(metadata.getNamespace(), metadata.getName(), metadata.getUid(), container), true);
-            int exitCode = launcher.run(resolveArgs(pod, benchArgs, summary), environment, log);
+            int exitCode = launcher.run(
+                    pod.getSpec().getContainers().get(0).getImage(),
+                    resolveArgs(pod, benchArgs, summary),
+                    environment,
+                    log);
             if (Thread.currentThread().isInterrupted()) {
                 return;
             }

@@ -1,6 +1,7 @@
 package dev.llmops.serving.e2e;
 
 import dev.llmops.serving.demo.KubeletStandIn;
+import dev.llmops.serving.runner.SampleBombs;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -16,11 +17,24 @@ import java.util.Map;
  * Runs a benchmark pod's {@code bench} command line with the packaged runner in a JVM of its own, as the pod's
  * container would, copying its output into the pod's log as it is written, so the log (the runner's
  * progress lines) can be read while the benchmark runs; cancelling the pod (interrupting the waiting thread) kills the
- * process.
+ * process. The image {@value #SAMPLES_BOMB_IMAGE} plays a tenant's hostile runner image: it runs the real runner,
+ * then prints a samples line that is small on the wire and huge once decoded.
  */
 final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
 
+    static final String SAMPLES_BOMB_IMAGE = "registry.example/hostile/runner:samples-bomb";
+
     private static final Path JAR = ProjectPaths.resolve("target/quarkus-app/quarkus-run.jar");
+
+    @Override
+    public int run(String image, List<String> args, Map<String, String> environment, PrintWriter log) {
+        int exitCode = run(args, environment, log);
+        if (SAMPLES_BOMB_IMAGE.equals(image)) {
+            log.println(SampleBombs.logLine(SampleBombs.numbersAsTokens()));
+            log.flush();
+        }
+        return exitCode;
+    }
 
     @Override
     public int run(List<String> args, PrintWriter log) {

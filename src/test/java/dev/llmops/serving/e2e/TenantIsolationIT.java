@@ -1,0 +1,119 @@
+package dev.llmops.serving.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.benchmark.SampleStore;
+import dev.llmops.serving.runner.SampleBombs;
+import dev.llmops.serving.status.Conditions;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Base64;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A tenant's samples bomb, about 11 KB on the wire and millions of values once decoded, against the packaged operator
+ * in the chart's memory limit: printed by a hostile runner image as its pod's last log line, and planted as the run's
+ * samples ConfigMap with an owner reference to the run. Either way the run fails with a message saying why, and the
+ * operator never exits.
+ */
+@E2eTest
+class TenantIsolationIT {
+
+    private static final String SERVER = "tenant-isolation-target";
+
+    private static OperatorProcess operator;
+
+    @BeforeAll
+    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
+        assumeTrue(
+                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
+        ProjectCrds.install(client);
+        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+        ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
+    }
+
+    @AfterAll
+    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
+        if (operator != null) {
+            ServingResources.deleteServer(client, namespace, SERVER);
+            operator.close();
+        }
+    }
+
+    @Test
+    void aSamplesBombInTheRunnersLogFailsTheRunAndTheOperatorLives(KubernetesClient client, TestNamespace namespace) {
+        ServingResources.createRun(
+                client,
+                namespace,
+                ServingResources.quickRunManifest(
+                        "bomb-in-log",
+                        SERVER,
+                        "2",
+                        8,
+                        16,
+                        "  runner:\n    image: " + RunnerProcess.SAMPLES_BOMB_IMAGE + "\n"));
+
+        BenchmarkRun failed = ServingResources.awaitFinished(client, namespace, "bomb-in-log");
+
+        assertThat(failed.getStatus().phase).as("status %s", failed.getStatus()).isEqualTo(BenchmarkRunPhase.Failed);
+        Condition ready = ready(failed);
+        assertThat(ready.getReason()).isEqualTo("ResultsInvalid");
+        assertThat(ready.getMessage())
+                .startsWith("Job " + failed.getStatus().jobName + " finished but its per-request samples cannot be"
+                        + " used: sample line is unreadable: a token holds VALUE_NUMBER_INT where text belongs");
+        assertThat(failed.getStatus().stages)
+                .as("the summary's figures are kept")
+                .isNotEmpty();
+        assertOperatorLived();
+    }
+
+    @Test
+    void aPlantedSamplesConfigMapIsNeverAdoptedOrRead(KubernetesClient client, TestNamespace namespace) {
+        BenchmarkRun run = ServingResources.createRun(
+                client, namespace, ServingResources.quickRunManifest("planted", SERVER, "2", 8, 16, ""));
+        client.resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(SampleStore.name("planted"))
+                        .withNamespace(namespace.name())
+                        .addNewOwnerReference()
+                        .withApiVersion(run.getApiVersion())
+                        .withKind(run.getKind())
+                        .withName("planted")
+                        .withUid(run.getMetadata().getUid())
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .addToBinaryData(
+                                SampleStore.KEY, Base64.getEncoder().encodeToString(SampleBombs.numbersAsTokens()))
+                        .build())
+                .create();
+
+        BenchmarkRun failed = ServingResources.awaitFinished(client, namespace, "planted");
+
+        assertThat(failed.getStatus().phase).as("status %s", failed.getStatus()).isEqualTo(BenchmarkRunPhase.Failed);
+        assertThat(ready(failed).getReason()).isEqualTo("SamplesConflict");
+        assertThat(ready(failed).getMessage())
+                .isEqualTo("ConfigMap planted-samples already exists and was not written by the operator for this"
+                        + " run's samples; delete it (or name the run differently) and create the run again");
+        assertOperatorLived();
+    }
+
+    private static void assertOperatorLived() {
+        assertThat(operator.running()).as("the operator runs").isTrue();
+        assertThat(operator.exits())
+                .as(() -> "the operator's exits; its log:\n" + operator.log())
+                .isEmpty();
+    }
+
+    private static Condition ready(BenchmarkRun run) {
+        return Conditions.find(run.getStatus().conditions, ConditionTypes.READY)
+                .orElseThrow(() -> new AssertionError("no Ready condition in " + run.getStatus()));
+    }
+}
