@@ -1,5 +1,6 @@
 package dev.llmops.serving.benchmark;
 
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
 import dev.llmops.serving.runner.BenchmarkConfig;
@@ -15,7 +16,8 @@ import org.jboss.logging.Logger;
 /**
  * The Prometheus endpoints of a ModelServer's serving pods (every Deployment pod, the leader of each multi-node
  * replica), one per Ready pod at its IP, so the runner reads each replica's counters and sums them; the Service would
- * answer from any one pod.
+ * answer from any one pod. Labels alone would admit a co-tenant's pod into the run's telemetry: a pod counts only when
+ * it also carries the inference-ready condition, which the operator sets only on pods its ModelServer owns.
  */
 public class ServingPodMetrics {
 
@@ -49,7 +51,10 @@ public class ServingPodMetrics {
         }
     }
 
-    /** http://IP:port/metrics of each Ready, not deleting pod with an IP, by name; at most what the runner takes. */
+    /**
+     * http://IP:port/metrics of each Ready and inference-ready, not deleting pod with an IP, by name; at most what the
+     * runner takes.
+     */
     static List<String> urls(List<Pod> pods, int port) {
         return pods.stream()
                 .filter(ServingPodMetrics::ready)
@@ -65,7 +70,12 @@ public class ServingPodMetrics {
                 && pod.getStatus() != null
                 && pod.getStatus().getPodIP() != null
                 && pod.getStatus().getConditions() != null
-                && pod.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+                && conditionTrue(pod, "Ready")
+                && conditionTrue(pod, ConditionTypes.POD_INFERENCE_READY);
+    }
+
+    private static boolean conditionTrue(Pod pod, String type) {
+        return pod.getStatus().getConditions().stream()
+                .anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
     }
 }

@@ -149,6 +149,10 @@ class BenchmarkRunReconcilerTest {
                             .withType("Ready")
                             .withStatus("True")
                             .endCondition()
+                            .addNewCondition()
+                            .withType(ConditionTypes.POD_INFERENCE_READY)
+                            .withStatus("True")
+                            .endCondition()
                             .endStatus()
                             .build())
                     .create();

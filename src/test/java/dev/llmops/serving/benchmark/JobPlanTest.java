@@ -8,6 +8,7 @@ import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
 import dev.llmops.serving.api.v1alpha1.CapacityMode;
 import dev.llmops.serving.api.v1alpha1.CapacitySpec;
 import dev.llmops.serving.api.v1alpha1.ClaimFileReference;
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.ConfigMapKeyReference;
 import dev.llmops.serving.api.v1alpha1.DatasetType;
 import dev.llmops.serving.api.v1alpha1.ModelServer;
@@ -154,13 +155,14 @@ class JobPlanTest {
     }
 
     @Test
-    void theMetricsEndpointsAreTheReadyServingPodsByName() {
+    void theMetricsEndpointsAreTheReadyServingPodsTheOperatorFoundInferenceReadyByName() {
         List<Pod> pods = List.of(
                 servingPod("kimi-b", "10.0.0.9", true, false),
                 servingPod("kimi-a", "fd00::7", true, false),
                 servingPod("kimi-c", "10.0.0.11", false, false),
                 servingPod("kimi-d", null, true, false),
-                servingPod("kimi-e", "10.0.0.12", true, true));
+                servingPod("kimi-e", "10.0.0.12", true, true),
+                withoutInferenceReady(servingPod("kimi-f", "10.0.0.13", true, false)));
 
         assertThat(ServingPodMetrics.urls(pods, 30000))
                 .containsExactly("http://[fd00::7]:30000/metrics", "http://10.0.0.9:30000/metrics");
@@ -175,11 +177,21 @@ class JobPlanTest {
                 .withNewStatus()
                 .withPodIP(ip)
                 .addNewCondition()
+                .withType(ConditionTypes.POD_INFERENCE_READY)
+                .withStatus(ready ? "True" : "False")
+                .endCondition()
+                .addNewCondition()
                 .withType("Ready")
                 .withStatus(ready ? "True" : "False")
                 .endCondition()
                 .endStatus()
                 .build();
+    }
+
+    /** A co-tenant's pod with a serving pod's labels is Ready by the kubelet alone: it has no readiness gate. */
+    private static Pod withoutInferenceReady(Pod pod) {
+        pod.getStatus().getConditions().removeIf(c -> c.getType().equals(ConditionTypes.POD_INFERENCE_READY));
+        return pod;
     }
 
     @Test
