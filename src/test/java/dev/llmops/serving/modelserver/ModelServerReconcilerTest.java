@@ -409,7 +409,7 @@ class ModelServerReconcilerTest {
 
             assertThat(failing.readyReplicas).isZero();
             assertCondition(failing, ConditionTypes.READY, "False", "GenerationFailing");
-            assertThat(failing.diagnosis.message).contains("too_large: response line exceeds 1 MiB");
+            assertThat(failing.diagnosis.message).contains("too_large: response line exceeds 16 KiB");
             await().atMost(SETTLE)
                     .until(() ->
                             gate(pod).filter(c -> "False".equals(c.getStatus())).isPresent());
