@@ -40,6 +40,7 @@ record BuiltInResource(
             status(CORE, "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true),
             kind("apps", "v1", "deployments", "Deployment", true, List.of("deploy"), List.of("all")),
             status("apps", "v1", "deployments", "Deployment", true),
+            kind("apps", "v1", "replicasets", "ReplicaSet", true, List.of("rs"), List.of("all")),
             new BuiltInResource(
                     "authorization.k8s.io",
                     "v1",

@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,9 +27,11 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * Plays the Deployment, Job and garbage-collector controllers on an API server that has none (the embedded one):
- * creates pods from Deployment and Job templates, rolls pods whose template changed, reports Deployment and Job status
- * from the pods, and deletes pods whose owner is gone. A real control plane does all of this itself.
+ * Plays the Deployment, ReplicaSet, Job and garbage-collector controllers on an API server that has none (the embedded
+ * one): gives each Deployment a ReplicaSet for its current template and creates pods from it (so a pod's owner chain is
+ * pod → ReplicaSet → Deployment, as the operator checks), creates pods from Job templates, rolls a Deployment whose
+ * template changed to a new ReplicaSet at once, reports Deployment and Job status from the pods, and deletes what has
+ * lost its owner. A real control plane does all of this itself.
  */
 public final class WorkloadControllerStandIn implements AutoCloseable {
 
@@ -54,12 +59,14 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
     private void syncSafely() {
         try {
             List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
+            List<ReplicaSet> replicaSets =
+                    client.apps().replicaSets().inAnyNamespace().list().getItems();
             List<Deployment> deployments =
                     client.apps().deployments().inAnyNamespace().list().getItems();
             List<Job> jobs = client.batch().v1().jobs().inAnyNamespace().list().getItems();
-            deployments.forEach(d -> syncDeployment(d, ownedBy(pods, d)));
+            deployments.forEach(d -> syncDeployment(d, ownedBy(replicaSets, d), pods));
             jobs.forEach(j -> syncJob(j, ownedBy(pods, j)));
-            collectOrphans(pods, deployments, jobs);
+            collectOrphans(pods, replicaSets, deployments, jobs);
         } catch (RuntimeException e) {
             if (!closed) {
                 LOG.warnf(e, "workload stand-in: %s", e.getMessage());
@@ -67,23 +74,27 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
         }
     }
 
-    private void syncDeployment(Deployment deployment, List<Pod> pods) {
+    private void syncDeployment(Deployment deployment, List<ReplicaSet> replicaSets, List<Pod> pods) {
         String hash = Integer.toHexString(deployment.getSpec().getTemplate().hashCode());
         int desired = deployment.getSpec().getReplicas() == null
                 ? 1
                 : deployment.getSpec().getReplicas();
-        List<Pod> current = pods.stream()
-                .filter(p -> hash.equals(p.getMetadata().getLabels().get(TEMPLATE_HASH)))
-                .toList();
-        pods.stream().filter(p -> !current.contains(p)).forEach(this::delete);
+        ReplicaSet replicaSet = replicaSets.stream()
+                .filter(r -> hash.equals(r.getMetadata().getLabels().get(TEMPLATE_HASH)))
+                .findFirst()
+                .orElseGet(() -> createReplicaSet(deployment, hash, desired));
+        replicaSets.stream().filter(r -> r != replicaSet).forEach(old -> {
+            ownedBy(pods, old).forEach(this::delete);
+            delete(old);
+        });
+        List<Pod> current = ownedBy(pods, replicaSet);
         current.stream().skip(desired).forEach(this::delete);
         for (int i = current.size(); i < desired; i++) {
-            Map<String, String> labels = Map.of(TEMPLATE_HASH, hash);
             create(
-                    deployment,
-                    deployment.getSpec().getTemplate(),
-                    deployment.getMetadata().getName() + "-" + hash + "-" + suffix(),
-                    labels);
+                    replicaSet,
+                    replicaSet.getSpec().getTemplate(),
+                    replicaSet.getMetadata().getName() + "-" + suffix(),
+                    Map.of());
         }
         int ready = (int) current.stream()
                 .limit(desired)
@@ -167,13 +178,38 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                 });
     }
 
-    private void create(HasMetadata owner, PodTemplateSpec template, String name, Map<String, String> extraLabels) {
-        Map<String, String> labels = new LinkedHashMap<>();
-        if (template.getMetadata() != null && template.getMetadata().getLabels() != null) {
-            labels.putAll(template.getMetadata().getLabels());
-        }
-        labels.putAll(extraLabels);
-        OwnerReference reference = new OwnerReferenceBuilder()
+    /** The ReplicaSet of the Deployment's current template, labelled with its hash as the real controller does. */
+    private ReplicaSet createReplicaSet(Deployment deployment, String hash, int replicas) {
+        PodTemplateSpec template = new PodTemplateSpecBuilder(
+                        deployment.getSpec().getTemplate())
+                .editOrNewMetadata()
+                .addToLabels(TEMPLATE_HASH, hash)
+                .endMetadata()
+                .build();
+        ReplicaSet replicaSet = new ReplicaSetBuilder()
+                .withNewMetadata()
+                .withName(deployment.getMetadata().getName() + "-" + hash)
+                .withNamespace(deployment.getMetadata().getNamespace())
+                .withLabels(template.getMetadata().getLabels())
+                .withOwnerReferences(controllerReference(deployment))
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withNewSelector()
+                .withMatchLabels(template.getMetadata().getLabels())
+                .endSelector()
+                .withTemplate(template)
+                .endSpec()
+                .build();
+        return client.apps()
+                .replicaSets()
+                .inNamespace(deployment.getMetadata().getNamespace())
+                .resource(replicaSet)
+                .create();
+    }
+
+    private static OwnerReference controllerReference(HasMetadata owner) {
+        return new OwnerReferenceBuilder()
                 .withApiVersion(owner.getApiVersion())
                 .withKind(owner.getKind())
                 .withName(owner.getMetadata().getName())
@@ -181,6 +217,14 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                 .withController(true)
                 .withBlockOwnerDeletion(true)
                 .build();
+    }
+
+    private void create(HasMetadata owner, PodTemplateSpec template, String name, Map<String, String> extraLabels) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (template.getMetadata() != null && template.getMetadata().getLabels() != null) {
+            labels.putAll(template.getMetadata().getLabels());
+        }
+        labels.putAll(extraLabels);
         Pod pod = new PodBuilder()
                 .withNewMetadata()
                 .withName(name)
@@ -190,7 +234,7 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                         template.getMetadata() == null
                                 ? null
                                 : template.getMetadata().getAnnotations())
-                .withOwnerReferences(reference)
+                .withOwnerReferences(controllerReference(owner))
                 .endMetadata()
                 .withSpec(template.getSpec())
                 .withNewStatus()
@@ -203,19 +247,31 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                 .create();
     }
 
-    private void collectOrphans(List<Pod> pods, List<Deployment> deployments, List<Job> jobs) {
-        Set<String> owners = new HashSet<>();
-        deployments.forEach(d -> owners.add(d.getMetadata().getUid()));
-        jobs.forEach(j -> owners.add(j.getMetadata().getUid()));
+    private void collectOrphans(
+            List<Pod> pods, List<ReplicaSet> replicaSets, List<Deployment> deployments, List<Job> jobs) {
+        Set<String> deploymentUids = uids(deployments);
+        replicaSets.stream()
+                .filter(r -> r.getMetadata().getOwnerReferences().stream()
+                        .noneMatch(o -> deploymentUids.contains(o.getUid())))
+                .forEach(this::delete);
+        Set<String> podOwners = uids(replicaSets);
+        podOwners.addAll(uids(jobs));
         pods.stream()
                 .filter(p -> p.getMetadata().getOwnerReferences().stream()
-                        .anyMatch(o -> Set.of("Deployment", "Job").contains(o.getKind())))
-                .filter(p -> p.getMetadata().getOwnerReferences().stream().noneMatch(o -> owners.contains(o.getUid())))
+                        .anyMatch(o -> Set.of("ReplicaSet", "Job").contains(o.getKind())))
+                .filter(p ->
+                        p.getMetadata().getOwnerReferences().stream().noneMatch(o -> podOwners.contains(o.getUid())))
                 .forEach(this::delete);
     }
 
-    private static List<Pod> ownedBy(List<Pod> pods, HasMetadata owner) {
-        return pods.stream()
+    private static Set<String> uids(List<? extends HasMetadata> objects) {
+        Set<String> uids = new HashSet<>();
+        objects.forEach(o -> uids.add(o.getMetadata().getUid()));
+        return uids;
+    }
+
+    private static <T extends HasMetadata> List<T> ownedBy(List<T> objects, HasMetadata owner) {
+        return objects.stream()
                 .filter(p -> p.getMetadata().getOwnerReferences().stream()
                         .anyMatch(o -> owner.getMetadata().getUid().equals(o.getUid())))
                 .toList();
@@ -227,11 +283,8 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                         .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
-    private void delete(Pod pod) {
-        client.pods()
-                .inNamespace(pod.getMetadata().getNamespace())
-                .withName(pod.getMetadata().getName())
-                .delete();
+    private void delete(HasMetadata object) {
+        client.resource(object).delete();
     }
 
     private static String suffix() {

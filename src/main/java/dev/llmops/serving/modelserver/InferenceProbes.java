@@ -17,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -26,6 +29,11 @@ import java.util.stream.Collectors;
  * generation every spec.readiness.probeIntervalSeconds and a cheap /health check every {@link #HEALTH_PERIOD} in
  * between, and a failed /health brings the next generation forward. The probe states are this event source's secondary
  * resources.
+ *
+ * <p>At most {@value #MAX_IN_FLIGHT} probes, generations and /health checks together, run at once across every
+ * ModelServer, so all probes together hold at most {@value #MAX_IN_FLIGHT} times what one may hold (under 1 MiB, see
+ * {@link RunnerInferenceClient}): under 32 MiB whatever the number of ModelServers and pods. A probe that finds no free
+ * slot is not started and stays due; the reconciler looks again within {@link #NOT_READY_PERIOD}.
  */
 public class InferenceProbes extends AbstractEventSource<PodInference, ModelServer>
         implements ResourceEventAware<ModelServer> {
@@ -41,12 +49,24 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
     static final Duration GENERATION_TIMEOUT = Duration.ofSeconds(60);
     static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(10);
 
+    /**
+     * Probes in flight at once. At 1000 ready servers a generation starts every 60 ms and a /health check every 10 ms;
+     * 32 slots leave room for generations that take a second or two on a loaded server.
+     */
+    static final int MAX_IN_FLIGHT = 32;
+
     private final InferenceClient client;
+    private final Semaphore slots;
     private final Map<ResourceID, Map<String, PodProbe>> probes = new ConcurrentHashMap<>();
 
     public InferenceProbes(InferenceClient client) {
+        this(client, MAX_IN_FLIGHT);
+    }
+
+    InferenceProbes(InferenceClient client, int maxInFlight) {
         super(PodInference.class, "inference-probes");
         this.client = client;
+        this.slots = new Semaphore(maxInFlight);
     }
 
     /**
@@ -95,6 +115,15 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
         }
     }
 
+    /** The probe's answer, or its failure when it could not even start, so its slot is always given back. */
+    private static <T> CompletableFuture<T> started(Supplier<CompletableFuture<T>> probe) {
+        try {
+            return probe.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** Pods are reached directly at podIP and the spec's port; the Service would pick any pod. */
     static Optional<URI> baseUrl(Pod pod, int port) {
         if (pod.getStatus() == null
@@ -136,7 +165,9 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
                             ? lastGenerationAttempt.plusSeconds(server.getSpec().readiness.probeIntervalSeconds)
                             : lastGenerationAttempt.plus(NOT_READY_PERIOD);
             if (!now.isBefore(generationDue)) {
-                startGeneration(server, baseUrl, now, apiKey);
+                if (slots.tryAcquire()) {
+                    startGeneration(server, baseUrl, now, apiKey);
+                }
                 return now.plus(NOT_READY_PERIOD);
             }
             if (!generating) {
@@ -147,8 +178,11 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
                     : lastGenerationAttempt;
             Instant healthDue = lastProof.plus(HEALTH_PERIOD);
             if (!now.isBefore(healthDue)) {
-                startHealthCheck(server, baseUrl, now);
-                healthDue = now.plus(HEALTH_PERIOD);
+                boolean started = slots.tryAcquire();
+                if (started) {
+                    startHealthCheck(server, baseUrl, now);
+                }
+                healthDue = now.plus(started ? HEALTH_PERIOD : NOT_READY_PERIOD);
             }
             return healthDue.isBefore(generationDue) ? healthDue : generationDue;
         }
@@ -158,14 +192,15 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
             lastGenerationAttempt = now;
             ModelServerSpec spec = server.getSpec();
             ResourceID id = ResourceID.fromResource(server);
-            client.generate(
+            started(() -> client.generate(
                             baseUrl,
                             modelName(spec),
                             spec.readiness.probePrompt,
                             spec.readiness.probeMaxTokens,
                             GENERATION_TIMEOUT,
-                            apiKey)
+                            apiKey))
                     .whenComplete((generation, failure) -> {
+                        slots.release();
                         recordGeneration(generation, failure);
                         wake(id);
                     });
@@ -194,7 +229,8 @@ public class InferenceProbes extends AbstractEventSource<PodInference, ModelServ
             inFlight = true;
             lastHealthCheck = now;
             ResourceID id = ResourceID.fromResource(server);
-            client.healthy(baseUrl, HEALTH_TIMEOUT).whenComplete((healthy, failure) -> {
+            started(() -> client.healthy(baseUrl, HEALTH_TIMEOUT)).whenComplete((healthy, failure) -> {
+                slots.release();
                 boolean failed = recordHealth(failure == null && Boolean.TRUE.equals(healthy));
                 if (failed) {
                     wake(id);

@@ -14,7 +14,9 @@ import dev.llmops.serving.status.ReconcileErrors;
 import dev.llmops.serving.status.SecretArgs;
 import dev.llmops.serving.status.StatusWrite;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -45,7 +47,9 @@ import java.util.stream.Stream;
 /**
  * Runs a ModelServer: validates the spec, keeps the owned objects as desired (only while the spec is valid, so bad
  * input changes nothing that runs), probes the serving pods with real generations, opens their inference-ready gates,
- * diagnoses pods that do not serve, and writes the status. The RBAC rules below are everything it uses.
+ * diagnoses pods that do not serve, and writes the status. Only pods its own workload runs are probed, gated or
+ * diagnosed ({@link OwnedPods}); the label that maps a pod to the server is only a hint. The RBAC rules below are
+ * everything it uses.
  */
 @Workflow(
         explicitInvocation = true,
@@ -82,6 +86,10 @@ import java.util.stream.Stream;
         apiGroups = "apps",
         resources = {"deployments"},
         verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
+@RBACRule(
+        apiGroups = "apps",
+        resources = {"replicasets", "statefulsets"},
+        verbs = {"get"})
 @RBACRule(
         apiGroups = LeaderWorkerSet.GROUP,
         resources = {"leaderworkersets"},
@@ -123,6 +131,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     private final OperatorConfig config;
     private final LeaderWorkerSetInstalled leaderWorkerSetInstalled;
     private final InferenceProbes probes;
+    private final OwnedPods ownedPods;
     private final ServerApiKey apiKeys;
     private final InferenceReadyGate gate;
     private final PodDiagnoser diagnoser;
@@ -141,6 +150,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         this.config = config;
         this.leaderWorkerSetInstalled = leaderWorkerSetInstalled;
         this.probes = new InferenceProbes(inferenceClient);
+        this.ownedPods = new OwnedPods(client);
         this.apiKeys = new ServerApiKey(client);
         this.gate = new InferenceReadyGate(client);
         this.diagnoser = new PodDiagnoser(client);
@@ -179,7 +189,8 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
         }
 
-        List<Pod> pods = context.getSecondaryResourcesAsStream(Pod.class)
+        List<Pod> labelled = context.getSecondaryResourcesAsStream(Pod.class).toList();
+        List<Pod> pods = ownedPods.of(server, workloads(context), labelled).stream()
                 .filter(pod -> pod.getMetadata().getDeletionTimestamp() == null)
                 .toList();
         List<Pod> servingPods = pods.stream()
@@ -261,6 +272,15 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                     generation);
         }
         return ReconcileErrors.afterFailure(server, e, lastAttempt, config.stalledRecheck());
+    }
+
+    /** The Deployments and LeaderWorkerSets the dependents' informers hold for the server. */
+    private static List<HasMetadata> workloads(Context<ModelServer> context) {
+        return Stream.concat(
+                        context.getSecondaryResourcesAsStream(Deployment.class),
+                        context.getSecondaryResourcesAsStream(LeaderWorkerSet.class))
+                .map(HasMetadata.class::cast)
+                .toList();
     }
 
     /**

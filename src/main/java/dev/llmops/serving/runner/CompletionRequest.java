@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param timeout the whole request, from its submission (waiting for a connection included) to the last byte
  * @param captureText keep the generated text (up to {@value RequestResult#MAX_CAPTURED_CHARS} characters per channel)
  * @param logprobs ask for {@code logprobs} and keep the output's token pieces (see {@link RequestResult#tokenPieces})
+ * @param limits how much of the answer the client may hold before failing the request
  */
 public record CompletionRequest(
         URI baseUrl,
@@ -36,7 +37,8 @@ public record CompletionRequest(
         String apiKey,
         Duration timeout,
         boolean captureText,
-        boolean logprobs) {
+        boolean logprobs,
+        ResponseLimits limits) {
 
     public CompletionRequest {
         Objects.requireNonNull(baseUrl, "baseUrl");
@@ -44,13 +46,15 @@ public record CompletionRequest(
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(prompt, "prompt");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(limits, "limits");
         if (maxTokens < 1) {
             throw new IllegalArgumentException("maxTokens must be at least 1, was " + maxTokens);
         }
     }
 
     /**
-     * A streaming chat completion of {@code prompt} with 16 output tokens and a 60 s timeout; adjust with the builder.
+     * A streaming chat completion of {@code prompt} with 16 output tokens, a 60 s timeout and the runner's
+     * {@link ResponseLimits#RUNNER}; adjust with the builder.
      */
     public static Builder builder(URI baseUrl, String model) {
         return new Builder(baseUrl, model);
@@ -93,7 +97,8 @@ public record CompletionRequest(
                         .apiKey(apiKey)
                         .timeout(timeout)
                         .captureText(captureText)
-                        .logprobs(logprobs);
+                        .logprobs(logprobs)
+                        .limits(limits);
     }
 
     /** Builds a {@link CompletionRequest}; every setter is optional. */
@@ -113,6 +118,7 @@ public record CompletionRequest(
         private Duration timeout = Duration.ofSeconds(60);
         private boolean captureText;
         private boolean logprobs;
+        private ResponseLimits limits = ResponseLimits.RUNNER;
 
         private Builder(URI baseUrl, String model) {
             this.baseUrl = baseUrl;
@@ -184,6 +190,11 @@ public record CompletionRequest(
             return this;
         }
 
+        public Builder limits(ResponseLimits value) {
+            this.limits = value;
+            return this;
+        }
+
         public CompletionRequest build() {
             return new CompletionRequest(
                     baseUrl,
@@ -200,7 +211,8 @@ public record CompletionRequest(
                     apiKey,
                     timeout,
                     captureText,
-                    logprobs);
+                    logprobs,
+                    limits);
         }
     }
 }

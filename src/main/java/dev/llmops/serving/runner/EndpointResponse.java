@@ -9,7 +9,7 @@ import java.time.Duration;
  * @param body the body as text; empty when no complete response arrived
  * @param failureClass null when a response arrived (whatever its status), else {@link FailureClass#CONNECT},
  *     {@link FailureClass#TIMEOUT}, {@link FailureClass#DISCONNECT}, or {@link FailureClass#TOO_LARGE} when the body
- *     went past {@value #MAX_BODY_BYTES} bytes
+ *     went past the GET's cap ({@value #MAX_BODY_BYTES} bytes unless the caller chose another)
  * @param errorMessage why no complete response arrived, else null
  */
 public record EndpointResponse(int status, String body, Duration latency, String failureClass, String errorMessage) {

@@ -25,12 +25,15 @@ import java.nio.ByteBuffer;
 final class ExchangeHandler extends ChannelInboundHandlerAdapter {
 
     private final ReadClock clock;
+    private final int headerBytes;
     private ResponseReader reader;
     private Runnable reuse;
     private boolean keepAlive;
 
-    ExchangeHandler(ReadClock clock) {
+    /** {@code headerBytes} is the cap of the connection's decoder, named when a response goes past it. */
+    ExchangeHandler(ReadClock clock, int headerBytes) {
         this.clock = clock;
+        this.headerBytes = headerBytes;
     }
 
     /** The connection now carries this reader's request; {@code reuse} returns it to the pool after the answer. */
@@ -92,8 +95,7 @@ final class ExchangeHandler extends ChannelInboundHandlerAdapter {
             broken(cause);
         } else if (cause instanceof TooLongFrameException) {
             reader.onUnreadable(
-                    FailureClass.TOO_LARGE,
-                    "response headers exceed " + ResponseTooLarge.size(StreamingTransport.MAX_HEADER_BYTES));
+                    FailureClass.TOO_LARGE, "response headers exceed " + ResponseTooLarge.size(headerBytes));
         } else {
             reader.onUnreadable(FailureClass.BAD_RESPONSE, "not an HTTP/1.1 response: " + FailureClass.describe(cause));
         }

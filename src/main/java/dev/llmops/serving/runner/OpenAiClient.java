@@ -109,6 +109,12 @@ public final class OpenAiClient implements AutoCloseable {
      * {@link FailureClass#TOO_LARGE}.
      */
     public CompletableFuture<EndpointResponse> get(URI baseUrl, String path, String apiKey, Duration timeout) {
+        return get(baseUrl, path, apiKey, timeout, EndpointResponse.MAX_BODY_BYTES);
+    }
+
+    /** {@link #get(URI, String, String, Duration)} holding at most {@code maxBodyBytes} of the body. */
+    public CompletableFuture<EndpointResponse> get(
+            URI baseUrl, String path, String apiKey, Duration timeout, int maxBodyBytes) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(CompletionRequest.resolve(baseUrl, path))
                 .timeout(timeout)
                 .GET();
@@ -116,7 +122,7 @@ public final class OpenAiClient implements AutoCloseable {
             builder.header("Authorization", "Bearer " + apiKey);
         }
         long start = System.nanoTime();
-        BoundedText body = new BoundedText(EndpointResponse.MAX_BODY_BYTES);
+        BoundedText body = new BoundedText(maxBodyBytes);
         CompletableFuture<EndpointResponse> answer = new CompletableFuture<>();
         CompletableFuture<HttpResponse<String>> exchange = http().sendAsync(builder.build(), info -> body);
         exchange.whenComplete((response, error) -> {

@@ -20,15 +20,6 @@ final class ResponseReader {
     /** A failure's message quotes the server (its error object, an exception); longer ones are cut here. */
     static final int MAX_ERROR_MESSAGE_CHARS = 1024;
     /**
-     * A whole non-streamed completion: 4096 tokens with logprobs and 20 top logprobs each take about 7 MiB, so a real
-     * server stays well below; past it the request fails as {@link FailureClass#TOO_LARGE}.
-     */
-    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
-    /** One line of an event stream; a real chunk, logprobs included, is a few KiB. */
-    static final int MAX_LINE_BYTES = 1024 * 1024;
-    /** The data of one server-sent event, all its {@code data:} lines together. */
-    static final int MAX_EVENT_BYTES = 1024 * 1024;
-    /**
      * Chunks with text or tokens a request may deliver beyond twice its max_tokens: a real server sends at most one per
      * token plus the usage chunk, and each kept chunk costs the reader 16 bytes until the request ends.
      */
@@ -37,6 +28,7 @@ final class ResponseReader {
     private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
 
     private final CompletionRequest request;
+    private final ResponseLimits limits;
     private long sendNanos;
     private final CompletableFuture<RequestResult> result = new CompletableFuture<>();
     private RequestResult outcome;
@@ -79,6 +71,7 @@ final class ResponseReader {
 
     ResponseReader(CompletionRequest request, long sendNanos) {
         this.request = request;
+        this.limits = request.limits();
         this.sendNanos = sendNanos;
         this.text = request.captureText() ? new StringBuilder() : null;
         this.reasoningText = request.captureText() ? new StringBuilder() : null;
@@ -224,14 +217,22 @@ final class ResponseReader {
         }
     }
 
-    /**
-     * Copies the buffer in one go behind the incomplete line left by the previous one and handles every complete line
-     * in it; what follows the last newline waits for the next buffer.
-     */
     private void readEvents(ByteBuffer buffer, long now) throws IOException {
-        int incoming = buffer.remaining();
+        while (buffer.hasRemaining() && !finished) {
+            readEventSlice(buffer, now);
+        }
+    }
+
+    /**
+     * Copies as much of the buffer as one line and its line break can take behind the incomplete line left so far,
+     * and handles every complete line in it; what follows the last newline waits for the next slice. So the line
+     * buffer never holds more than one line, however large a socket read.
+     */
+    private void readEventSlice(ByteBuffer buffer, long now) throws IOException {
+        int room = limits.lineBytes() + 2;
+        int incoming = Math.min(buffer.remaining(), room - pendingLength);
         if (pendingLength + incoming > pending.length) {
-            pending = Arrays.copyOf(pending, Math.max(pendingLength + incoming, pending.length * 2));
+            pending = Arrays.copyOf(pending, Math.min(room, Math.max(pendingLength + incoming, pending.length * 2)));
         }
         int scanFrom = pendingLength;
         buffer.get(pending, pendingLength, incoming);
@@ -242,8 +243,8 @@ final class ResponseReader {
                 continue;
             }
             int lineEnd = i > lineStart && pending[i - 1] == '\r' ? i - 1 : i;
-            if (lineEnd - lineStart > MAX_LINE_BYTES) {
-                throw new ResponseTooLarge("response line", MAX_LINE_BYTES);
+            if (lineEnd - lineStart > limits.lineBytes()) {
+                throw new ResponseTooLarge("response line", limits.lineBytes());
             }
             readLine(lineStart, lineEnd, now);
             lineStart = i + 1;
@@ -252,8 +253,8 @@ final class ResponseReader {
             }
         }
         pendingLength -= lineStart;
-        if (pendingLength > MAX_LINE_BYTES) {
-            throw new ResponseTooLarge("response line", MAX_LINE_BYTES);
+        if (pendingLength > limits.lineBytes()) {
+            throw new ResponseTooLarge("response line", limits.lineBytes());
         }
         System.arraycopy(pending, lineStart, pending, 0, pendingLength);
     }
@@ -274,11 +275,11 @@ final class ResponseReader {
 
     private void appendData(int start, int end) throws ResponseTooLarge {
         int needed = dataLength + (hasData ? 1 : 0) + end - start;
-        if (needed > MAX_EVENT_BYTES) {
-            throw new ResponseTooLarge("server-sent event", MAX_EVENT_BYTES);
+        if (needed > limits.eventBytes()) {
+            throw new ResponseTooLarge("server-sent event", limits.eventBytes());
         }
         if (needed > data.length) {
-            data = Arrays.copyOf(data, Math.max(needed, data.length * 2));
+            data = Arrays.copyOf(data, Math.min(limits.eventBytes(), Math.max(needed, data.length * 2)));
         }
         if (hasData) {
             data[dataLength++] = '\n';
@@ -533,12 +534,13 @@ final class ResponseReader {
     }
 
     private void keepBody(ByteBuffer buffer) throws ResponseTooLarge {
-        if (status == 200 && rawLength + buffer.remaining() > MAX_BODY_BYTES) {
-            throw new ResponseTooLarge("response body", MAX_BODY_BYTES);
+        if (status == 200 && rawLength + buffer.remaining() > limits.bodyBytes()) {
+            throw new ResponseTooLarge("response body", limits.bodyBytes());
         }
-        int take = status == 200 ? buffer.remaining() : Math.min(buffer.remaining(), MAX_ERROR_BODY - rawLength);
+        int cap = status == 200 ? limits.bodyBytes() : MAX_ERROR_BODY;
+        int take = Math.min(buffer.remaining(), cap - rawLength);
         if (rawLength + take > rawBody.length) {
-            rawBody = Arrays.copyOf(rawBody, Math.max(rawLength + take, rawBody.length * 2));
+            rawBody = Arrays.copyOf(rawBody, Math.min(cap, Math.max(rawLength + take, rawBody.length * 2)));
         }
         buffer.get(rawBody, rawLength, take);
         rawLength += take;

@@ -32,13 +32,11 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 
 /**
- * HTTP/1.1 on Netty for streamed completions: one connection per request in flight, idle ones kept for reuse, every
- * socket read timestamped by a {@link ReadClock} at the head of the pipeline before TLS, decoding or parsing.
+ * HTTP/1.1 on Netty for streamed completions: one connection per request in flight, idle ones kept for reuse by
+ * requests to the same server with the same header cap ({@link ResponseLimits#headerBytes}), every socket read
+ * timestamped by a {@link ReadClock} at the head of the pipeline before TLS, decoding or parsing.
  */
 final class StreamingTransport implements AutoCloseable {
-
-    /** Status line and headers together; a real server sends well under 1 KiB. */
-    static final int MAX_HEADER_BYTES = 64 * 1024;
 
     private static final int MAX_INITIAL_LINE_BYTES = 4096;
     private static final int MAX_DECODED_CHUNK_BYTES = 64 * 1024;
@@ -85,17 +83,23 @@ final class StreamingTransport implements AutoCloseable {
         if (request.apiKey() != null) {
             http.headers().set(HttpHeaderNames.AUTHORIZATION, "Bearer " + request.apiKey());
         }
-        Channel reused = takeIdle(target.key());
-        Channel channel = reused != null ? reused : connect(target, reader, http);
+        int headerBytes = request.limits().headerBytes();
+        String pool = target.key() + " headers<=" + headerBytes;
+        Channel reused = takeIdle(pool);
+        Channel channel = reused != null ? reused : connect(target, pool, headerBytes, reader, http);
         var deadline =
                 channel.eventLoop().schedule(reader::timeOut, request.timeout().toNanos(), TimeUnit.NANOSECONDS);
         reader.result().whenComplete((result, error) -> deadline.cancel(false));
         if (reused != null) {
-            channel.eventLoop().execute(() -> exchange(channel, target, reader, http));
+            channel.eventLoop().execute(() -> exchange(channel, pool, reader, http));
         }
     }
 
-    private Channel connect(Target target, ResponseReader reader, FullHttpRequest http) {
+    /**
+     * Opens a connection whose decoder refuses headers past {@code headerBytes}; it goes back to {@code pool}, so only
+     * requests with the same header cap reuse it.
+     */
+    private Channel connect(Target target, String pool, int headerBytes, ResponseReader reader, FullHttpRequest http) {
         ChannelFuture connecting = bootstrap
                 .clone()
                 .handler(new ChannelInitializer<SocketChannel>() {
@@ -108,21 +112,21 @@ final class StreamingTransport implements AutoCloseable {
                         }
                         channel.pipeline()
                                 .addLast(new HttpClientCodec(
-                                        MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES, MAX_DECODED_CHUNK_BYTES))
-                                .addLast(new ExchangeHandler(clock));
+                                        MAX_INITIAL_LINE_BYTES, headerBytes, MAX_DECODED_CHUNK_BYTES))
+                                .addLast(new ExchangeHandler(clock, headerBytes));
                     }
                 })
                 .connect(target.host(), target.port());
         Channel channel = connecting.channel();
         channel.closeFuture().addListener(closed -> {
-            Deque<Channel> waiting = idle.get(target.key());
+            Deque<Channel> waiting = idle.get(pool);
             if (waiting != null) {
                 waiting.remove(channel);
             }
         });
         connecting.addListener(connected -> {
             if (connected.isSuccess()) {
-                exchange(channel, target, reader, http);
+                exchange(channel, pool, reader, http);
             } else {
                 http.release();
                 reader.failBeforeResponse(connected.cause());
@@ -132,7 +136,7 @@ final class StreamingTransport implements AutoCloseable {
     }
 
     /** On the connection's event loop: hands it the reader, then writes the request. */
-    private void exchange(Channel channel, Target target, ResponseReader reader, FullHttpRequest http) {
+    private void exchange(Channel channel, String pool, ResponseReader reader, FullHttpRequest http) {
         ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
         if (reader.finished() || handler == null || !channel.isActive()) {
             http.release();
@@ -144,7 +148,7 @@ final class StreamingTransport implements AutoCloseable {
         }
         handler.begin(
                 reader,
-                () -> idle.computeIfAbsent(target.key(), k -> new ConcurrentLinkedDeque<>())
+                () -> idle.computeIfAbsent(pool, k -> new ConcurrentLinkedDeque<>())
                         .offerLast(channel));
         reader.onAbort(channel::close);
         // Stamped before the write: the server cannot have the request earlier, so no latency counts less than the

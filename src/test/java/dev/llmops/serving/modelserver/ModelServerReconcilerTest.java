@@ -19,6 +19,8 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.EventListBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -332,6 +334,131 @@ class ModelServerReconcilerTest {
         }
     }
 
+    /**
+     * Pods that carry a server's labels but that its Deployment does not run (no owner; a forged controller reference
+     * to a ReplicaSet UID that does not exist; a ReplicaSet of their own that names the server's Deployment with
+     * another UID) get no request, so never the server's API key, no readiness gate and no diagnosis, although they
+     * answer like a working server; the server turns Ready from its own pod only.
+     */
+    @Test
+    void podsWithTheServersLabelsThatItsDeploymentDoesNotRunAreNeverProbedGatedOrDiagnosed() {
+        try (LoopbackHttp impostor = LoopbackHttp.start("127.0.0.26", LoopbackHttp.ONE_TOKEN);
+                SglangSimulator simulator = SglangSimulator.builder()
+                        .host("127.0.0.27")
+                        .port(impostor.port())
+                        .model("Qwen/Qwen3-8B")
+                        .apiKey("sk-probe-789")
+                        .start()) {
+            client.resource(new SecretBuilder()
+                            .withNewMetadata()
+                            .withName("qwen-api")
+                            .withNamespace("impostors")
+                            .endMetadata()
+                            .addToData(
+                                    "key",
+                                    java.util.Base64.getEncoder()
+                                            .encodeToString("sk-probe-789".getBytes(StandardCharsets.UTF_8)))
+                            .build())
+                    .create();
+            ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "impostors");
+            qwen.getSpec().port = impostor.port();
+            qwen.getSpec().apiKeySecret = new SecretKeyReference();
+            qwen.getSpec().apiKeySecret.name = "qwen-api";
+            qwen.getSpec().apiKeySecret.key = "key";
+            qwen = client.resource(qwen).create();
+            Deployment deployment = awaitDeployment(qwen);
+            ReplicaSet theirOwn = client.resource(new ReplicaSetBuilder()
+                            .withNewMetadata()
+                            .withName("qwen3-8b-7a7a")
+                            .withNamespace("impostors")
+                            .withLabels(deployment
+                                    .getSpec()
+                                    .getTemplate()
+                                    .getMetadata()
+                                    .getLabels())
+                            .addToOwnerReferences(new OwnerReferenceBuilder(ServerPods.controller(deployment))
+                                    .withUid("5d2c9e61-7b3a-4f0e-8c47-2a9b6e1d0f35")
+                                    .build())
+                            .endMetadata()
+                            .withNewSpec()
+                            .withSelector(deployment.getSpec().getSelector())
+                            .withTemplate(deployment.getSpec().getTemplate())
+                            .endSpec()
+                            .build())
+                    .create();
+            OwnerReference forged = new OwnerReferenceBuilder(ServerPods.controller(theirOwn))
+                    .withName("qwen3-8b-6f7d")
+                    .withUid("0b7e2f4c-2f43-4d2e-9a51-5c1e8d7f3a10")
+                    .build();
+            List<Pod> impostors = List.of(
+                    ServerPods.lookingLike(client, deployment, "qwen3-8b-6f7d-unown", runningAt("127.0.0.26")),
+                    ServerPods.lookingLike(client, deployment, "qwen3-8b-6f7d-forge", runningAt("127.0.0.26"), forged),
+                    ServerPods.lookingLike(
+                            client,
+                            deployment,
+                            "qwen3-8b-7a7a-their",
+                            runningAt("127.0.0.26"),
+                            ServerPods.controller(theirOwn)),
+                    ServerPods.lookingLike(
+                            client,
+                            deployment,
+                            "qwen3-8b-7a7a-crash",
+                            new PodBuilder()
+                                    .withNewStatus()
+                                    .withPhase("Running")
+                                    .withPodIP("127.0.0.26")
+                                    .withContainerStatuses(new ContainerStatusBuilder()
+                                            .withName("sglang")
+                                            .withRestartCount(5)
+                                            .withReady(false)
+                                            .withNewState()
+                                            .withNewWaiting()
+                                            .withReason("CrashLoopBackOff")
+                                            .withMessage("planted by a co-tenant")
+                                            .endWaiting()
+                                            .endState()
+                                            .build())
+                                    .endStatus(),
+                            ServerPods.controller(theirOwn)));
+
+            await().pollDelay(Duration.ofSeconds(3)).atMost(SETTLE).until(() -> true);
+            assertThat(impostor.requests())
+                    .as("requests that reached the impostors")
+                    .isEmpty();
+            ModelServerStatus alone = status(qwen);
+            assertThat(alone.phase).isNotEqualTo(ModelServerPhase.Ready);
+            assertThat(alone.readyReplicas).isZero();
+            assertThat(alone.diagnosis).isNull();
+
+            Pod own = podOf(qwen, "qwen3-8b-6f7d-own01", runningAt("127.0.0.27"));
+
+            ModelServerStatus ready = awaitStatus(qwen, s -> s.phase == ModelServerPhase.Ready);
+            assertThat(ready.readyReplicas).isEqualTo(1);
+            assertThat(ready.lastInferenceProbe.pod).isEqualTo(own.getMetadata().getName());
+            assertThat(ready.diagnosis).isNull();
+            await().atMost(SETTLE)
+                    .until(() ->
+                            gate(own).filter(c -> "True".equals(c.getStatus())).isPresent());
+            assertThat(impostor.requests())
+                    .as("requests that reached the impostors")
+                    .isEmpty();
+            assertThat(impostors)
+                    .allSatisfy(pod -> assertThat(gate(pod))
+                            .as("gate of " + pod.getMetadata().getName())
+                            .isEmpty());
+        }
+    }
+
+    private static PodBuilder runningAt(String ip) {
+        return new PodBuilder()
+                .withNewStatus()
+                .withPhase("Running")
+                .withPodIP(ip)
+                .withConditions(podCondition("PodScheduled", "True", null, null))
+                .withContainerStatuses(runningContainer())
+                .endStatus();
+    }
+
     @Test
     void aMissingApiKeySecretOrKeyStallsTheServerNamingBoth() {
         ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "nokey");
@@ -409,7 +536,7 @@ class ModelServerReconcilerTest {
 
             assertThat(failing.readyReplicas).isZero();
             assertCondition(failing, ConditionTypes.READY, "False", "GenerationFailing");
-            assertThat(failing.diagnosis.message).contains("too_large: response line exceeds 1 MiB");
+            assertThat(failing.diagnosis.message).contains("too_large: response line exceeds 16 KiB");
             await().atMost(SETTLE)
                     .until(() ->
                             gate(pod).filter(c -> "False".equals(c.getStatus())).isPresent());
@@ -614,48 +741,7 @@ class ModelServerReconcilerTest {
 
     /** A pod as the ReplicaSet controller would create it from the Deployment's template, with the given status. */
     private Pod podOf(ModelServer owner, String name, PodBuilder withStatus) {
-        Deployment deployment = awaitDeployment(owner);
-        String namespace = owner.getMetadata().getNamespace();
-        ReplicaSet replicaSet = client.apps()
-                .replicaSets()
-                .inNamespace(namespace)
-                .resource(new ReplicaSetBuilder()
-                        .withNewMetadata()
-                        .withName(name.substring(0, name.lastIndexOf('-')))
-                        .withNamespace(namespace)
-                        .withLabels(
-                                deployment.getSpec().getTemplate().getMetadata().getLabels())
-                        .addNewOwnerReference()
-                        .withApiVersion("apps/v1")
-                        .withKind("Deployment")
-                        .withName(deployment.getMetadata().getName())
-                        .withUid(deployment.getMetadata().getUid())
-                        .withController(true)
-                        .endOwnerReference()
-                        .endMetadata()
-                        .withNewSpec()
-                        .withReplicas(1)
-                        .withSelector(deployment.getSpec().getSelector())
-                        .withTemplate(deployment.getSpec().getTemplate())
-                        .endSpec()
-                        .build())
-                .create();
-        Pod pod = withStatus
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(namespace)
-                .withLabels(deployment.getSpec().getTemplate().getMetadata().getLabels())
-                .addNewOwnerReference()
-                .withApiVersion("apps/v1")
-                .withKind("ReplicaSet")
-                .withName(replicaSet.getMetadata().getName())
-                .withUid(replicaSet.getMetadata().getUid())
-                .withController(true)
-                .endOwnerReference()
-                .endMetadata()
-                .withSpec(deployment.getSpec().getTemplate().getSpec())
-                .build();
-        return client.pods().inNamespace(namespace).resource(pod).create();
+        return ServerPods.runBy(client, awaitDeployment(owner), name, withStatus);
     }
 
     private static ContainerStatus runningContainer() {

@@ -12,6 +12,9 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ReadinessSpec {
 
+    /** The most tokens a probe may ask for: it proves the server generates, and its reader holds a record per token. */
+    public static final int MAX_PROBE_TOKENS = 256;
+
     @Default("Reply with one short sentence that says you are ready.")
     @Size(min = 1, max = 2048)
     @JsonPropertyDescription("Prompt of the chat completion that proves a pod generates.")
@@ -19,7 +22,7 @@ public class ReadinessSpec {
 
     @Default("8")
     @Min(1)
-    @Max(256)
+    @Max(MAX_PROBE_TOKENS)
     @JsonPropertyDescription("max_tokens of the probe completion.")
     public Integer probeMaxTokens = 8;
 
