@@ -198,7 +198,7 @@ class CrdSchemaTest {
         assertThat(rulesAt(BENCHMARK_RUN, "spec")).contains("self == oldSelf", "!has(self.capacity) || has(self.slo)");
         assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep.concurrency"))
                 .containsExactly("self.all(c, c >= 1 && c <= 4096)", "self.all(c, self.exists_one(d, d == c))");
-        assertThat(rulesAt(BENCHMARK_RUN, "spec.target")).hasSize(3);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.target")).hasSize(4);
         assertThat(BENCHMARK_RUN
                         .crd()
                         .getSpec()

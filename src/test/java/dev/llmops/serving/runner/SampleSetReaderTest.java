@@ -119,8 +119,8 @@ class SampleSetReaderTest {
         SampleSet read = allocatingAtMost(() -> SampleSet.fromGzip(gzip));
         SampleSet withUnknownFields =
                 SampleSet.fromGzip(gzip("{\"v\":1,\"future\":{\"a\":[1,2]},\"stages\":[{\"n\":\"c8\","
-                        + "\"i\":[3],\"tok\":[9],\"ttft\":[1.5],\"tpot\":[2],\"e2e\":[30],\"new\":\"x\"}],\"quality\":[{\"p\":1,"
-                        + "\"tokens\":[\"a\"],\"finish\":\"stop\",\"later\":true}]}"));
+                        + "\"i\":[3],\"tok\":[9],\"ttft\":[1.5],\"tpot\":[2],\"e2e\":[30],\"new\":\"x\"}],"
+                        + "\"quality\":[{\"p\":1,\"tokens\":[\"a\"],\"finish\":\"stop\",\"later\":true}]}"));
 
         assertThat(read.stages()).hasSize(24);
         assertThat(read.stage("c24").ttftMillis())
