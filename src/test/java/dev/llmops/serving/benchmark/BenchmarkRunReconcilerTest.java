@@ -767,6 +767,53 @@ class BenchmarkRunReconcilerTest {
                 .isNotNull();
     }
 
+    /**
+     * A run whose reference, not its baseline, finishes after it is woken by the reference's change: its verdicts come
+     * within seconds, not at the periodic resync hours later.
+     */
+    @Test
+    void aReferenceThatFinishesAfterItsCandidateDecidesTheVerdictsAtOnce() {
+        String ns = BenchmarkTestProfile.BASELINE;
+        fixtures.createRun(ns, "stable", url("http://stable.example:30000"));
+        fixtures.createRun(ns, "nightly", spec -> {
+            url("http://nightly.example:30000").accept(spec);
+            spec.reference = new ReferenceSpec();
+            spec.reference.name = "stable";
+        });
+        Job referenceJob = fixtures.awaitJob(ns, "stable");
+        Job candidateJob = fixtures.awaitJob(ns, "nightly");
+        String summary = RunnerRuns.standardSummary();
+        Pod candidatePod = fixtures.startJobPod(candidateJob);
+        serveSamples(candidatePod, 1.25);
+        fixtures.finishJob(candidateJob, candidatePod, 0, summary);
+
+        BenchmarkRun pending =
+                fixtures.awaitRun(ns, "nightly", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+        assertThat(condition(pending, "Regressed"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("Unknown", "ReferencePending");
+
+        Pod referencePod = fixtures.startJobPod(referenceJob);
+        serveSamples(referencePod, 1);
+        fixtures.finishJob(referenceJob, referencePod, 0, summary);
+        fixtures.awaitRun(ns, "stable", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+
+        await().atMost(Duration.ofSeconds(5))
+                .alias("verdicts well before the periodic resync")
+                .untilAsserted(() -> assertThat(condition(fixtures.run(ns, "nightly"), "Regressed"))
+                        .extracting(Condition::getStatus, Condition::getReason)
+                        .containsExactly("True", "Regressed"));
+        BenchmarkRun compared = fixtures.run(ns, "nightly");
+        assertThat(compared.getStatus().comparison).isNull();
+        assertThat(compared.getStatus().referenceComparison.baseline).isEqualTo("stable");
+        assertThat(compared.getStatus().referenceComparison.stages)
+                .allSatisfy(s -> assertThat(s.verdict).isEqualTo(SpeedVerdict.Slower));
+        awaitEvent(ns, "nightly", e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("Regressed");
+        });
+    }
+
     @Test
     void aCapacitySearchsResultReachesTheStatusTheEventAndTheSloVerdict() throws JsonProcessingException {
         String ns = BenchmarkTestProfile.CAPACITY;
