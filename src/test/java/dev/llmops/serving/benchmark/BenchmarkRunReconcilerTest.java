@@ -59,6 +59,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -814,6 +815,50 @@ class BenchmarkRunReconcilerTest {
         });
     }
 
+    /** One stage significantly slower outweighs the others being faster: the run regressed, and its Event says so. */
+    @Test
+    void aRunSlowerInOneStageAndFasterInTheOthersRecordsRegressedNotImproved() {
+        String ns = BenchmarkTestProfile.BASELINE;
+        String summary = RunnerRuns.standardSummary();
+        fixtures.createRun(ns, "before-upgrade", url("http://before-upgrade.example:30000"));
+        Job referenceJob = fixtures.awaitJob(ns, "before-upgrade");
+        Pod referencePod = fixtures.startJobPod(referenceJob);
+        serveSamples(referencePod, 1);
+        fixtures.finishJob(referenceJob, referencePod, 0, summary);
+        fixtures.awaitRun(ns, "before-upgrade", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+
+        fixtures.createRun(ns, "upgraded", spec -> {
+            url("http://upgraded.example:30000").accept(spec);
+            spec.reference = new ReferenceSpec();
+            spec.reference.name = "before-upgrade";
+        });
+        Job job = fixtures.awaitJob(ns, "upgraded");
+        Pod pod = fixtures.startJobPod(job);
+        serveSamples(pod, stage -> stage.equals("c4") ? 1.25 : 0.5);
+        fixtures.finishJob(job, pod, 0, summary);
+
+        BenchmarkRun compared = fixtures.awaitRun(ns, "upgraded", r -> r.getStatus().referenceComparison != null);
+        assertThat(compared.getStatus().referenceComparison.stages)
+                .extracting(s -> s.name + " " + s.verdict)
+                .containsExactly("single Faster", "c2 Faster", "c4 Slower");
+        assertThat(condition(compared, "Regressed"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("True", "Regressed");
+        assertThat(condition(compared, "Improved"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("False", "Regressed");
+        awaitEvent(ns, "upgraded", e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("Regressed");
+            assertThat(e.getMessage()).startsWith("Significantly slower: stage c4 ");
+        });
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(events(ns, "upgraded"))
+                        .extracting(Event::getReason)
+                        .doesNotContain("Improved"));
+    }
+
     @Test
     void aCapacitySearchsResultReachesTheStatusTheEventAndTheSloVerdict() throws JsonProcessingException {
         String ns = BenchmarkTestProfile.CAPACITY;
@@ -858,10 +903,15 @@ class BenchmarkRunReconcilerTest {
 
     /** The benchmark pod's log ends with samples of the standard plan's stages, {@code factor} times as slow. */
     private void serveSamples(Pod pod, double factor) {
+        serveSamples(pod, stage -> factor);
+    }
+
+    /** The benchmark pod's log ends with samples of the standard plan's stages, each {@code factorOf} times as slow. */
+    private void serveSamples(Pod pod, ToDoubleFunction<String> factorOf) {
         String log = PairedRuns.logTail(PairedRuns.samples(
                 List.of("single", "c2", "c4"),
                 PairedRuns.WORKLOAD,
-                factor,
+                factorOf,
                 pod.getMetadata().getName().length(),
                 false));
         server.expect()

@@ -241,6 +241,25 @@ class RunComparisonsTest {
     }
 
     @Test
+    void oneStageSignificantlySlowerIsRegressedHoweverMuchFasterTheOthersAre() {
+        BenchmarkRun reference = stored(run("v1", null, null), 1, false);
+        SampleSet mixed = PairedRuns.samples(PairedRuns.WORKLOAD, stage -> stage.equals("c16") ? 1.25 : 0.5, 10, false);
+
+        BenchmarkRunStatus status = finish(run("v2", null, "v1"), PairedRuns.logTail(mixed), none(), of(reference))
+                .status();
+
+        assertThat(status.referenceComparison.stages)
+                .extracting(stage -> stage.name + " " + stage.verdict)
+                .containsExactly("single Faster", "c8 Faster", "c16 Slower");
+        assertThat(conditions(status))
+                .containsEntry("Regressed", "True/Regressed")
+                .containsEntry("Improved", "False/Regressed");
+        assertThat(condition(status, "Regressed").getMessage())
+                .startsWith("Significantly slower: stage c16 output tok/s per stream ")
+                .doesNotContain("stage single", "stage c8");
+    }
+
+    @Test
     void withoutAUsableReferenceTheVerdictsAreUnknownAndSayWhy() {
         BenchmarkRun run = run("v2", null, "v1");
         String log = PairedRuns.logTail(PairedRuns.samples(PairedRuns.WORKLOAD, 1.25, 7, false));
