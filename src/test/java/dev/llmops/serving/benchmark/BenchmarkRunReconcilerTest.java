@@ -59,6 +59,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -767,6 +768,97 @@ class BenchmarkRunReconcilerTest {
                 .isNotNull();
     }
 
+    /**
+     * A run whose reference, not its baseline, finishes after it is woken by the reference's change: its verdicts come
+     * within seconds, not at the periodic resync hours later.
+     */
+    @Test
+    void aReferenceThatFinishesAfterItsCandidateDecidesTheVerdictsAtOnce() {
+        String ns = BenchmarkTestProfile.BASELINE;
+        fixtures.createRun(ns, "stable", url("http://stable.example:30000"));
+        fixtures.createRun(ns, "nightly", spec -> {
+            url("http://nightly.example:30000").accept(spec);
+            spec.reference = new ReferenceSpec();
+            spec.reference.name = "stable";
+        });
+        Job referenceJob = fixtures.awaitJob(ns, "stable");
+        Job candidateJob = fixtures.awaitJob(ns, "nightly");
+        String summary = RunnerRuns.standardSummary();
+        Pod candidatePod = fixtures.startJobPod(candidateJob);
+        serveSamples(candidatePod, 1.25);
+        fixtures.finishJob(candidateJob, candidatePod, 0, summary);
+
+        BenchmarkRun pending =
+                fixtures.awaitRun(ns, "nightly", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+        assertThat(condition(pending, "Regressed"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("Unknown", "ReferencePending");
+
+        Pod referencePod = fixtures.startJobPod(referenceJob);
+        serveSamples(referencePod, 1);
+        fixtures.finishJob(referenceJob, referencePod, 0, summary);
+        fixtures.awaitRun(ns, "stable", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+
+        await().atMost(Duration.ofSeconds(5))
+                .alias("verdicts well before the periodic resync")
+                .untilAsserted(() -> assertThat(condition(fixtures.run(ns, "nightly"), "Regressed"))
+                        .extracting(Condition::getStatus, Condition::getReason)
+                        .containsExactly("True", "Regressed"));
+        BenchmarkRun compared = fixtures.run(ns, "nightly");
+        assertThat(compared.getStatus().comparison).isNull();
+        assertThat(compared.getStatus().referenceComparison.baseline).isEqualTo("stable");
+        assertThat(compared.getStatus().referenceComparison.stages)
+                .allSatisfy(s -> assertThat(s.verdict).isEqualTo(SpeedVerdict.Slower));
+        awaitEvent(ns, "nightly", e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("Regressed");
+        });
+    }
+
+    /** One stage significantly slower outweighs the others being faster: the run regressed, and its Event says so. */
+    @Test
+    void aRunSlowerInOneStageAndFasterInTheOthersRecordsRegressedNotImproved() {
+        String ns = BenchmarkTestProfile.BASELINE;
+        String summary = RunnerRuns.standardSummary();
+        fixtures.createRun(ns, "before-upgrade", url("http://before-upgrade.example:30000"));
+        Job referenceJob = fixtures.awaitJob(ns, "before-upgrade");
+        Pod referencePod = fixtures.startJobPod(referenceJob);
+        serveSamples(referencePod, 1);
+        fixtures.finishJob(referenceJob, referencePod, 0, summary);
+        fixtures.awaitRun(ns, "before-upgrade", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+
+        fixtures.createRun(ns, "upgraded", spec -> {
+            url("http://upgraded.example:30000").accept(spec);
+            spec.reference = new ReferenceSpec();
+            spec.reference.name = "before-upgrade";
+        });
+        Job job = fixtures.awaitJob(ns, "upgraded");
+        Pod pod = fixtures.startJobPod(job);
+        serveSamples(pod, stage -> stage.equals("c4") ? 1.25 : 0.5);
+        fixtures.finishJob(job, pod, 0, summary);
+
+        BenchmarkRun compared = fixtures.awaitRun(ns, "upgraded", r -> r.getStatus().referenceComparison != null);
+        assertThat(compared.getStatus().referenceComparison.stages)
+                .extracting(s -> s.name + " " + s.verdict)
+                .containsExactly("single Faster", "c2 Faster", "c4 Slower");
+        assertThat(condition(compared, "Regressed"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("True", "Regressed");
+        assertThat(condition(compared, "Improved"))
+                .extracting(Condition::getStatus, Condition::getReason)
+                .containsExactly("False", "Regressed");
+        awaitEvent(ns, "upgraded", e -> {
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("Regressed");
+            assertThat(e.getMessage()).startsWith("Significantly slower: stage c4 ");
+        });
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(events(ns, "upgraded"))
+                        .extracting(Event::getReason)
+                        .doesNotContain("Improved"));
+    }
+
     @Test
     void aCapacitySearchsResultReachesTheStatusTheEventAndTheSloVerdict() throws JsonProcessingException {
         String ns = BenchmarkTestProfile.CAPACITY;
@@ -811,10 +903,15 @@ class BenchmarkRunReconcilerTest {
 
     /** The benchmark pod's log ends with samples of the standard plan's stages, {@code factor} times as slow. */
     private void serveSamples(Pod pod, double factor) {
+        serveSamples(pod, stage -> factor);
+    }
+
+    /** The benchmark pod's log ends with samples of the standard plan's stages, each {@code factorOf} times as slow. */
+    private void serveSamples(Pod pod, ToDoubleFunction<String> factorOf) {
         String log = PairedRuns.logTail(PairedRuns.samples(
                 List.of("single", "c2", "c4"),
                 PairedRuns.WORKLOAD,
-                factor,
+                factorOf,
                 pod.getMetadata().getName().length(),
                 false));
         server.expect()

@@ -6,10 +6,12 @@ import dev.llmops.serving.runner.StageSamples;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Per-request samples of two runs of one workload, made to measure: every request of a stage takes {@code factor}
- * times as long as in the reference run, give or take a few percent of noise, so a comparison has a known answer.
+ * times as long as in the reference run (one factor for all stages, or one per stage), give or take a few percent of
+ * noise, so a comparison has a known answer.
  */
 public final class PairedRuns {
 
@@ -28,12 +30,29 @@ public final class PairedRuns {
         return samples(STAGES, workload, factor, noiseSeed, brokenOutputs);
     }
 
+    /** Requests of the stages in {@link #STAGES}, each stage's {@code factorOf(stage)} times as slow. */
+    public static SampleSet samples(
+            String workload, ToDoubleFunction<String> factorOf, long noiseSeed, boolean brokenOutputs) {
+        return samples(STAGES, workload, factorOf, noiseSeed, brokenOutputs);
+    }
+
     /** Requests of the stages named. */
     public static SampleSet samples(
             List<String> stageNames, String workload, double factor, long noiseSeed, boolean brokenOutputs) {
+        return samples(stageNames, workload, stage -> factor, noiseSeed, brokenOutputs);
+    }
+
+    /** Requests of the stages named, each stage's {@code factorOf(stage)} times as slow. */
+    public static SampleSet samples(
+            List<String> stageNames,
+            String workload,
+            ToDoubleFunction<String> factorOf,
+            long noiseSeed,
+            boolean brokenOutputs) {
         SplittableRandom noise = new SplittableRandom(noiseSeed);
         List<StageSamples> stages = new ArrayList<>();
         for (String stage : stageNames) {
+            double factor = factorOf.applyAsDouble(stage);
             int[] index = new int[REQUESTS];
             int[] tokens = new int[REQUESTS];
             double[] ttft = new double[REQUESTS];

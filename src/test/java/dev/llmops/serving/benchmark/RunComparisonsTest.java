@@ -149,6 +149,23 @@ class RunComparisonsTest {
     }
 
     @Test
+    void outputsAgreeingAsMuchAsTheRunsMinAgreementAsksAreNotQualitySuspect() {
+        BenchmarkRun baseline = stored(run("autoregressive", null, null), 1, false);
+        BenchmarkRun lenient = run("eagle3", "autoregressive", null);
+        lenient.getSpec().quality.minAgreement = 0.15;
+        SampleSet brokenDraft = PairedRuns.samples(PairedRuns.WORKLOAD, 0.4, 3, true);
+
+        BenchmarkRunStatus status = finish(lenient, PairedRuns.logTail(brokenDraft), of(baseline), none())
+                .status();
+
+        assertThat(status.comparison.quality.prefixAgreement).isEqualTo(0.2);
+        assertThat(conditions(status)).containsEntry("QualitySuspect", "False/OutputsAgree");
+        assertThat(condition(status, "QualitySuspect").getMessage())
+                .startsWith("Greedy outputs agree: prefix agreement 0.2 with autoregressive over 3 prompts")
+                .endsWith("at least spec.quality.minAgreement 0.15.");
+    }
+
+    @Test
     void aTwentyPercentSlowdownAgainstTheReferenceIsRegressed() {
         BenchmarkRun reference = stored(run("v1", null, null), 1, false);
         SampleSet slower = PairedRuns.samples(PairedRuns.WORKLOAD, 1.25, 4, false);
@@ -201,6 +218,45 @@ class RunComparisonsTest {
         assertThat(conditions(faster))
                 .containsEntry("Regressed", "False/Improved")
                 .containsEntry("Improved", "True/Improved");
+    }
+
+    @Test
+    void aTwentyPercentSlowdownWithinTheRunsTwentyFivePercentToleranceIsWithinTheNoiseBand() {
+        BenchmarkRun reference = stored(run("v1", null, null), 1, false);
+        BenchmarkRun tolerant = run("v2", null, "v1");
+        tolerant.getSpec().reference.tolerancePercent = 25;
+        SampleSet slower = PairedRuns.samples(PairedRuns.WORKLOAD, 1.25, 4, false);
+
+        BenchmarkRunStatus status = finish(tolerant, PairedRuns.logTail(slower), none(), of(reference))
+                .status();
+
+        assertThat(status.referenceComparison.stages).allSatisfy(stage -> {
+            assertThat(stage.throughputSpeedupInterval.high).isLessThan(0.95);
+            assertThat(stage.verdict).isEqualTo(SpeedVerdict.NoSignificantDifference);
+        });
+        assertThat(conditions(status))
+                .containsEntry("Regressed", "False/WithinNoise")
+                .containsEntry("Improved", "False/WithinNoise");
+        assertThat(condition(status, "Regressed").getMessage()).endsWith("or a change within 25 %).");
+    }
+
+    @Test
+    void oneStageSignificantlySlowerIsRegressedHoweverMuchFasterTheOthersAre() {
+        BenchmarkRun reference = stored(run("v1", null, null), 1, false);
+        SampleSet mixed = PairedRuns.samples(PairedRuns.WORKLOAD, stage -> stage.equals("c16") ? 1.25 : 0.5, 10, false);
+
+        BenchmarkRunStatus status = finish(run("v2", null, "v1"), PairedRuns.logTail(mixed), none(), of(reference))
+                .status();
+
+        assertThat(status.referenceComparison.stages)
+                .extracting(stage -> stage.name + " " + stage.verdict)
+                .containsExactly("single Faster", "c8 Faster", "c16 Slower");
+        assertThat(conditions(status))
+                .containsEntry("Regressed", "True/Regressed")
+                .containsEntry("Improved", "False/Regressed");
+        assertThat(condition(status, "Regressed").getMessage())
+                .startsWith("Significantly slower: stage c16 output tok/s per stream ")
+                .doesNotContain("stage single", "stage c8");
     }
 
     @Test

@@ -120,15 +120,33 @@ class SloEvaluationTest {
     @Test
     void itlAndE2eLimitsAreJudgedByTheStagePercentilesOfAVersionOneSummary() {
         SloSpec slo = new SloSpec();
+        slo.itlP99Millis = 50;
         slo.e2eP99Millis = 10000;
-        StageResult c8 = stage(8, 100, 10);
-        c8.e2eMillis = new LatencyStats();
-        c8.e2eMillis.p99 = 12000.0;
+        StageResult c2 = withItlAndE2e(2, 30, 5000);
+        StageResult c4 = withItlAndE2e(4, 80, 9000);
+        StageResult c8 = withItlAndE2e(8, 40, 12000);
 
-        SloEvaluation result = SloEvaluation.evaluate(slo, List.of(c8));
+        SloEvaluation itlBroken = SloEvaluation.evaluate(slo, List.of(c8, c4, c2));
+        SloEvaluation e2eBroken = SloEvaluation.evaluate(slo, List.of(c8, c2));
+        SloEvaluation met = SloEvaluation.evaluate(slo, List.of(c2));
 
-        assertThat(result.brokenAtConcurrency()).isEqualTo(8);
-        assertThat(result.message()).contains("p99 E2E 12000.0 ms > 10000 ms");
+        assertThat(itlBroken.brokenAtConcurrency()).isEqualTo(4);
+        assertThat(itlBroken.message()).contains("p99 ITL 80.0 ms > 50 ms");
+        assertThat(e2eBroken.brokenAtConcurrency()).isEqualTo(8);
+        assertThat(e2eBroken.message()).contains("p99 E2E 12000.0 ms > 10000 ms");
+        assertThat(met.verdict()).isEqualTo(SloEvaluation.Verdict.MET);
+        assertThat(met.message())
+                .isEqualTo("p99 ITL <= 50 ms and E2E <= 10000 ms held at every level up to concurrency 2.");
+    }
+
+    /** A stage of a version-1 summary (p99s, no attainment) with the ITL and E2E p99s given. */
+    private static StageResult withItlAndE2e(int concurrency, double itlP99, double e2eP99) {
+        StageResult stage = stage(concurrency, 100, 10);
+        stage.itlMillis = new LatencyStats();
+        stage.itlMillis.p99 = itlP99;
+        stage.e2eMillis = new LatencyStats();
+        stage.e2eMillis.p99 = e2eP99;
+        return stage;
     }
 
     private static StageResult rate(double rate, double attainment) {

@@ -2,6 +2,8 @@ package dev.llmops.serving.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmops.serving.cli.Cli;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
@@ -83,6 +85,43 @@ class RequestSamplesTest {
             assertThat(fromFile.workload()).isEqualTo(samples.workload());
             assertThat(fromFile.stage("c2").e2eMillis())
                     .containsExactly(samples.stage("c2").e2eMillis());
+        }
+    }
+
+    @Test
+    void failedRequestsAreLeftOutOfTheSamples() throws IOException {
+        Path summaryFile = dir.resolve("summary.json");
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(5))
+                .tokenDelay(Duration.ofMillis(1))
+                .errorRate(0.25)
+                .start()) {
+            SampleSet samples = samplesOf(bench(
+                    simulator,
+                    "--max-tokens",
+                    "8",
+                    "--concurrency",
+                    "1,2",
+                    "--requests-per-level",
+                    "8",
+                    "--samples-log",
+                    "--summary-file",
+                    summaryFile.toString()));
+
+            JsonNode stages = new ObjectMapper().readTree(summaryFile.toFile()).get("stages");
+            assertThat(stages).extracting(stage -> stage.get("n").asText()).containsExactly("single", "c1", "c2");
+            for (JsonNode reported : stages) {
+                StageSamples stage = samples.stage(reported.get("n").asText());
+                assertThat(reported.get("fail").asInt()).as(stage.name()).isPositive();
+                assertThat(stage.size())
+                        .as("stage %s: only its successful requests", stage.name())
+                        .isEqualTo(reported.get("ok").asInt());
+                assertThat(stage.outputTokens()).as(stage.name()).containsOnly(8);
+                for (int i = 0; i < stage.size(); i++) {
+                    assertThat(stage.ttftMillis()[i]).isPositive();
+                    assertThat(stage.e2eMillis()[i]).isGreaterThan(stage.ttftMillis()[i]);
+                }
+            }
         }
     }
 

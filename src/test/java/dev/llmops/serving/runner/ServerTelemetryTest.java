@@ -16,18 +16,21 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The server figures of each stage, read from real SGLang simulators' /metrics over loopback: acceptance length
- * against the simulator's ground truth, gauges against the load, several replicas summed, and targets whose metrics
- * are missing or hostile costing a warning, never the run.
+ * against the simulator's ground truth, gauges against the load, several replicas summed, the cache hit rate from
+ * counters a stub moves between a stage's readings, and targets whose metrics are missing or hostile costing a warning,
+ * never the run.
  */
 class ServerTelemetryTest {
 
@@ -281,29 +284,76 @@ class ServerTelemetryTest {
         }
     }
 
+    @Test
+    void theCacheHitRateIsTheStagesCachedOverPromptTokensOrAfterACounterResetTheGauge() throws Exception {
+        List<String> warnings = new ArrayList<>();
+        try (Stub metrics = Stub.answering(200, "text/plain", cacheMetrics(1000, 150, 50, 0.9));
+                ServerTelemetry telemetry = new ServerTelemetry(List.of(metrics.url()), warnings::add)) {
+            telemetry.stageStarted("c4");
+            metrics.answer(cacheMetrics(5000, 2150, 1050, 0.9));
+            ServerStageReport counted = telemetry.stageFinished("c4");
+            telemetry.stageStarted("c8");
+            metrics.answer(cacheMetrics(5600, 100, 0, 0.4));
+            ServerStageReport restarted = telemetry.stageFinished("c8");
+
+            assertThat(counted.cacheHitRate())
+                    .as("3000 of the stage's 4000 prompt tokens cached, over both cache sources")
+                    .isCloseTo(0.75, within(1e-9));
+            assertThat(counted.cacheHitRateSource()).isEqualTo("counters");
+            assertThat(restarted.cacheHitRate())
+                    .as("the cached-token counters went back: the server restarted during the stage")
+                    .isCloseTo(0.4, within(1e-9));
+            assertThat(restarted.cacheHitRateSource()).isEqualTo("gauge");
+            assertThat(warnings).isEmpty();
+        }
+    }
+
+    /** SGLang's prompt and cached-token counters (two cache sources) and its cache hit rate gauge. */
+    private static byte[] cacheMetrics(long prompt, long cachedOnDevice, long cachedOnHost, double hitRate) {
+        return ("# TYPE sglang:prompt_tokens_total counter\n"
+                        + "sglang:prompt_tokens_total{model_name=\"m\"} " + prompt + "\n"
+                        + "# TYPE sglang:cached_tokens_total counter\n"
+                        + "sglang:cached_tokens_total{cache_source=\"device\",model_name=\"m\"} " + cachedOnDevice
+                        + "\n"
+                        + "sglang:cached_tokens_total{cache_source=\"host\",model_name=\"m\"} " + cachedOnHost
+                        + "\n"
+                        + "# TYPE sglang:cache_hit_rate gauge\n"
+                        + "sglang:cache_hit_rate{model_name=\"m\"} " + hitRate + "\n")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
     private static URI closedPort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/metrics");
         }
     }
 
-    /** A loopback HTTP server answering every request alike, counting them. */
-    private record Stub(HttpServer server, java.util.concurrent.atomic.AtomicInteger count) implements AutoCloseable {
+    /** A loopback HTTP server answering every request alike until told another answer, counting them. */
+    private record Stub(
+            HttpServer server, java.util.concurrent.atomic.AtomicInteger count, AtomicReference<byte[]> answer)
+            implements AutoCloseable {
         static Stub answering(int status, String contentType, byte[] body) throws IOException {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             var count = new java.util.concurrent.atomic.AtomicInteger();
+            AtomicReference<byte[]> answer = new AtomicReference<>(body);
             server.createContext("/", exchange -> {
                 count.incrementAndGet();
+                byte[] current = answer.get();
                 exchange.getResponseHeaders().set("Content-Type", contentType);
-                exchange.sendResponseHeaders(status, body.length);
+                exchange.sendResponseHeaders(status, current.length);
                 try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
+                    out.write(current);
                 } catch (IOException clientWentAway) {
                     exchange.close();
                 }
             });
             server.start();
-            return new Stub(server, count);
+            return new Stub(server, count, answer);
+        }
+
+        /** The body of every later answer. */
+        void answer(byte[] body) {
+            answer.set(body);
         }
 
         URI url() {
