@@ -76,15 +76,18 @@ class CsvReportTest {
     }
 
     @Test
-    void outsideTextStartingWithATabOrACarriageReturnIsNeverAFormulaEither() throws IOException {
+    void outsideTextStartingWithAnyCharacterASpreadsheetReadsAsAFormulaIsQuoted() throws IOException {
         BenchmarkRun run = new RunLoader().load(Files.readString(ReportTest.BASELINE), ReportTest.BASELINE.toString());
-        run.getStatus().stages.get(0).name = "\t=HYPERLINK(\"x\")";
-        run.getStatus().stages.get(1).name = "\r=HYPERLINK(\"x\")";
+        List<String> starts = List.of("=", "+", "-", "@", "\t", "\r");
+        for (int i = 0; i < starts.size(); i++) {
+            run.getStatus().stages.get(i).name = starts.get(i) + "HYPERLINK(\"x\")";
+        }
 
         List<List<String>> rows = parse(CsvReport.render(run));
 
-        assertThat(rows.get(1).get(1)).isEqualTo("'\t=HYPERLINK(\"x\")");
-        assertThat(rows.get(2).get(1)).isEqualTo("'\r=HYPERLINK(\"x\")");
+        for (int i = 0; i < starts.size(); i++) {
+            assertThat(rows.get(i + 1).get(1)).isEqualTo("'" + starts.get(i) + "HYPERLINK(\"x\")");
+        }
     }
 
     /** An RFC 4180 reader: commas split fields outside quotes, "" in quotes is one quote, CRLF ends a record. */

@@ -94,6 +94,17 @@ class SampleSetReaderTest {
                 .hasMessageContaining("nesting depth");
         assertThatThrownBy(() -> SampleSet.fromGzip(gzip("{\"workload\":\"w\"}")))
                 .hasMessageContaining("no format version");
+        assertThatThrownBy(() -> SampleSet.fromGzip(gzip("{\"v\":2}")))
+                .hasMessageContaining("samples format version 2 is not 1");
+        assertThatThrownBy(() -> SampleSet.fromGzip(gzip("{\"v\":1,\"stages\":[{\"n\":\"c8\",\"i\":[0,1],\"tok\":[9],"
+                        + "\"ttft\":[1,2],\"tpot\":[1,2],\"e2e\":[1,2]}]}")))
+                .hasMessageContaining("stage c8 has columns of different lengths");
+        assertThatThrownBy(() -> SampleSet.fromGzip(gzip("{\"v\":1,\"stages\":[{\"n\":\"c8\",\"i\":[0]}]}")))
+                .hasMessageContaining("stage samples miss a column");
+        assertThatThrownBy(() -> SampleSet.fromGzip("not gzip".getBytes(StandardCharsets.US_ASCII)))
+                .hasMessageContaining("samples are not gzipped JSON");
+        assertThatThrownBy(() -> SampleSet.fromLog(SampleSet.LOG_PREFIX + "A".repeat(SampleSet.MAX_ENCODED_CHARS + 4)))
+                .hasMessage("sample line exceeds " + SampleSet.MAX_ENCODED_CHARS + " characters");
     }
 
     @Test
