@@ -34,7 +34,6 @@ import dev.llmops.serving.status.StaleStatusWrites;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -572,21 +571,7 @@ class BenchmarkRunReconcilerTest {
         String ns = BenchmarkTestProfile.INVALID;
         BenchmarkRun run = fixtures.createRun(ns, "squatted", url("http://sglang.example:30000"));
         Job job = fixtures.awaitJob(ns, "squatted");
-        client.resource(new ConfigMapBuilder()
-                        .withNewMetadata()
-                        .withName("squatted-samples")
-                        .withNamespace(ns)
-                        .addNewOwnerReference()
-                        .withApiVersion(run.getApiVersion())
-                        .withKind(run.getKind())
-                        .withName("squatted")
-                        .withUid(run.getMetadata().getUid())
-                        .withController(true)
-                        .endOwnerReference()
-                        .endMetadata()
-                        .addToBinaryData(
-                                SampleStore.KEY, Base64.getEncoder().encodeToString(SampleBombs.numbersAsTokens()))
-                        .build())
+        client.resource(PlantedSamples.configMap("squatted-samples", run, SampleBombs.numbersAsTokens()))
                 .create();
         Pod pod = fixtures.startJobPod(job);
         serveSamples(pod, 1);

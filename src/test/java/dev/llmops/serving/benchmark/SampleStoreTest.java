@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.runner.SampleBombs;
 import dev.llmops.serving.runner.SampleSet;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import java.util.Base64;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,7 +45,7 @@ class SampleStoreTest {
     @Test
     void aConfigMapOfTheSameNameWithOtherContentIsRefusedWhateverItsOwnerReference() {
         BenchmarkRun run = run("planted", "5e1f-planted");
-        client.resource(configMap("planted-samples", run, SampleBombs.numbersAsTokens()))
+        client.resource(PlantedSamples.configMap("planted-samples", run, SampleBombs.numbersAsTokens()))
                 .create();
 
         SampleStore.Kept kept =
@@ -66,7 +64,7 @@ class SampleStoreTest {
         SampleStore.Kept kept = store.store(run, PairedRuns.samples(PairedRuns.WORKLOAD, 1, 0, false));
         client.configMaps().inNamespace(NS).withName(kept.configMap()).delete();
         byte[] forged = PairedRuns.samples(PairedRuns.WORKLOAD, 0.5, 0, false).toGzip();
-        client.resource(configMap(kept.configMap(), run, forged)).create();
+        client.resource(PlantedSamples.configMap(kept.configMap(), run, forged)).create();
 
         SamplesRead read = store.read(NS, kept.configMap(), kept.sha256());
         SamplesRead unchecked = store.read(NS, kept.configMap(), null);
@@ -83,8 +81,9 @@ class SampleStoreTest {
     @Test
     void aBombOrAnOversizedValueInTheConfigMapIsRejectedWithoutBeingDecodedWhole() {
         BenchmarkRun run = run("legacy", "9b9b-legacy");
-        client.resource(configMap("legacy-samples", run, SampleBombs.tokens())).create();
-        client.resource(new ConfigMapBuilder(configMap("huge-samples", run, new byte[0]))
+        client.resource(PlantedSamples.configMap("legacy-samples", run, SampleBombs.tokens()))
+                .create();
+        client.resource(new ConfigMapBuilder(PlantedSamples.configMap("huge-samples", run, new byte[0]))
                         .addToBinaryData(SampleStore.KEY, "A".repeat(SampleSet.MAX_ENCODED_CHARS + 4))
                         .build())
                 .create();
@@ -110,22 +109,5 @@ class SampleStoreTest {
                 .withUid(uid)
                 .build());
         return run;
-    }
-
-    private static ConfigMap configMap(String name, BenchmarkRun owner, byte[] gzip) {
-        return new ConfigMapBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(NS)
-                .addNewOwnerReference()
-                .withApiVersion(owner.getApiVersion())
-                .withKind(owner.getKind())
-                .withName(owner.getMetadata().getName())
-                .withUid(owner.getMetadata().getUid())
-                .withController(true)
-                .endOwnerReference()
-                .endMetadata()
-                .addToBinaryData(SampleStore.KEY, Base64.getEncoder().encodeToString(gzip))
-                .build();
     }
 }

@@ -6,13 +6,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.benchmark.PlantedSamples;
 import dev.llmops.serving.benchmark.SampleStore;
 import dev.llmops.serving.runner.SampleBombs;
 import dev.llmops.serving.status.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.Base64;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,21 +77,7 @@ class TenantIsolationIT {
     void aPlantedSamplesConfigMapIsNeverAdoptedOrRead(KubernetesClient client, TestNamespace namespace) {
         BenchmarkRun run = ServingResources.createRun(
                 client, namespace, ServingResources.quickRunManifest("planted", SERVER, "2", 8, 16, ""));
-        client.resource(new ConfigMapBuilder()
-                        .withNewMetadata()
-                        .withName(SampleStore.name("planted"))
-                        .withNamespace(namespace.name())
-                        .addNewOwnerReference()
-                        .withApiVersion(run.getApiVersion())
-                        .withKind(run.getKind())
-                        .withName("planted")
-                        .withUid(run.getMetadata().getUid())
-                        .withController(true)
-                        .endOwnerReference()
-                        .endMetadata()
-                        .addToBinaryData(
-                                SampleStore.KEY, Base64.getEncoder().encodeToString(SampleBombs.numbersAsTokens()))
-                        .build())
+        client.resource(PlantedSamples.configMap(SampleStore.name("planted"), run, SampleBombs.numbersAsTokens()))
                 .create();
 
         BenchmarkRun failed = ServingResources.awaitFinished(client, namespace, "planted");
