@@ -1,19 +1,26 @@
 package dev.llmops.serving;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** Keeps the runner and the simulator plain Java, so the benchmark runs anywhere and tests start them in-process. */
-@AnalyzeClasses(
-        packages = {"dev.llmops.serving.runner", "dev.llmops.serving.simulator"},
-        importOptions = ImportOption.DoNotIncludeTests.class)
+/**
+ * Holds the top-level packages apart as strictly as separate modules would: what each deployable part may import is
+ * written here once, and docs/architecture.md explains why.
+ */
+@AnalyzeClasses(packages = "dev.llmops.serving", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
-    private static final String[] PLATFORM_PACKAGES = {
+    private static final String PROJECT = "dev.llmops.serving..";
+
+    private static final String[] KUBERNETES_AND_QUARKUS = {
         "io.fabric8..",
         "io.javaoperatorsdk..",
         "io.quarkus..",
@@ -24,44 +31,110 @@ class ArchitectureTest {
         "org.eclipse.microprofile.."
     };
 
+    private static final String[] KUBERNETES_CLIENT_AND_QUARKUS = {
+        "io.fabric8.kubernetes.client..",
+        "io.fabric8.mockwebserver..",
+        "io.javaoperatorsdk..",
+        "io.quarkus..",
+        "io.quarkiverse..",
+        "jakarta.inject..",
+        "jakarta.enterprise..",
+        "io.vertx..",
+        "org.eclipse.microprofile.."
+    };
+
+    @ArchTest
+    static final ArchRule apiImportsNothingOfTheProject = noClasses()
+            .that()
+            .resideInAPackage("dev.llmops.serving.api..")
+            .should()
+            .dependOnClassesThat(resideInAPackage(PROJECT).and(not(resideInAPackage("dev.llmops.serving.api.."))))
+            .because("the API is what every other part agrees on, so it depends on none of them");
+
     @ArchTest
     static final ArchRule runnerUsesNoKubernetesOrQuarkusTypes = noClasses()
             .that()
             .resideInAPackage("dev.llmops.serving.runner..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage(PLATFORM_PACKAGES)
+            .resideInAnyPackage(KUBERNETES_AND_QUARKUS)
             .because("the benchmark runner must run anywhere, in a Job or on a laptop");
 
     @ArchTest
-    static final ArchRule simulatorUsesNoKubernetesOrQuarkusTypes = noClasses()
-            .that()
-            .resideInAPackage("dev.llmops.serving.simulator..")
-            .should()
-            .dependOnClassesThat()
-            .resideInAnyPackage(PLATFORM_PACKAGES)
-            .because("tests and the demo start the simulator as a plain object");
-
-    @ArchTest
-    static final ArchRule runnerKeepsToItself = noClasses()
+    static final ArchRule runnerImportsOnlyTheContractAndOptionHelpers = noClasses()
             .that()
             .resideInAPackage("dev.llmops.serving.runner..")
             .should()
-            .dependOnClassesThat()
-            .resideInAnyPackage(
-                    "dev.llmops.serving.api..",
-                    "dev.llmops.serving.cli..",
-                    "dev.llmops.serving.simulator..",
-                    "dev.llmops.serving.status..",
-                    "dev.llmops.serving.config..")
-            .because("the runner has its own configuration; the controllers and commands call into it, not back");
+            .dependOnClassesThat(resideInAPackage(PROJECT)
+                    .and(not(resideInAnyPackage(
+                            "dev.llmops.serving.runner..",
+                            "dev.llmops.serving.api.contract..",
+                            "dev.llmops.serving.common.options.."))))
+            .because("the runner has its own configuration; the operator and the commands call into it, not back");
 
     @ArchTest
-    static final ArchRule simulatorKeepsToItself = noClasses()
+    static final ArchRule simulatorStandsAlone = noClasses()
             .that()
             .resideInAPackage("dev.llmops.serving.simulator..")
             .should()
+            .dependOnClassesThat(resideInAPackage(PROJECT).and(not(resideInAPackage("dev.llmops.serving.simulator.."))))
+            .orShould()
             .dependOnClassesThat()
-            .resideInAnyPackage("dev.llmops.serving.api..", "dev.llmops.serving.cli..", "dev.llmops.serving.runner..")
+            .resideInAnyPackage(KUBERNETES_AND_QUARKUS)
             .because("the simulator stands in for an SGLang server and knows nothing of its clients");
+
+    @ArchTest
+    static final ArchRule reportReadsResourcesButTalksToNoCluster = noClasses()
+            .that()
+            .resideInAPackage("dev.llmops.serving.report..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(KUBERNETES_CLIENT_AND_QUARKUS)
+            .orShould()
+            .dependOnClassesThat(resideInAPackage(PROJECT)
+                    .and(not(resideInAnyPackage(
+                            "dev.llmops.serving.report..", "dev.llmops.serving.api..", "dev.llmops.serving.common.."))))
+            .because("a report renders a saved BenchmarkRun anywhere, from its status alone");
+
+    @ArchTest
+    static final ArchRule commonHelpersDependOnlyOnTheApi = noClasses()
+            .that()
+            .resideInAPackage("dev.llmops.serving.common..")
+            .should()
+            .dependOnClassesThat(resideInAPackage(PROJECT)
+                    .and(not(resideInAnyPackage("dev.llmops.serving.common..", "dev.llmops.serving.api.."))))
+            .because("shared helpers sit below everything that shares them");
+
+    @ArchTest
+    static final ArchRule operatorImportsOnlyTheRunnersPublicParts = noClasses()
+            .that()
+            .resideInAPackage("dev.llmops.serving.operator..")
+            .should()
+            .dependOnClassesThat(resideInAPackage("dev.llmops.serving.runner..")
+                    .and(not(resideInAnyPackage(
+                            "dev.llmops.serving.runner.transport..", "dev.llmops.serving.runner.statistics.."))))
+            .orShould()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "dev.llmops.serving.cli..",
+                    "dev.llmops.serving.demo..",
+                    "dev.llmops.serving.report..",
+                    "dev.llmops.serving.simulator..")
+            .because("the operator meets the runner through the contract in the API; it shares only the HTTP client"
+                    + " that probes a server and the paired statistics");
+
+    @ArchTest
+    static final ArchRule onlyTheDemosApiServerUsesTheMockServer = noClasses()
+            .that()
+            .resideOutsideOfPackage("dev.llmops.serving.demo.apiserver..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.fabric8.mockwebserver..", "io.fabric8.kubernetes.client.server.mock..")
+            .because("the mock API server is the demo's embedded cluster and nothing else's");
+
+    @ArchTest
+    static final ArchRule topLevelPackagesHaveNoCycles = slices().matching("dev.llmops.serving.(*)..")
+            .should()
+            .beFreeOfCycles()
+            .because("each top-level package is a deployable part that could be its own module");
 }

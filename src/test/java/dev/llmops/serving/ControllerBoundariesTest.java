@@ -21,15 +21,17 @@ import org.junit.jupiter.api.Test;
 class ControllerBoundariesTest {
 
     private static final Path SOURCES = Path.of("src/main/java/dev/llmops/serving");
-    private static final Pattern PROJECT_REFERENCE = Pattern.compile("\\bdev\\.llmops\\.serving\\.(\\w+)\\.");
+    private static final Pattern PROJECT_REFERENCE =
+            Pattern.compile("\\bdev\\.llmops\\.serving\\.operator\\.(\\w+)\\.");
     private static final Map<String, List<String>> FORBIDDEN = Map.of(
-            "benchmark", List.of("modelserver"),
-            "modelserver", List.of("benchmark"),
+            "operator/benchmark", List.of("modelserver"),
+            "operator/modelserver", List.of("benchmark"),
+            "operator/toolkit", List.of("modelserver", "benchmark"),
+            "operator/config", List.of("modelserver", "benchmark"),
             "demo", List.of("modelserver", "benchmark"),
             "cli", List.of("modelserver", "benchmark"),
             "report", List.of("modelserver", "benchmark"),
-            "status", List.of("modelserver", "benchmark"),
-            "config", List.of("modelserver", "benchmark"));
+            "common", List.of("modelserver", "benchmark"));
 
     @Test
     void noPackageReachesIntoAControllerItDoesNotBelongTo() throws IOException {

@@ -1,5 +1,7 @@
 package dev.llmops.serving.cli;
 
+import dev.llmops.serving.runner.command.BenchCommand;
+import dev.llmops.serving.runner.command.ProbeCommand;
 import io.quarkus.picocli.runtime.PicocliRunner;
 import io.quarkus.picocli.runtime.annotations.TopCommand;
 import io.quarkus.runtime.Quarkus;

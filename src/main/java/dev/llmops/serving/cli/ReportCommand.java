@@ -1,6 +1,7 @@
 package dev.llmops.serving.cli;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.common.options.FileOptions;
 import dev.llmops.serving.report.CsvReport;
 import dev.llmops.serving.report.HtmlReport;
 import dev.llmops.serving.report.LlmdReport;

@@ -1,5 +1,6 @@
 package dev.llmops.serving.cli;
 
+import dev.llmops.serving.common.options.OptionValues;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.simulator.SpeculativeAcceptance;

@@ -1,15 +1,15 @@
 package dev.llmops.serving.demo;
 
-import dev.llmops.serving.api.v1alpha1.BaselineComparison;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
-import dev.llmops.serving.api.v1alpha1.ConfidenceInterval;
-import dev.llmops.serving.api.v1alpha1.LatencyStats;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
-import dev.llmops.serving.api.v1alpha1.QualityComparison;
-import dev.llmops.serving.api.v1alpha1.StageResult;
-import dev.llmops.serving.status.ConditionGroups;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.ConfidenceInterval;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.QualityComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
+import dev.llmops.serving.common.ConditionGroups;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.io.PrintStream;
 import java.util.ArrayList;

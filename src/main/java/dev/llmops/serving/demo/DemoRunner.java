@@ -1,11 +1,11 @@
 package dev.llmops.serving.demo;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.status.Conditions;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.operator.toolkit.Conditions;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintStream;

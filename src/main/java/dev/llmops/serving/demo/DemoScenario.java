@@ -1,12 +1,12 @@
 package dev.llmops.serving.demo;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
-import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
-import dev.llmops.serving.api.v1alpha1.ModelSpec;
-import dev.llmops.serving.api.v1alpha1.SpeculativeDecodingSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelSpec;
+import dev.llmops.serving.api.v1alpha1.modelserver.SpeculativeDecodingSpec;
 import dev.llmops.serving.simulator.Fault;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.llmops.serving.demo;
 
+import dev.llmops.serving.demo.apiserver.PodLogSource;
 import dev.llmops.serving.simulator.SglangSimulator;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;

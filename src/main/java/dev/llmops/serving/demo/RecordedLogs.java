@@ -1,5 +1,6 @@
 package dev.llmops.serving.demo;
 
+import dev.llmops.serving.demo.apiserver.PodLogSource;
 import java.io.Writer;
 import java.util.Map;
 import java.util.Optional;

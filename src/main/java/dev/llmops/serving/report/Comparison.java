@@ -1,13 +1,13 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.api.v1alpha1.BaselineComparison;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
-import dev.llmops.serving.api.v1alpha1.ConfidenceInterval;
-import dev.llmops.serving.api.v1alpha1.QualityComparison;
-import dev.llmops.serving.api.v1alpha1.SpeedVerdict;
-import dev.llmops.serving.api.v1alpha1.StageResult;
-import dev.llmops.serving.api.v1alpha1.StageSpeedup;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkSummary;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.ConfidenceInterval;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.QualityComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

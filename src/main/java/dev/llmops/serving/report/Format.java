@@ -1,6 +1,6 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.api.v1alpha1.ConfidenceInterval;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.ConfidenceInterval;
 import java.util.Locale;
 
 /**

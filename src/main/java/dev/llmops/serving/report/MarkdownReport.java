@@ -1,10 +1,10 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
-import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
-import dev.llmops.serving.api.v1alpha1.StageResult;
-import dev.llmops.serving.status.ConditionGroups;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkSummary;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
+import dev.llmops.serving.common.ConditionGroups;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;

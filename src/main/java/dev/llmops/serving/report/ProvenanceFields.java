@@ -1,8 +1,8 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.Provenance;
-import dev.llmops.serving.status.SecretArgs;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.Provenance;
+import dev.llmops.serving.common.SecretArgs;
 import java.util.List;
 import java.util.Optional;
 

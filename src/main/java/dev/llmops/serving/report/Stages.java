@@ -1,8 +1,8 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.LatencyStats;
-import dev.llmops.serving.api.v1alpha1.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -17,7 +17,7 @@ import static dev.llmops.serving.report.SvgFrame.niceStep;
 import static dev.llmops.serving.report.SvgFrame.open;
 import static dev.llmops.serving.report.SvgFrame.text;
 
-import dev.llmops.serving.api.v1alpha1.SpeedVerdict;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
 import java.util.List;
 import java.util.Locale;
 

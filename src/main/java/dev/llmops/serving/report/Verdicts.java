@@ -1,8 +1,8 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.QualityComparison;
-import dev.llmops.serving.api.v1alpha1.SpeedVerdict;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.QualityComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;

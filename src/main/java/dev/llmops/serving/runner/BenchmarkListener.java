@@ -1,5 +1,10 @@
 package dev.llmops.serving.runner;
 
+import dev.llmops.serving.api.contract.QualityOutput;
+import dev.llmops.serving.runner.output.CapacityReport;
+import dev.llmops.serving.runner.output.StageReport;
+import dev.llmops.serving.runner.plan.StagePlan;
+import dev.llmops.serving.runner.transport.RequestResult;
 import java.util.List;
 
 /** Follows a run as it goes: what the console prints and what tests observe. Every method is optional. */

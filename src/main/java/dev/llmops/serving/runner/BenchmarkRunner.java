@@ -1,5 +1,22 @@
 package dev.llmops.serving.runner;
 
+import dev.llmops.serving.api.contract.QualityOutput;
+import dev.llmops.serving.runner.output.BenchmarkReport;
+import dev.llmops.serving.runner.output.CapacityReport;
+import dev.llmops.serving.runner.output.SingleRequestReport;
+import dev.llmops.serving.runner.output.StageReport;
+import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import dev.llmops.serving.runner.plan.CapacitySearch;
+import dev.llmops.serving.runner.plan.Slo;
+import dev.llmops.serving.runner.plan.StagePlan;
+import dev.llmops.serving.runner.transport.CompletionRequest;
+import dev.llmops.serving.runner.transport.OpenAiClient;
+import dev.llmops.serving.runner.transport.RequestResult;
+import dev.llmops.serving.runner.transport.ServedModels;
+import dev.llmops.serving.runner.transport.TargetNotReadyException;
+import dev.llmops.serving.runner.workload.ArrivalSchedule;
+import dev.llmops.serving.runner.workload.DatasetRequest;
+import dev.llmops.serving.runner.workload.PromptSource;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

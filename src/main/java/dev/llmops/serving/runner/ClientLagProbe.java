@@ -1,5 +1,8 @@
 package dev.llmops.serving.runner;
 
+import dev.llmops.serving.runner.statistics.LatencyHistogram;
+import dev.llmops.serving.runner.statistics.LatencySummary;
+import dev.llmops.serving.runner.transport.OpenAiClient;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;

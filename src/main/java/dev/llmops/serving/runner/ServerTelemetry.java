@@ -1,5 +1,7 @@
 package dev.llmops.serving.runner;
 
+import dev.llmops.serving.runner.output.ServerStageReport;
+import dev.llmops.serving.runner.transport.OpenAiClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

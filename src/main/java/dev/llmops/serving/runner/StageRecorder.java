@@ -1,5 +1,14 @@
 package dev.llmops.serving.runner;
 
+import dev.llmops.serving.api.contract.RunnerFlags;
+import dev.llmops.serving.runner.output.SingleRequestReport;
+import dev.llmops.serving.runner.output.StageReport;
+import dev.llmops.serving.runner.plan.Slo;
+import dev.llmops.serving.runner.plan.StagePlan;
+import dev.llmops.serving.runner.statistics.LatencyHistogram;
+import dev.llmops.serving.runner.statistics.LatencySummary;
+import dev.llmops.serving.runner.transport.RequestResult;
+import dev.llmops.serving.runner.transport.TokenCounting;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -10,19 +10,19 @@ import java.util.Map;
  */
 public class BenchmarkTestProfile implements QuarkusTestProfile {
 
-    static final String FLOW = "bench-flow";
-    static final String TIMEOUT = "bench-timeout";
-    static final String INVALID = "bench-invalid";
-    static final String DELETED = "bench-deleted";
-    static final String FAILED = "bench-failed";
-    static final String BASELINE = "bench-baseline";
-    static final String COLD_START = "bench-cold-start";
-    static final String CAPACITY = "bench-capacity";
-    static final String SECRET_HOST = "bench-secret-host";
-    static final String SERVERS_SECRET = "bench-servers-secret";
-    static final String REFUSED = "bench-refused";
-    static final String FIRST_STATUS = "bench-first-status";
-    static final String CONFLICT = "bench-conflict";
+    public static final String FLOW = "bench-flow";
+    public static final String TIMEOUT = "bench-timeout";
+    public static final String INVALID = "bench-invalid";
+    public static final String DELETED = "bench-deleted";
+    public static final String FAILED = "bench-failed";
+    public static final String BASELINE = "bench-baseline";
+    public static final String COLD_START = "bench-cold-start";
+    public static final String CAPACITY = "bench-capacity";
+    public static final String SECRET_HOST = "bench-secret-host";
+    public static final String SERVERS_SECRET = "bench-servers-secret";
+    public static final String REFUSED = "bench-refused";
+    public static final String FIRST_STATUS = "bench-first-status";
+    public static final String CONFLICT = "bench-conflict";
     /** The only host runs of these tests may send an API key Secret to. */
     static final String ALLOWED_KEY_HOST = "*.allowed.example";
 

@@ -2,6 +2,7 @@ package dev.llmops.serving.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.runner.command.BenchCommand;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

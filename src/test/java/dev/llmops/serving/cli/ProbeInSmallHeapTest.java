@@ -2,6 +2,7 @@ package dev.llmops.serving.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.runner.command.ProbeCommand;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import java.io.IOException;

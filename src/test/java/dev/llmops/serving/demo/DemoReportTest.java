@@ -2,17 +2,17 @@ package dev.llmops.serving.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmops.serving.api.v1alpha1.BaselineComparison;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
-import dev.llmops.serving.api.v1alpha1.ConfidenceInterval;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
-import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
-import dev.llmops.serving.api.v1alpha1.QualityComparison;
-import dev.llmops.serving.api.v1alpha1.SpeedVerdict;
-import dev.llmops.serving.api.v1alpha1.StageSpeedup;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.ConfidenceInterval;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.QualityComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -2,7 +2,7 @@ package dev.llmops.serving.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmops.serving.runner.SampleSet;
+import dev.llmops.serving.api.contract.SampleSet;
 import java.io.PrintWriter;
 import org.junit.jupiter.api.Test;
 

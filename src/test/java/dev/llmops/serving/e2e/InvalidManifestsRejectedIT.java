@@ -3,7 +3,7 @@ package dev.llmops.serving.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.llmops.serving.crd.RejectionRule;
+import dev.llmops.serving.operator.crd.RejectionRule;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;

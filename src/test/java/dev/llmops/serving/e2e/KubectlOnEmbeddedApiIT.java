@@ -2,9 +2,9 @@ package dev.llmops.serving.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.demo.EmbeddedKubernetes;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.demo.ExampleResourcesWithStatus;
+import dev.llmops.serving.demo.apiserver.EmbeddedKubernetes;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.io.IOException;

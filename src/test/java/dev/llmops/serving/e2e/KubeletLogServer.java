@@ -1,6 +1,6 @@
 package dev.llmops.serving.e2e;
 
-import dev.llmops.serving.demo.PodLogSource;
+import dev.llmops.serving.demo.apiserver.PodLogSource;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;

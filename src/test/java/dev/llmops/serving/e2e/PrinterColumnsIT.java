@@ -2,16 +2,16 @@ package dev.llmops.serving.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmops.serving.api.v1alpha1.BaselineComparison;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
-import dev.llmops.serving.api.v1alpha1.BenchmarkSummary;
-import dev.llmops.serving.api.v1alpha1.CapacityResult;
-import dev.llmops.serving.api.v1alpha1.Diagnosis;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.api.v1alpha1.ModelServerPhase;
-import dev.llmops.serving.api.v1alpha1.ModelServerStatus;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkSummary;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityResult;
+import dev.llmops.serving.api.v1alpha1.modelserver.Diagnosis;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;

@@ -3,8 +3,8 @@ package dev.llmops.serving.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
-import dev.llmops.serving.api.v1alpha1.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -130,7 +130,7 @@ class RunnerLossIT {
     /** A benchmark pod of the run's Job that runs and is not being deleted, once it has printed progress. */
     private static Pod awaitRunningPod(
             KubernetesClient client, TestNamespace namespace, String run, Consumer<Pod> requirement) {
-        String jobName = dev.llmops.serving.benchmark.BenchmarkJobDependent.jobName(run);
+        String jobName = dev.llmops.serving.operator.benchmark.BenchmarkJobDependent.jobName(run);
         return await("a running benchmark pod of " + run)
                 .atMost(ServingResources.RUN_TIMEOUT)
                 .pollInterval(Duration.ofMillis(250))

@@ -1,7 +1,7 @@
 package dev.llmops.serving.e2e;
 
+import dev.llmops.serving.api.contract.SampleBombs;
 import dev.llmops.serving.demo.KubeletStandIn;
-import dev.llmops.serving.runner.SampleBombs;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;

@@ -2,9 +2,9 @@ package dev.llmops.serving.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -3,10 +3,10 @@ package dev.llmops.serving.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
-import dev.llmops.serving.api.v1alpha1.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.demo.SimulatedServerProfile;
 import dev.llmops.serving.simulator.Fault;
 import io.fabric8.kubernetes.api.model.Pod;

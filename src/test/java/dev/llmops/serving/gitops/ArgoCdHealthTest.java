@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.llmops.serving.api.v1alpha1.SloSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
-import dev.llmops.serving.config.LeaderElection;
-import dev.llmops.serving.config.OperatorConfig;
+import dev.llmops.serving.operator.config.LeaderElection;
+import dev.llmops.serving.operator.config.OperatorConfig;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;

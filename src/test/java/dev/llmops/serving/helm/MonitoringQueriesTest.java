@@ -2,7 +2,7 @@ package dev.llmops.serving.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmops.serving.benchmark.BenchmarkMetrics;
+import dev.llmops.serving.operator.benchmark.BenchmarkMetrics;
 import dev.llmops.serving.runner.PinnedSglangMetrics;
 import io.javaoperatorsdk.operator.Operator;
 import io.quarkus.test.common.http.TestHTTPResource;

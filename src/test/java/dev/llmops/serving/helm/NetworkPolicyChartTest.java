@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.llmops.serving.api.v1alpha1.Labels;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.benchmark.BenchmarkJobDependent;
-import dev.llmops.serving.modelserver.ModelServerLabels;
-import dev.llmops.serving.modelserver.SglangPodTemplate;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.operator.benchmark.BenchmarkJobDependent;
+import dev.llmops.serving.operator.modelserver.ModelServerLabels;
+import dev.llmops.serving.operator.modelserver.SglangPodTemplate;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;

@@ -2,16 +2,16 @@ package dev.llmops.serving.helm;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.llmops.serving.api.v1alpha1.BaselineComparison;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
-import dev.llmops.serving.api.v1alpha1.LatencyStats;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.api.v1alpha1.StageResult;
-import dev.llmops.serving.api.v1alpha1.StageSpeedup;
-import dev.llmops.serving.benchmark.BenchmarkMetrics;
-import dev.llmops.serving.status.Conditions;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.operator.benchmark.BenchmarkMetrics;
+import dev.llmops.serving.operator.toolkit.Conditions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -17,19 +17,19 @@ import java.util.concurrent.Executors;
  * A bare HTTP server on a loopback address that records every request it gets and answers with what a test gives it,
  * so tests see exactly what reaches a pod and can answer in ways the simulator does not.
  */
-final class LoopbackHttp implements AutoCloseable {
+public final class LoopbackHttp implements AutoCloseable {
 
     /** One request as it arrived; {@code authorization} is its Authorization header, or null. */
     record Request(String method, String path, String authorization) {}
 
     /** What the server sends back for a request. */
     @FunctionalInterface
-    interface Answer {
-        void send(HttpExchange exchange) throws IOException;
+    public interface Answer {
+        public void send(HttpExchange exchange) throws IOException;
     }
 
     /** A streamed chat completion of one token for a generation; 200 with no body for anything else (/health). */
-    static final Answer ONE_TOKEN = exchange -> {
+    public static final Answer ONE_TOKEN = exchange -> {
         if (exchange.getRequestURI().getPath().endsWith("/chat/completions")) {
             send(exchange, 200, "text/event-stream", """
                     data: {"id":"c1","choices":[{"index":0,"delta":{"content":"Ready."},"finish_reason":null}]}
@@ -53,7 +53,7 @@ final class LoopbackHttp implements AutoCloseable {
         this.server = server;
     }
 
-    static LoopbackHttp start(String host, Answer answer) {
+    public static LoopbackHttp start(String host, Answer answer) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(host, 0), 0);
             LoopbackHttp http = new LoopbackHttp(server);
@@ -76,7 +76,7 @@ final class LoopbackHttp implements AutoCloseable {
     }
 
     /** Sends the whole body with its length. */
-    static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+    public static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
         try (OutputStream out = exchange.getResponseBody()) {
@@ -84,15 +84,15 @@ final class LoopbackHttp implements AutoCloseable {
         }
     }
 
-    int port() {
+    public int port() {
         return server.getAddress().getPort();
     }
 
-    URI baseUrl() {
+    public URI baseUrl() {
         return URI.create("http://" + server.getAddress().getHostString() + ":" + port());
     }
 
-    List<Request> requests() {
+    public List<Request> requests() {
         return List.copyOf(requests);
     }
 

@@ -14,7 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * Pods on the mock API server, which runs no controllers: a server's pod with the owner chain the Deployment and
  * ReplicaSet controllers give it, and pods that only look like one.
  */
-final class ServerPods {
+public final class ServerPods {
 
     private ServerPods() {}
 
@@ -22,7 +22,7 @@ final class ServerPods {
      * A pod as the ReplicaSet controller creates it from the Deployment's template, with the given status: owned by the
      * ReplicaSet named like the pod without its last part (created, owned by the Deployment, unless it exists).
      */
-    static Pod runBy(KubernetesClient client, Deployment deployment, String name, PodBuilder withStatus) {
+    public static Pod runBy(KubernetesClient client, Deployment deployment, String name, PodBuilder withStatus) {
         String namespace = deployment.getMetadata().getNamespace();
         String replicaSetName = name.substring(0, name.lastIndexOf('-'));
         ReplicaSet existing = client.apps()
@@ -60,7 +60,7 @@ final class ServerPods {
      * A pod with the labels and spec of the Deployment's template and the given status and owner references, as anyone
      * who can create pods in the namespace can make one.
      */
-    static Pod lookingLike(
+    public static Pod lookingLike(
             KubernetesClient client,
             Deployment deployment,
             String name,
@@ -80,7 +80,7 @@ final class ServerPods {
     }
 
     /** A controller reference to {@code owner}, as its controller sets it on what it creates. */
-    static OwnerReference controller(HasMetadata owner) {
+    public static OwnerReference controller(HasMetadata owner) {
         return new OwnerReferenceBuilder()
                 .withApiVersion(owner.getApiVersion())
                 .withKind(owner.getKind())

@@ -2,7 +2,7 @@ package dev.llmops.serving.perf;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.e2e.LocalControlPlane;
 import dev.llmops.serving.e2e.ProjectCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;

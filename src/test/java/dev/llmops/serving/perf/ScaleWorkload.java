@@ -1,14 +1,14 @@
 package dev.llmops.serving.perf;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.BenchmarkRunSpec;
-import dev.llmops.serving.api.v1alpha1.BenchmarkTarget;
-import dev.llmops.serving.api.v1alpha1.ModelServer;
-import dev.llmops.serving.api.v1alpha1.ModelServerSpec;
-import dev.llmops.serving.api.v1alpha1.ModelSpec;
-import dev.llmops.serving.config.OperatorConfig;
-import dev.llmops.serving.modelserver.ServerDeploymentDependent;
-import dev.llmops.serving.modelserver.ServerServiceDependent;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelSpec;
+import dev.llmops.serving.operator.config.OperatorConfig;
+import dev.llmops.serving.operator.modelserver.ServerDeploymentDependent;
+import dev.llmops.serving.operator.modelserver.ServerServiceDependent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.smallrye.config.WithDefault;

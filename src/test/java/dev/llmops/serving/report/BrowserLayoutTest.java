@@ -3,7 +3,7 @@ package dev.llmops.serving.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.e2e.Processes;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.io.File;

@@ -2,7 +2,7 @@ package dev.llmops.serving.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.cli.Cli;
 import java.io.IOException;
 import java.nio.file.Files;

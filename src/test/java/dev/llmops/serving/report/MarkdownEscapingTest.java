@@ -2,7 +2,7 @@ package dev.llmops.serving.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.io.IOException;
 import java.nio.file.Files;

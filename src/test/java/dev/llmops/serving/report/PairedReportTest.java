@@ -3,7 +3,7 @@ package dev.llmops.serving.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,11 +3,11 @@ package dev.llmops.serving.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.llmops.serving.api.v1alpha1.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.CapacityOutcome;
-import dev.llmops.serving.api.v1alpha1.CapacityResult;
-import dev.llmops.serving.api.v1alpha1.LatencyStats;
-import dev.llmops.serving.api.v1alpha1.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityOutcome;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.api.contract.CompactSummary;
+import dev.llmops.serving.runner.output.BenchmarkReport;
+import dev.llmops.serving.runner.output.CompactSummaryWriter;
+import dev.llmops.serving.runner.output.StageReport;
+import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import dev.llmops.serving.runner.plan.StagePlan;
+import dev.llmops.serving.runner.transport.OpenAiClient;
+import dev.llmops.serving.runner.transport.RequestResult;
+import dev.llmops.serving.runner.transport.TokenCounting;
+import dev.llmops.serving.runner.workload.Dataset;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.simulator.SimulatedRequest;

@@ -4,6 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.api.contract.BenchmarkDefaults;
+import dev.llmops.serving.runner.output.BenchmarkReport;
+import dev.llmops.serving.runner.output.CapacityReport;
+import dev.llmops.serving.runner.output.StageReport;
+import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import dev.llmops.serving.runner.plan.CapacityMode;
+import dev.llmops.serving.runner.plan.CapacitySearch;
+import dev.llmops.serving.runner.plan.Slo;
+import dev.llmops.serving.runner.plan.StagePlan;
+import dev.llmops.serving.runner.transport.OpenAiClient;
+import dev.llmops.serving.runner.transport.RequestResult;
+import dev.llmops.serving.runner.workload.Arrival;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.simulator.SimulatedCapacity;
 import dev.llmops.serving.simulator.SimulatedRequest;

@@ -26,7 +26,8 @@ class SglangMetricNamesTest {
     @Test
     void theImageTheOperatorPinsIsTheReleaseTheNamesComeFrom() throws IOException {
         String defaults = Files.readString(
-                Path.of("src/main/java/dev/llmops/serving/config/OperatorConfig.java"), StandardCharsets.UTF_8);
+                Path.of("src/main/java/dev/llmops/serving/operator/config/OperatorConfig.java"),
+                StandardCharsets.UTF_8);
         assertThat(defaults).contains("lmsysorg/sglang:v" + PinnedSglangMetrics.VERSION + "-");
     }
 }

@@ -3,12 +3,12 @@ package dev.llmops.serving.runner;
 import java.util.Arrays;
 
 /** Goodness-of-fit helpers for tests of arrival times. */
-final class Statistics {
+public final class Statistics {
 
     private Statistics() {}
 
     /** Kolmogorov–Smirnov distance between the samples' empirical CDF and the exponential CDF of {@code rate}. */
-    static double ksDistanceFromExponential(double[] samples, double rate) {
+    public static double ksDistanceFromExponential(double[] samples, double rate) {
         double[] sorted = samples.clone();
         Arrays.sort(sorted);
         double distance = 0;
@@ -20,7 +20,7 @@ final class Statistics {
     }
 
     /** The KS critical value at a significance level of 1 %. */
-    static double ksCriticalValue(int samples) {
+    public static double ksCriticalValue(int samples) {
         return 1.628 / Math.sqrt(samples);
     }
 }

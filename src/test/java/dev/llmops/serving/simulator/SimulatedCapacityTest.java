@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.llmops.serving.runner.CompletionRequest;
-import dev.llmops.serving.runner.OpenAiClient;
-import dev.llmops.serving.runner.RequestResult;
+import dev.llmops.serving.runner.transport.CompletionRequest;
+import dev.llmops.serving.runner.transport.OpenAiClient;
+import dev.llmops.serving.runner.transport.RequestResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,58 @@
+package dev.llmops.serving.api.contract;
+
+/**
+ * The bench runner's command-line flags, named once for the command that parses them and the operator that writes them
+ * into a benchmark Job; compile-time constants, so picocli's {@code @Option(names = ...)} can use them.
+ */
+public final class RunnerFlags {
+
+    public static final String URL = "--url";
+    public static final String MODEL = "--model";
+    public static final String API_KEY_ENV = "--api-key-env";
+    public static final String ENDPOINT = "--endpoint";
+    public static final String PROMPTS = "--prompts";
+    public static final String PROMPTS_FILE = "--prompts-file";
+    public static final String NO_SINGLE = "--no-single";
+    public static final String DATASET = "--dataset";
+    public static final String INPUT_LENGTH = "--input-len";
+    public static final String OUTPUT_LENGTH = "--output-len";
+    public static final String IGNORE_EOS = "--ignore-eos";
+    public static final String CONCURRENCY = "--concurrency";
+    public static final String NO_SWEEP = "--no-sweep";
+    public static final String RATE = "--rate";
+    public static final String ARRIVAL = "--arrival";
+    public static final String MAX_CONCURRENCY = "--max-concurrency";
+    public static final String SLO_TTFT = "--slo-ttft-p99-ms";
+    public static final String SLO_TPOT = "--slo-tpot-p99-ms";
+    public static final String SLO_ITL = "--slo-itl-p99-ms";
+    public static final String SLO_E2E = "--slo-e2e-p99-ms";
+    public static final String SLO_ATTAINMENT = "--slo-attainment";
+    public static final String FIND_CAPACITY = "--find-capacity";
+    public static final String MAX_PROBES = "--max-probes";
+    public static final String MAX_SEARCH_SECONDS = "--max-search-seconds";
+    public static final String REQUESTS_PER_LEVEL = "--requests-per-level";
+    public static final String DURATION_PER_LEVEL = "--duration-per-level";
+    public static final String WARMUP = "--warmup";
+    public static final String WARMUP_MAX_TOKENS = "--warmup-max-tokens";
+    public static final String MAX_TOKENS = "--max-tokens";
+    public static final String TEMPERATURE = "--temperature";
+    public static final String TOP_P = "--top-p";
+    public static final String TIMEOUT = "--timeout";
+    public static final String NO_CONTINUOUS_USAGE = "--no-continuous-usage";
+    public static final String SEED = "--seed";
+    public static final String JSON_OUT = "--json-out";
+    public static final String SUMMARY_FILE = "--summary-file";
+    public static final String REQUESTS_OUT = "--requests-out";
+    public static final String METRICS_URL = "--metrics-url";
+    /** The most {@link #METRICS_URL} flags one run takes. */
+    public static final int MAX_METRICS_URLS = 256;
+
+    public static final String QUALITY = "--quality";
+    public static final String QUALITY_MAX_TOKENS = "--quality-max-tokens";
+    public static final String SAMPLES_LOG = "--samples-log";
+    public static final String SAMPLES_OUT = "--samples-out";
+    /** Separates the values of a list flag: {@code --concurrency 8,16}. */
+    public static final String LIST_SEPARATOR = ",";
+
+    private RunnerFlags() {}
+}

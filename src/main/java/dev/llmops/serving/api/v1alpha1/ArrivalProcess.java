@@ -1,7 +1,0 @@
-package dev.llmops.serving.api.v1alpha1;
-
-/** How an open-loop stage spaces its requests in time. */
-public enum ArrivalProcess {
-    Poisson,
-    Constant
-}

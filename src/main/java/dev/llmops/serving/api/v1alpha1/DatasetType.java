@@ -1,9 +1,0 @@
-package dev.llmops.serving.api.v1alpha1;
-
-/** Kinds of benchmark dataset. */
-public enum DatasetType {
-    Prompts,
-    Random,
-    ShareGPT,
-    SharedPrefix
-}

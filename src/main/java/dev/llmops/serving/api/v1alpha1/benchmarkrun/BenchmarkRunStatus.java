@@ -1,0 +1,127 @@
+package dev.llmops.serving.api.v1alpha1.benchmarkrun;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Observed state and results of a BenchmarkRun. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BenchmarkRunStatus {
+
+    @JsonPropertyDescription("metadata.generation this status describes.")
+    public Long observedGeneration;
+
+    @JsonPropertyDescription("Pending, WaitingForServer, Running, Succeeded or Failed.")
+    public BenchmarkRunPhase phase;
+
+    @JsonPropertyDescription(
+            "Ready, Succeeded, Reconciling, Stalled, SLOMet, BaselineCompared, QualitySuspect, Regressed "
+                    + "and Improved, in the Kubernetes condition shape.")
+    public List<Condition> conditions = new ArrayList<>();
+
+    @JsonPropertyDescription("What is measured: ModelServer name or URL, for kubectl get.")
+    public String target;
+
+    @JsonPropertyDescription("Name of the benchmark Job.")
+    public String jobName;
+
+    @JsonPropertyDescription("When the benchmark Job started (RFC 3339).")
+    public String startTime;
+
+    @JsonPropertyDescription("When the run finished (RFC 3339).")
+    public String completionTime;
+
+    @JsonPropertyDescription(
+            "Stages finished out of stages planned, then the stage running: 2/5 c16 while c16 runs, 5/5 at the end.")
+    public String progress;
+
+    @JsonPropertyDescription("Results of each measured stage: the single-request phase and every concurrency level.")
+    public List<StageResult> stages = new ArrayList<>();
+
+    @JsonPropertyDescription("Each single-request prompt on its own.")
+    public List<SingleRequestResult> singleRequests = new ArrayList<>();
+
+    @JsonPropertyDescription("The figures a team decides on.")
+    public BenchmarkSummary summary;
+
+    @JsonPropertyDescription("The highest load that met spec.slo, when spec.capacity asked for it.")
+    public CapacityResult capacity;
+
+    @JsonPropertyDescription("Speedup over spec.baseline.")
+    public BaselineComparison comparison;
+
+    @JsonPropertyDescription("Comparison with spec.reference, whose verdicts set Regressed and Improved.")
+    public BaselineComparison referenceComparison;
+
+    @JsonPropertyDescription("Name of the ConfigMap holding this run's per-request samples and quality outputs, which "
+            + "comparisons pair request by request.")
+    public String samples;
+
+    @JsonPropertyDescription(
+            "SHA-256 of the samples the operator wrote into that ConfigMap; samples that do not match it "
+                    + "are not read.")
+    public String samplesSha256;
+
+    @JsonPropertyDescription("What was measured: server image and arguments, GPUs, driver, model.")
+    public Provenance provenance;
+
+    @JsonPropertyDescription(
+            "Lowest concurrency at which a spec.slo limit was exceeded; absent when every level met it.")
+    public Integer sloBrokenAtConcurrency;
+
+    @JsonPropertyDescription(
+            "Warnings of the runner about the trustworthiness of its figures (client bottleneck, token counts "
+                    + "estimated).")
+    public List<String> warnings = new ArrayList<>();
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof BenchmarkRunStatus that
+                && Objects.equals(observedGeneration, that.observedGeneration)
+                && Objects.equals(phase, that.phase)
+                && Objects.equals(conditions, that.conditions)
+                && Objects.equals(target, that.target)
+                && Objects.equals(jobName, that.jobName)
+                && Objects.equals(startTime, that.startTime)
+                && Objects.equals(completionTime, that.completionTime)
+                && Objects.equals(progress, that.progress)
+                && Objects.equals(stages, that.stages)
+                && Objects.equals(singleRequests, that.singleRequests)
+                && Objects.equals(summary, that.summary)
+                && Objects.equals(capacity, that.capacity)
+                && Objects.equals(comparison, that.comparison)
+                && Objects.equals(referenceComparison, that.referenceComparison)
+                && Objects.equals(samples, that.samples)
+                && Objects.equals(samplesSha256, that.samplesSha256)
+                && Objects.equals(provenance, that.provenance)
+                && Objects.equals(sloBrokenAtConcurrency, that.sloBrokenAtConcurrency)
+                && Objects.equals(warnings, that.warnings);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                observedGeneration,
+                phase,
+                conditions,
+                target,
+                jobName,
+                startTime,
+                completionTime,
+                progress,
+                stages,
+                singleRequests,
+                summary,
+                capacity,
+                comparison,
+                referenceComparison,
+                samples,
+                samplesSha256,
+                provenance,
+                sloBrokenAtConcurrency,
+                warnings);
+    }
+}

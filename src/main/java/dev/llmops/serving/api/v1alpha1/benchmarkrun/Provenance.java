@@ -1,0 +1,51 @@
+package dev.llmops.serving.api.v1alpha1.benchmarkrun;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** What exactly was measured, so results can be compared and reproduced. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class Provenance {
+
+    @JsonPropertyDescription("Model the server served.")
+    public String model;
+
+    @JsonPropertyDescription("Server image.")
+    public String image;
+
+    @JsonPropertyDescription("Server command line.")
+    public List<String> serverArgs = new ArrayList<>();
+
+    @JsonPropertyDescription("GPU product from the node's nvidia.com/gpu.product label.")
+    public String gpuProduct;
+
+    @JsonPropertyDescription("GPUs per replica.")
+    public Integer gpuCount;
+
+    @JsonPropertyDescription("NVIDIA driver version from the node's nvidia.com/cuda.driver-version.full label.")
+    public String driverVersion;
+
+    @JsonPropertyDescription(
+            "Image of the benchmark runner that measured the run; its tag or digest is the runner's version.")
+    public String runnerVersion;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Provenance that
+                && Objects.equals(model, that.model)
+                && Objects.equals(image, that.image)
+                && Objects.equals(serverArgs, that.serverArgs)
+                && Objects.equals(gpuProduct, that.gpuProduct)
+                && Objects.equals(gpuCount, that.gpuCount)
+                && Objects.equals(driverVersion, that.driverVersion)
+                && Objects.equals(runnerVersion, that.runnerVersion);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(model, image, serverArgs, gpuProduct, gpuCount, driverVersion, runnerVersion);
+    }
+}

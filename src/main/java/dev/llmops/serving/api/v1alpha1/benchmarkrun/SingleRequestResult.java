@@ -1,0 +1,40 @@
+package dev.llmops.serving.api.v1alpha1.benchmarkrun;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Objects;
+
+/** One prompt of the single-request phase, sent alone. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class SingleRequestResult {
+
+    @JsonPropertyDescription("The prompt, shortened for display.")
+    public String prompt;
+
+    @JsonPropertyDescription("Output tokens the server reported.")
+    public Integer outputTokens;
+
+    @JsonPropertyDescription("Output tokens per second of this request (output tokens / end-to-end latency).")
+    public Double tokensPerSecond;
+
+    @JsonPropertyDescription("Time to first token, milliseconds.")
+    public Double ttftMillis;
+
+    @JsonPropertyDescription("End-to-end latency, milliseconds.")
+    public Double e2eMillis;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SingleRequestResult that
+                && Objects.equals(prompt, that.prompt)
+                && Objects.equals(outputTokens, that.outputTokens)
+                && Objects.equals(tokensPerSecond, that.tokensPerSecond)
+                && Objects.equals(ttftMillis, that.ttftMillis)
+                && Objects.equals(e2eMillis, that.e2eMillis);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(prompt, outputTokens, tokensPerSecond, ttftMillis, e2eMillis);
+    }
+}

@@ -1,0 +1,123 @@
+package dev.llmops.serving.api.v1alpha1.benchmarkrun;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Objects;
+
+/** Aggregate figures of one measured stage: the single-request phase, a concurrency level, a rate or a probe. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class StageResult {
+
+    @JsonPropertyDescription("Stage name: single, c<N> for concurrency level N, r<R> for R requests/s, "
+            + "probe<K>-c<N> or probe<K>-r<R> for the K-th probe of a capacity search.")
+    public String name;
+
+    @JsonPropertyDescription("Requested concurrency (1 for the single-request phase; for a rate stage the cap on "
+            + "requests in flight, absent without one).")
+    public Integer concurrency;
+
+    @JsonPropertyDescription("Concurrency actually achieved (sum of request latencies / window, Little's law).")
+    public Double achievedConcurrency;
+
+    @JsonPropertyDescription("Requests that completed.")
+    public Integer completed;
+
+    @JsonPropertyDescription("Requests that failed, of any class.")
+    public Integer failed;
+
+    @JsonPropertyDescription("Measurement window in seconds: first send to last completion.")
+    public Double durationSeconds;
+
+    @JsonPropertyDescription("Output tokens per second over the window.")
+    public Double outputTokensPerSecond;
+
+    @JsonPropertyDescription("Input plus output tokens per second over the window.")
+    public Double totalTokensPerSecond;
+
+    @JsonPropertyDescription("Completed requests per second.")
+    public Double requestsPerSecond;
+
+    @JsonPropertyDescription("Time to first token (any channel), milliseconds.")
+    public LatencyStats ttftMillis;
+
+    @JsonPropertyDescription("Time per output token after the first, milliseconds.")
+    public LatencyStats tpotMillis;
+
+    @JsonPropertyDescription("Inter-token latency per token, milliseconds.")
+    public LatencyStats itlMillis;
+
+    @JsonPropertyDescription("End-to-end request latency, milliseconds.")
+    public LatencyStats e2eMillis;
+
+    @JsonPropertyDescription("Requested request rate of an open-loop stage, requests/s.")
+    public Double requestRate;
+
+    @JsonPropertyDescription("Request rate the client achieved: sends over the send window, requests/s.")
+    public Double achievedRequestRate;
+
+    @JsonPropertyDescription("How late requests left against their schedule, milliseconds (p50, p99, max).")
+    public LatencyStats scheduleLagMillis;
+
+    @JsonPropertyDescription("Share of requests that succeeded and met every spec.slo limit.")
+    public Double sloAttainment;
+
+    @JsonPropertyDescription("Good requests per second: those that met every spec.slo limit.")
+    public Double goodputRequestsPerSecond;
+
+    @JsonPropertyDescription("Output tokens per second of the good requests.")
+    public Double goodputOutputTokensPerSecond;
+
+    @JsonPropertyDescription("Speculative acceptance length over the stage: tokens generated per verify step, from the "
+            + "server's counters; absent when the server exports none.")
+    public Double specAcceptLength;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof StageResult that
+                && Objects.equals(name, that.name)
+                && Objects.equals(concurrency, that.concurrency)
+                && Objects.equals(achievedConcurrency, that.achievedConcurrency)
+                && Objects.equals(completed, that.completed)
+                && Objects.equals(failed, that.failed)
+                && Objects.equals(durationSeconds, that.durationSeconds)
+                && Objects.equals(outputTokensPerSecond, that.outputTokensPerSecond)
+                && Objects.equals(totalTokensPerSecond, that.totalTokensPerSecond)
+                && Objects.equals(requestsPerSecond, that.requestsPerSecond)
+                && Objects.equals(ttftMillis, that.ttftMillis)
+                && Objects.equals(tpotMillis, that.tpotMillis)
+                && Objects.equals(itlMillis, that.itlMillis)
+                && Objects.equals(e2eMillis, that.e2eMillis)
+                && Objects.equals(requestRate, that.requestRate)
+                && Objects.equals(achievedRequestRate, that.achievedRequestRate)
+                && Objects.equals(scheduleLagMillis, that.scheduleLagMillis)
+                && Objects.equals(sloAttainment, that.sloAttainment)
+                && Objects.equals(goodputRequestsPerSecond, that.goodputRequestsPerSecond)
+                && Objects.equals(goodputOutputTokensPerSecond, that.goodputOutputTokensPerSecond)
+                && Objects.equals(specAcceptLength, that.specAcceptLength);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                name,
+                concurrency,
+                achievedConcurrency,
+                completed,
+                failed,
+                durationSeconds,
+                outputTokensPerSecond,
+                totalTokensPerSecond,
+                requestsPerSecond,
+                ttftMillis,
+                tpotMillis,
+                itlMillis,
+                e2eMillis,
+                requestRate,
+                achievedRequestRate,
+                scheduleLagMillis,
+                sloAttainment,
+                goodputRequestsPerSecond,
+                goodputOutputTokensPerSecond,
+                specAcceptLength);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.llmops.serving.api.v1alpha1.benchmarkrun;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Objects;
+
+/**
+ * One stage of this run against the same stage of the other run. With both runs' per-request samples the ratios are
+ * paired estimates with 95 % confidence intervals and a verdict; without, ratios of the two statuses' figures.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class StageSpeedup {
+
+    @JsonPropertyDescription("Stage name (single, c8, c16, ...).")
+    public String name;
+
+    @JsonPropertyDescription("Requests paired by their position in the stage's request sequence.")
+    public Integer pairs;
+
+    @JsonPropertyDescription("Faster, Slower or NoSignificantDifference, from the throughput interval and, against "
+            + "spec.reference, its tolerance; absent below 5 pairs or without samples.")
+    public SpeedVerdict verdict;
+
+    @JsonPropertyDescription("Output tokens/s of this run divided by the other's: per stream, paired, with samples; "
+            + "the stages' tokens/s without.")
+    public Double throughputSpeedup;
+
+    @JsonPropertyDescription("95 % confidence interval of throughputSpeedup.")
+    public ConfidenceInterval throughputSpeedupInterval;
+
+    @JsonPropertyDescription(
+            "The other run's p50 TTFT divided by this run's: above 1 means the first token came sooner.")
+    public Double ttftP50Speedup;
+
+    @JsonPropertyDescription("95 % confidence interval of ttftP50Speedup.")
+    public ConfidenceInterval ttftP50SpeedupInterval;
+
+    @JsonPropertyDescription(
+            "The other run's p50 time per output token divided by this run's: above 1 means faster " + "decoding.")
+    public Double tpotP50Speedup;
+
+    @JsonPropertyDescription("95 % confidence interval of tpotP50Speedup.")
+    public ConfidenceInterval tpotP50SpeedupInterval;
+
+    @JsonPropertyDescription("This run's speculative acceptance length in the stage (tokens per verify step).")
+    public Double specAcceptLength;
+
+    @JsonPropertyDescription("The other run's speculative acceptance length in the stage.")
+    public Double baselineSpecAcceptLength;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof StageSpeedup that
+                && Objects.equals(name, that.name)
+                && Objects.equals(pairs, that.pairs)
+                && Objects.equals(verdict, that.verdict)
+                && Objects.equals(throughputSpeedup, that.throughputSpeedup)
+                && Objects.equals(throughputSpeedupInterval, that.throughputSpeedupInterval)
+                && Objects.equals(ttftP50Speedup, that.ttftP50Speedup)
+                && Objects.equals(ttftP50SpeedupInterval, that.ttftP50SpeedupInterval)
+                && Objects.equals(tpotP50Speedup, that.tpotP50Speedup)
+                && Objects.equals(tpotP50SpeedupInterval, that.tpotP50SpeedupInterval)
+                && Objects.equals(specAcceptLength, that.specAcceptLength)
+                && Objects.equals(baselineSpecAcceptLength, that.baselineSpecAcceptLength);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                name,
+                pairs,
+                verdict,
+                throughputSpeedup,
+                throughputSpeedupInterval,
+                ttftP50Speedup,
+                ttftP50SpeedupInterval,
+                tpotP50Speedup,
+                tpotP50SpeedupInterval,
+                specAcceptLength,
+                baselineSpecAcceptLength);
+    }
+}

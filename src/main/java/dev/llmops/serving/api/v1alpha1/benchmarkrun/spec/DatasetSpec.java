@@ -1,0 +1,79 @@
+package dev.llmops.serving.api.v1alpha1.benchmarkrun.spec;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Objects;
+
+/** Where the sweep's prompts come from. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+        value = "self.type != 'Random' || (has(self.inputLength) && has(self.outputLength))",
+        message =
+                "spec.dataset.inputLength and spec.dataset.outputLength are required when spec.dataset.type is Random",
+        reason = "FieldValueRequired",
+        fieldPath = ".inputLength")
+@ValidationRule(
+        value = "self.type == 'Random' || (!has(self.inputLength) && !has(self.outputLength))",
+        message = "spec.dataset.inputLength and spec.dataset.outputLength apply only when spec.dataset.type is Random",
+        reason = "FieldValueForbidden",
+        fieldPath = ".inputLength")
+@ValidationRule(
+        value = "(self.type == 'ShareGPT') == has(self.shareGpt)",
+        message = "spec.dataset.shareGpt is required when spec.dataset.type is ShareGPT and allowed only then",
+        reason = "FieldValueInvalid",
+        fieldPath = ".shareGpt")
+@ValidationRule(
+        value = "(self.type == 'SharedPrefix') == has(self.sharedPrefix)",
+        message = "spec.dataset.sharedPrefix is required when spec.dataset.type is SharedPrefix and allowed only then",
+        reason = "FieldValueInvalid",
+        fieldPath = ".sharedPrefix")
+public class DatasetSpec {
+
+    @Default("Prompts")
+    @JsonPropertyDescription("Prompts: the single-request prompts in rotation. Random: random token sequences of fixed "
+            + "lengths. ShareGPT: the first user turns of a conversation file. SharedPrefix: groups of prompts sharing "
+            + "a system prompt. The sequence of requests depends only on the seed, so runs can be compared pairwise.")
+    public DatasetType type = DatasetType.Prompts;
+
+    @Min(1)
+    @Max(1048576)
+    @JsonPropertyDescription("Input tokens per request (Random only).")
+    public Integer inputLength;
+
+    @Min(1)
+    @Max(1048576)
+    @JsonPropertyDescription("Output tokens per request (Random only); replaces spec.sampling.maxTokens.")
+    public Integer outputLength;
+
+    @JsonPropertyDescription("The conversation file (ShareGPT only).")
+    public ShareGptSpec shareGpt;
+
+    @JsonPropertyDescription("The shape of the shared-prefix prompts (SharedPrefix only).")
+    public SharedPrefixSpec sharedPrefix;
+
+    @Default("false")
+    @JsonPropertyDescription(
+            "Ask the server to ignore end-of-sequence so every request produces exactly its max tokens; short "
+                    + "outputs are counted.")
+    public Boolean ignoreEos = false;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof DatasetSpec that
+                && Objects.equals(type, that.type)
+                && Objects.equals(inputLength, that.inputLength)
+                && Objects.equals(outputLength, that.outputLength)
+                && Objects.equals(shareGpt, that.shareGpt)
+                && Objects.equals(sharedPrefix, that.sharedPrefix)
+                && Objects.equals(ignoreEos, that.ignoreEos);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(type, inputLength, outputLength, shareGpt, sharedPrefix, ignoreEos);
+    }
+}

@@ -1,0 +1,45 @@
+package dev.llmops.serving.api.v1alpha1.benchmarkrun.spec;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.Objects;
+
+/**
+ * A ShareGPT-format conversation file, mounted read-only into the runner pod: each request sends a conversation's first
+ * user turn, in an order fixed by the seed.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+        value = "has(self.configMap) != has(self.persistentVolumeClaim)",
+        message = "spec.dataset.shareGpt: set exactly one of configMap and persistentVolumeClaim",
+        reason = "FieldValueInvalid")
+public class ShareGptSpec {
+
+    @JsonPropertyDescription("A ConfigMap key holding the file (up to the ConfigMap limit of 1 MiB).")
+    public ConfigMapKeyReference configMap;
+
+    @JsonPropertyDescription("A file on an existing PersistentVolumeClaim, for files larger than a ConfigMap holds.")
+    public ClaimFileReference persistentVolumeClaim;
+
+    @Min(1)
+    @Max(1048576)
+    @JsonPropertyDescription("Caps each request's output tokens (fixes them with ignoreEos); otherwise the length of "
+            + "the dataset's reply, capped by spec.sampling.maxTokens.")
+    public Integer maxOutputTokens;
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ShareGptSpec that
+                && Objects.equals(configMap, that.configMap)
+                && Objects.equals(persistentVolumeClaim, that.persistentVolumeClaim)
+                && Objects.equals(maxOutputTokens, that.maxOutputTokens);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(configMap, persistentVolumeClaim, maxOutputTokens);
+    }
+}

@@ -1,0 +1,322 @@
+package dev.llmops.serving.operator.benchmark;
+
+import dev.llmops.serving.api.v1alpha1.DerivedNames;
+import dev.llmops.serving.api.v1alpha1.Labels;
+import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RunnerPodSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ShareGptSpec;
+import dev.llmops.serving.operator.toolkit.Owners;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
+import io.javaoperatorsdk.operator.processing.dependent.Creator;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The benchmark Job of a run: the operator's image running {@code bench} against the target, CPU-only, off GPU nodes,
+ * under Pod Security "restricted" (a ShareGPT dataset comes in as a read-only ConfigMap or claim volume), owned by the
+ * run (controller reference, blocking the run's foreground deletion until the Job and its pods are gone). Created once
+ * and never updated (a Job's pod template is immutable); its name is derived from the run, so after an operator
+ * restart the existing Job is found and adopted instead of duplicated.
+ */
+@KubernetesDependent(
+        createResourceOnlyIfNotExistingWithSSA = true,
+        informer = @Informer(labelSelector = Labels.BENCHMARK_JOBS))
+public class BenchmarkJobDependent extends KubernetesDependentResource<Job, BenchmarkRun>
+        implements Creator<Job, BenchmarkRun>, GarbageCollected<BenchmarkRun> {
+
+    public static final String CONTAINER = "bench";
+    static final int BACKOFF_LIMIT = 1;
+    static final int TTL_SECONDS_AFTER_FINISHED = 7 * 24 * 3600;
+    static final String GPU_PRESENT_LABEL = "nvidia.com/gpu.present";
+    private static final String SUFFIX = "-bench";
+    private static final String TMP_VOLUME = "tmp";
+    private static final String DATASET_VOLUME = "dataset";
+
+    /**
+     * What the reconciler resolved before the workflow runs: the target, the Prometheus endpoints of its serving pods
+     * and the runner image to use.
+     */
+    public record Inputs(TargetState target, List<String> metricsUrls, String runnerImage) {
+        static final String KEY = Inputs.class.getName();
+    }
+
+    public BenchmarkJobDependent() {
+        super(Job.class);
+    }
+
+    /**
+     * {@code <run>-bench}; a run name too long for the 63 characters a Job name may have (it becomes a label value of
+     * its pods) is shortened and made unique with a hash of the full name.
+     */
+    public static String jobName(String runName) {
+        return DerivedNames.fit(runName, SUFFIX, DerivedNames.LABEL_MAX);
+    }
+
+    @Override
+    protected ResourceID targetSecondaryResourceID(BenchmarkRun run, Context<BenchmarkRun> context) {
+        return new ResourceID(
+                jobName(run.getMetadata().getName()), run.getMetadata().getNamespace());
+    }
+
+    @Override
+    protected Job desired(BenchmarkRun run, Context<BenchmarkRun> context) {
+        Inputs inputs = context.managedWorkflowAndDependentResourceContext().getMandatory(Inputs.KEY, Inputs.class);
+        BenchmarkRunSpec spec = run.getSpec();
+        RunnerPodSpec pod = spec.runner;
+        String name = jobName(run.getMetadata().getName());
+        Map<String, String> labels = labels(name);
+        return new JobBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(run.getMetadata().getNamespace())
+                .withLabels(labels)
+                .addNewOwnerReference()
+                .withApiVersion(run.getApiVersion())
+                .withKind(run.getKind())
+                .withName(run.getMetadata().getName())
+                .withUid(run.getMetadata().getUid())
+                .withController(true)
+                .withBlockOwnerDeletion(true)
+                .endOwnerReference()
+                .endMetadata()
+                .withNewSpec()
+                .withBackoffLimit(BACKOFF_LIMIT)
+                .withActiveDeadlineSeconds(JobDeadline.seconds(spec))
+                .withTtlSecondsAfterFinished(TTL_SECONDS_AFTER_FINISHED)
+                .withNewPodFailurePolicy()
+                .addNewRule()
+                .withAction("FailJob")
+                .withNewOnExitCodes()
+                .withContainerName(CONTAINER)
+                .withOperator("In")
+                .withValues(RunnerExit.BAD_CONFIGURATION.code())
+                .endOnExitCodes()
+                .endRule()
+                .addNewRule()
+                .withAction("Ignore")
+                .addNewOnPodCondition()
+                .withType("DisruptionTarget")
+                .withStatus("True")
+                .endOnPodCondition()
+                .endRule()
+                .endPodFailurePolicy()
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(labels)
+                .endMetadata()
+                .withSpec(podSpec(
+                        spec,
+                        inputs.target().url(),
+                        inputs.target().model(),
+                        inputs.metricsUrls(),
+                        apiKey(spec, inputs.target()),
+                        pod.image != null ? pod.image : inputs.runnerImage()))
+                .endTemplate()
+                .endSpec()
+                .build();
+    }
+
+    /** Labels of the benchmark Job and its pod; the chart's NetworkPolicy selects runner pods by them. */
+    public static Map<String, String> labels(String jobName) {
+        return Map.of(
+                Labels.NAME, Labels.OPERATOR,
+                Labels.COMPONENT, Labels.BENCHMARK,
+                Labels.MANAGED_BY, Labels.OPERATOR,
+                Labels.INSTANCE, jobName);
+    }
+
+    /**
+     * The runner pod: restricted Pod Security, a read-only root file system, the spec's command line, and the API key
+     * (when not null) from its Secret.
+     */
+    static PodSpec podSpec(
+            BenchmarkRunSpec spec,
+            String url,
+            String model,
+            List<String> metricsUrls,
+            SecretKeyReference apiKey,
+            String image) {
+        RunnerPodSpec pod = spec.runner;
+        return new PodSpecBuilder()
+                .withRestartPolicy("Never")
+                .withAutomountServiceAccountToken(false)
+                .withEnableServiceLinks(false)
+                .withNodeSelector(pod.nodeSelector.isEmpty() ? null : pod.nodeSelector)
+                .withAffinity(pod.nodeSelector.isEmpty() ? offGpuNodes() : null)
+                .withTolerations(pod.tolerations)
+                .withNewSecurityContext()
+                .withRunAsNonRoot(true)
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
+                .endSecurityContext()
+                .addNewContainer()
+                .withName(CONTAINER)
+                .withImage(image)
+                .withArgs(RunnerArguments.of(spec, url, model, metricsUrls, apiKey != null))
+                .withEnv(apiKeyEnv(apiKey))
+                .withResources(pod.resources != null ? pod.resources : defaultResources())
+                .withTerminationMessagePath(RunnerArguments.SUMMARY_FILE)
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withNewSecurityContext()
+                .withAllowPrivilegeEscalation(false)
+                .withReadOnlyRootFilesystem(true)
+                .withNewCapabilities()
+                .withDrop("ALL")
+                .endCapabilities()
+                .endSecurityContext()
+                .withVolumeMounts(volumeMounts(spec))
+                .endContainer()
+                .withVolumes(volumes(spec))
+                .build();
+    }
+
+    /** Adopts a Job of this run that the cache did not show yet (just created, or a restart's cold cache). */
+    @Override
+    public Job create(Job desired, BenchmarkRun run, Context<BenchmarkRun> context) {
+        try {
+            return super.create(desired, run, context);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+            Job existing = context.getClient()
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(desired.getMetadata().getNamespace())
+                    .withName(desired.getMetadata().getName())
+                    .get();
+            if (existing != null && Owners.isControlledBy(existing, run)) {
+                return existing;
+            }
+            throw new IllegalStateException(
+                    "Job " + desired.getMetadata().getName()
+                            + " already exists and does not belong to this BenchmarkRun; delete it or rename the run",
+                    e);
+        }
+    }
+
+    private static Affinity offGpuNodes() {
+        return new AffinityBuilder()
+                .withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm()
+                .addNewMatchExpression()
+                .withKey(GPU_PRESENT_LABEL)
+                .withOperator("DoesNotExist")
+                .endMatchExpression()
+                .endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .build();
+    }
+
+    /**
+     * 2 CPUs and 1Gi requested, memory limited; no CPU limit, because throttling the client would inflate the latencies
+     * it measures.
+     */
+    private static ResourceRequirements defaultResources() {
+        return new ResourceRequirementsBuilder()
+                .addToRequests("cpu", new Quantity("2"))
+                .addToRequests("memory", new Quantity("1Gi"))
+                .addToLimits("memory", new Quantity("1Gi"))
+                .build();
+    }
+
+    /** A writable /tmp (the root file system is read-only) and, for a ShareGPT dataset, the file, read-only. */
+    private static List<VolumeMount> volumeMounts(BenchmarkRunSpec spec) {
+        List<VolumeMount> mounts = new ArrayList<>();
+        mounts.add(new VolumeMountBuilder()
+                .withName(TMP_VOLUME)
+                .withMountPath("/tmp")
+                .build());
+        if (spec.dataset.shareGpt != null) {
+            mounts.add(new VolumeMountBuilder()
+                    .withName(DATASET_VOLUME)
+                    .withMountPath(RunnerArguments.DATASET_MOUNT)
+                    .withReadOnly(true)
+                    .build());
+        }
+        return mounts;
+    }
+
+    private static List<Volume> volumes(BenchmarkRunSpec spec) {
+        List<Volume> volumes = new ArrayList<>();
+        volumes.add(new VolumeBuilder()
+                .withName(TMP_VOLUME)
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .build());
+        ShareGptSpec shareGpt = spec.dataset.shareGpt;
+        if (shareGpt != null && shareGpt.configMap != null) {
+            volumes.add(new VolumeBuilder()
+                    .withName(DATASET_VOLUME)
+                    .withNewConfigMap()
+                    .withName(shareGpt.configMap.name)
+                    .addNewItem()
+                    .withKey(shareGpt.configMap.key)
+                    .withPath(shareGpt.configMap.key)
+                    .endItem()
+                    .endConfigMap()
+                    .build());
+        } else if (shareGpt != null) {
+            volumes.add(new VolumeBuilder()
+                    .withName(DATASET_VOLUME)
+                    .withNewPersistentVolumeClaim()
+                    .withClaimName(shareGpt.persistentVolumeClaim.claimName)
+                    .withReadOnly(true)
+                    .endPersistentVolumeClaim()
+                    .build());
+        }
+        return volumes;
+    }
+
+    /** The key its ModelServer requires, if any, for a ModelServer; else the run's own key for its external URL. */
+    static SecretKeyReference apiKey(BenchmarkRunSpec spec, TargetState target) {
+        return spec.target.modelServer != null
+                ? target.modelServer()
+                        .map(server -> server.getSpec().apiKeySecret)
+                        .orElse(null)
+                : spec.target.apiKeySecret;
+    }
+
+    private static List<EnvVar> apiKeyEnv(SecretKeyReference apiKey) {
+        if (apiKey == null) {
+            return List.of();
+        }
+        return List.of(new EnvVarBuilder()
+                .withName(RunnerArguments.API_KEY_ENV)
+                .withNewValueFrom()
+                .withNewSecretKeyRef()
+                .withName(apiKey.name)
+                .withKey(apiKey.key)
+                .endSecretKeyRef()
+                .endValueFrom()
+                .build());
+    }
+}

@@ -1,0 +1,193 @@
+package dev.llmops.serving.operator.benchmark;
+
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.operator.benchmark.comparison.SampleStore;
+import dev.llmops.serving.operator.benchmark.comparison.SamplesRead;
+import dev.llmops.serving.operator.config.OperatorConfig;
+import dev.llmops.serving.operator.config.ProgressPoll;
+import dev.llmops.serving.operator.toolkit.ConditionMetrics;
+import dev.llmops.serving.operator.toolkit.EventRecorder;
+import dev.llmops.serving.operator.toolkit.ReconcileErrors;
+import dev.llmops.serving.operator.toolkit.StatusWrite;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.quarkiverse.operatorsdk.annotations.RBACRule;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Drives a BenchmarkRun: waits for its ModelServer to be inference-ready, runs the benchmark Job, and copies the
+ * runner's summary into the status with provenance, the SLO verdict and the comparisons with the baseline and reference
+ * runs, keeping the runner's per-request samples in a ConfigMap for them. The rules below are the API calls it makes
+ * beyond those its workflow and informers imply.
+ */
+@ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
+@RBACRule(
+        apiGroups = "batch",
+        resources = {"jobs"},
+        verbs = {"get"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"pods"},
+        verbs = {"get", "list", "watch"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"pods/log"},
+        verbs = {"get"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"nodes"},
+        verbs = {"get"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"events"},
+        verbs = {"create"})
+@RBACRule(
+        apiGroups = "",
+        resources = {"configmaps"},
+        verbs = {"get", "create"})
+@Workflow(
+        explicitInvocation = true,
+        dependents =
+                @Dependent(
+                        name = "job",
+                        type = BenchmarkJobDependent.class,
+                        reconcilePrecondition = TargetReadyOrJobExists.class))
+public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
+
+    public static final String NAME = "benchmarkrun";
+
+    private final OperatorConfig config;
+    private final BenchmarkMetrics metrics;
+    private final JobObserver jobs;
+    private final ProvenanceCollector provenance;
+    private final RunTransitionEvents transitions;
+    private final RunStatusReport statusReport;
+    private final SampleStore samples;
+    private final ServingPodMetrics servingPods;
+    private final ApiKeyHosts apiKeyHosts;
+    private final ConditionMetrics conditionMetrics;
+    private final Clock clock = Clock.systemUTC();
+
+    @Inject
+    public BenchmarkRunReconciler(
+            KubernetesClient client,
+            OperatorConfig config,
+            BenchmarkMetrics metrics,
+            ProgressPoll progressPoll,
+            ConditionMetrics conditionMetrics) {
+        this.config = config;
+        this.conditionMetrics = conditionMetrics;
+        this.metrics = metrics;
+        this.jobs = new JobObserver(client);
+        this.provenance = new ProvenanceCollector(client);
+        this.transitions = new RunTransitionEvents(new EventRecorder(client));
+        this.statusReport = new RunStatusReport(clock, progressPoll::interval);
+        this.samples = new SampleStore(client);
+        this.servingPods = new ServingPodMetrics(client);
+        this.apiKeyHosts = new ApiKeyHosts(config.benchmark().apiKeyHosts().orElse(List.of()));
+    }
+
+    /** What wakes a run: its target, the runs it compares with, its pods ({@link RunEventSources}). */
+    @Override
+    public List<EventSource<?, BenchmarkRun>> prepareEventSources(EventSourceContext<BenchmarkRun> context) {
+        return RunEventSources.of(context, metrics, conditionMetrics);
+    }
+
+    @Override
+    public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun run, Context<BenchmarkRun> context) {
+        TargetState target = TargetState.of(
+                run, context.getSecondaryResource(ModelServer.class, RunEventSources.TARGET_SOURCE), apiKeyHosts);
+        Optional<Duration> firstStatusWait = FirstStatusWait.remaining(
+                run, target, context.getSecondaryResource(Job.class).isPresent(), clock.instant());
+        if (firstStatusWait.isPresent()) {
+            return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(firstStatusWait.get());
+        }
+        BenchmarkRunStatus before = run.getStatus();
+        RunStatusReport.Observation observation = observe(run, target, context);
+        RunStatusReport.Report report = statusReport.build(run, observation);
+        BenchmarkRunStatus status = report.status();
+        run.setStatus(status);
+        if (!status.equals(before) && !StatusWrite.apply(run, context)) {
+            return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(StatusWrite.STALE_COPY_RECHECK);
+        }
+        transitions.record(run, before, status);
+        if (status.phase == BenchmarkRunPhase.Succeeded) {
+            metrics.publish(run);
+            metrics.publishComparisons(run);
+        }
+        UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
+        report.recheckAfter().ifPresent(control::rescheduleAfter);
+        return control;
+    }
+
+    @Override
+    public ErrorStatusUpdateControl<BenchmarkRun> updateErrorStatus(
+            BenchmarkRun run, Context<BenchmarkRun> context, Exception e) {
+        boolean lastAttempt =
+                context.getRetryInfo().map(RetryInfo::isLastAttempt).orElse(false);
+        run.setStatus(statusReport.reconcileFailed(run, e, lastAttempt, config.stalledRecheck()));
+        return ReconcileErrors.afterFailure(run, e, lastAttempt, config.stalledRecheck());
+    }
+
+    /**
+     * Gathers what the status is computed from; while the run is unfinished, first lets the workflow create the Job
+     * once the target is ready.
+     */
+    private RunStatusReport.Observation observe(BenchmarkRun run, TargetState target, Context<BenchmarkRun> context) {
+        boolean finished = run.getStatus() != null && RunStatusReport.isFinished(run.getStatus().phase);
+        Optional<RunStatusReport.ObservedJob> job = Optional.empty();
+        if (!finished) {
+            List<String> metricsUrls =
+                    target.ready() && context.getSecondaryResource(Job.class).isEmpty()
+                            ? servingPods.of(target.modelServer())
+                            : List.of();
+            var workflow = context.managedWorkflowAndDependentResourceContext();
+            workflow.put(
+                    BenchmarkJobDependent.Inputs.KEY,
+                    new BenchmarkJobDependent.Inputs(
+                            target, metricsUrls, config.runner().image()));
+            workflow.reconcileManagedWorkflow().throwAggregateExceptionIfErrorsPresent();
+            Set<Pod> pods = context.getSecondaryResources(Pod.class);
+            job = context.getSecondaryResource(Job.class)
+                    .map(j -> new RunStatusReport.ObservedJob(
+                            j.getMetadata().getName(), jobs.observe(j, pods), JobObserver.lostRunners(j, pods)));
+        }
+        String namespace = run.getMetadata().getNamespace();
+        Map<String, SamplesRead> read = new HashMap<>();
+        return new RunStatusReport.Observation(
+                target,
+                job,
+                () -> provenance.collect(target, context.getSecondaryResource(Job.class)),
+                named(context, namespace, run.getSpec().baseline),
+                named(context, namespace, run.getSpec().reference == null ? null : run.getSpec().reference.name),
+                status -> read.computeIfAbsent(
+                        status.samples, name -> samples.read(namespace, name, status.samplesSha256)),
+                set -> samples.store(run, set));
+    }
+
+    private static Optional<BenchmarkRun> named(Context<BenchmarkRun> context, String namespace, String name) {
+        return name == null ? Optional.empty() : context.getPrimaryCache().get(new ResourceID(name, namespace));
+    }
+}

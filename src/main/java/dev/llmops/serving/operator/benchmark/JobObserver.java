@@ -1,0 +1,174 @@
+package dev.llmops.serving.operator.benchmark;
+
+import dev.llmops.serving.api.contract.ProgressLine;
+import dev.llmops.serving.operator.toolkit.Owners;
+import dev.llmops.serving.operator.toolkit.PodLogs;
+import dev.llmops.serving.operator.toolkit.StatusText;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, while it
+ * runs the last {@link ProgressLine} of the pod's log, once it completed the end of that log, with the samples, and
+ * which of its pods were lost on the way.
+ */
+public class JobObserver {
+
+    static final int LOG_LINES = 100;
+    /** The samples line is the runner's last; a few more lines in case something printed after it. */
+    static final int SAMPLES_LOG_LINES = 5;
+    /** Bound of the log read for the samples: the line itself is at most 768 KiB. */
+    static final int SAMPLES_LOG_BYTES = 1024 * 1024;
+
+    private final PodLogs logs;
+
+    public JobObserver(KubernetesClient client) {
+        this.logs = new PodLogs(client);
+    }
+
+    /** Where the Job stands, from the Job and its pods ({@code pods} may hold other Jobs' pods too). */
+    public JobOutcome observe(Job job, Set<Pod> benchmarkPods) {
+        String name = job.getMetadata().getName();
+        List<Pod> pods = podsOf(job, benchmarkPods);
+        Optional<JobCondition> failed = terminalCondition(job, "Failed");
+        if (failed.isPresent()) {
+            Optional<ContainerStateTerminated> last = pods.stream()
+                    .filter(p -> terminated(p).isPresent())
+                    .max(Comparator.comparing(
+                            p -> p.getMetadata().getCreationTimestamp(),
+                            Comparator.nullsFirst(Comparator.naturalOrder())))
+                    .flatMap(JobObserver::terminated);
+            return new JobOutcome.Failed(
+                    last.map(ContainerStateTerminated::getExitCode).orElse(null),
+                    failed.get().getReason(),
+                    failed.get().getMessage(),
+                    last.map(ContainerStateTerminated::getMessage).orElse(null));
+        }
+        if (terminalCondition(job, "Complete").isPresent()) {
+            return pods.stream()
+                    .filter(p -> terminated(p)
+                            .filter(t -> Integer.valueOf(0).equals(t.getExitCode()))
+                            .isPresent())
+                    .findFirst()
+                    .map(p ->
+                            new JobOutcome.Completed(terminated(p).orElseThrow().getMessage(), null, samplesLog(p)))
+                    .orElseGet(() -> new JobOutcome.Completed(
+                            null, "no finished pod of Job " + name + " is left to read the summary from", null));
+        }
+        return new JobOutcome.Running(pods.stream()
+                .filter(p ->
+                        p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
+                .findFirst()
+                .map(this::progress)
+                .orElse(null));
+    }
+
+    /**
+     * The Job's pods that were lost before they finished — deleted, evicted (or otherwise disrupted) or failed — one
+     * line each for the run's warnings, naming the pod and what happened to it.
+     */
+    public static List<String> lostRunners(Job job, Set<Pod> benchmarkPods) {
+        return podsOf(job, benchmarkPods).stream()
+                .sorted(Comparator.comparing(
+                        p -> p.getMetadata().getCreationTimestamp(), Comparator.nullsFirst(Comparator.naturalOrder())))
+                .flatMap(pod -> lost(pod).stream())
+                .toList();
+    }
+
+    private static Optional<String> lost(Pod pod) {
+        Optional<String> how = disruption(pod)
+                .map(c -> "evicted or disrupted: " + c.getReason() + ", " + c.getMessage())
+                .or(() -> Optional.ofNullable(pod.getMetadata().getDeletionTimestamp())
+                        .map(deleted -> "deleted"))
+                .or(() -> pod.getStatus() != null
+                                && "Failed".equals(pod.getStatus().getPhase())
+                        ? Optional.of("failed"
+                                + terminated(pod)
+                                        .map(t -> ", exit code " + t.getExitCode()
+                                                + (t.getReason() == null ? "" : " (" + t.getReason() + ")"))
+                                        .orElse(""))
+                        : Optional.empty());
+        return how.map(text -> StatusText.bounded(
+                RunnerLosses.PREFIX + pod.getMetadata().getName() + " was lost before it finished: " + text + "."));
+    }
+
+    private static Optional<PodCondition> disruption(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getConditions() == null
+                ? Optional.empty()
+                : pod.getStatus().getConditions().stream()
+                        .filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()))
+                        .findFirst();
+    }
+
+    /**
+     * The pods the Job's controller made: those whose controller reference names the Job's UID, as the Job controller
+     * itself counts them. A pod that only carries the Job's labels is anyone's and never supplies results.
+     */
+    private static List<Pod> podsOf(Job job, Set<Pod> benchmarkPods) {
+        return benchmarkPods.stream()
+                .filter(pod -> job.getMetadata()
+                        .getNamespace()
+                        .equals(pod.getMetadata().getNamespace()))
+                .filter(pod -> Owners.isControlledBy(pod, job))
+                .toList();
+    }
+
+    private static Optional<JobCondition> terminalCondition(Job job, String type) {
+        return job.getStatus() == null || job.getStatus().getConditions() == null
+                ? Optional.empty()
+                : job.getStatus().getConditions().stream()
+                        .filter(c -> type.equals(c.getType()) && "True".equals(c.getStatus()))
+                        .findFirst();
+    }
+
+    private static Optional<ContainerStateTerminated> terminated(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+            return Optional.empty();
+        }
+        return pod.getStatus().getContainerStatuses().stream()
+                .filter(s -> BenchmarkJobDependent.CONTAINER.equals(s.getName()))
+                .map(ContainerStatus::getState)
+                .filter(s -> s != null && s.getTerminated() != null)
+                .map(ContainerState::getTerminated)
+                .findFirst();
+    }
+
+    /**
+     * "done/total stage" from the last PROGRESS line of the pod's log tail; null when the log cannot be read or has
+     * none.
+     */
+    private String progress(Pod pod) {
+        return progressOf(logs.tail(pod, BenchmarkJobDependent.CONTAINER, LOG_LINES, false)
+                .orElse(null));
+    }
+
+    /** The end of the succeeded pod's log, where the runner printed its samples; null when it cannot be read. */
+    private String samplesLog(Pod pod) {
+        return logs.tail(pod, BenchmarkJobDependent.CONTAINER, SAMPLES_LOG_LINES, SAMPLES_LOG_BYTES)
+                .orElse(null);
+    }
+
+    static String progressOf(String log) {
+        if (log == null) {
+            return null;
+        }
+        String[] lines = log.split("\\R");
+        for (int i = lines.length - 1; i >= 0; i--) {
+            Optional<String> progress = ProgressLine.parse(lines[i]);
+            if (progress.isPresent()) {
+                return progress.get();
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,162 @@
+package dev.llmops.serving.operator.benchmark;
+
+import dev.llmops.serving.api.contract.RunnerFlags;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SharedPrefixSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The {@code bench} command line a BenchmarkRun's spec stands for, in the runner's {@link RunnerFlags}. */
+public final class RunnerArguments {
+
+    /** Environment variable the API key reaches the runner through; the operator never reads the Secret. */
+    public static final String API_KEY_ENV = "BENCH_API_KEY";
+    /** Where the runner leaves its summary: the container's termination message. */
+    public static final String SUMMARY_FILE = "/dev/termination-log";
+    /** Where a ShareGPT dataset's ConfigMap or claim is mounted, read-only, in the runner container. */
+    public static final String DATASET_MOUNT = "/datasets";
+
+    private RunnerArguments() {}
+
+    /**
+     * {@code metricsUrls}: the Prometheus endpoints of the target's serving pods, one per pod; for an external target
+     * spec.target.metricsUrl is used instead, and without either the runner reads the target's own /metrics.
+     */
+    public static List<String> of(BenchmarkRunSpec spec, String url, String model, List<String> metricsUrls) {
+        return of(spec, url, model, metricsUrls, spec.target.apiKeySecret != null);
+    }
+
+    /** {@code sendsApiKey}: the runner pod has the target's API key in {@link #API_KEY_ENV}. */
+    public static List<String> of(
+            BenchmarkRunSpec spec, String url, String model, List<String> metricsUrls, boolean sendsApiKey) {
+        List<String> args = new ArrayList<>(List.of("bench", RunnerFlags.URL, url, RunnerFlags.MODEL, model));
+        if (spec.target.url != null) {
+            add(args, RunnerFlags.METRICS_URL, spec.target.metricsUrl);
+        } else {
+            metricsUrls.forEach(metrics -> add(args, RunnerFlags.METRICS_URL, metrics));
+        }
+        for (String prompt : spec.singleRequest.prompts) {
+            add(args, RunnerFlags.PROMPTS, prompt);
+        }
+        if (spec.singleRequest.prompts.isEmpty()) {
+            args.add(RunnerFlags.NO_SINGLE);
+        }
+        dataset(args, spec.dataset);
+        if (Boolean.TRUE.equals(spec.dataset.ignoreEos)) {
+            args.add(RunnerFlags.IGNORE_EOS);
+        }
+        sweep(args, spec);
+        add(args, RunnerFlags.REQUESTS_PER_LEVEL, spec.sweep.requestsPerLevel);
+        add(args, RunnerFlags.DURATION_PER_LEVEL, spec.sweep.durationSecondsPerLevel);
+        if (spec.slo != null) {
+            slo(args, spec.slo);
+        }
+        if (spec.capacity != null) {
+            add(args, RunnerFlags.FIND_CAPACITY, lowerCase(spec.capacity.mode));
+            add(args, RunnerFlags.MAX_PROBES, spec.capacity.maxProbes);
+            add(args, RunnerFlags.MAX_SEARCH_SECONDS, spec.capacity.maxSearchSeconds);
+        }
+        add(args, RunnerFlags.WARMUP, spec.warmup.requests);
+        add(args, RunnerFlags.WARMUP_MAX_TOKENS, spec.warmup.maxTokens);
+        add(args, RunnerFlags.MAX_TOKENS, spec.sampling.maxTokens);
+        add(args, RunnerFlags.TEMPERATURE, spec.sampling.temperature);
+        add(args, RunnerFlags.TOP_P, spec.sampling.topP);
+        add(args, RunnerFlags.TIMEOUT, spec.requestTimeoutSeconds);
+        if (sendsApiKey) {
+            add(args, RunnerFlags.API_KEY_ENV, API_KEY_ENV);
+        }
+        args.add(RunnerFlags.QUALITY);
+        add(args, RunnerFlags.QUALITY_MAX_TOKENS, spec.quality.maxTokens);
+        args.add(RunnerFlags.SAMPLES_LOG);
+        add(args, RunnerFlags.SUMMARY_FILE, SUMMARY_FILE);
+        return args;
+    }
+
+    /** The ShareGPT file as the runner container sees it, under {@link #DATASET_MOUNT}. */
+    public static String shareGptFile(DatasetSpec dataset) {
+        String relative = dataset.shareGpt.configMap != null
+                ? dataset.shareGpt.configMap.key
+                : dataset.shareGpt.persistentVolumeClaim.path;
+        return DATASET_MOUNT + "/" + relative;
+    }
+
+    private static void dataset(List<String> args, DatasetSpec dataset) {
+        switch (dataset.type) {
+            case Random -> {
+                add(args, RunnerFlags.DATASET, "random");
+                add(args, RunnerFlags.INPUT_LENGTH, dataset.inputLength);
+                add(args, RunnerFlags.OUTPUT_LENGTH, dataset.outputLength);
+            }
+            case ShareGPT -> {
+                add(args, RunnerFlags.DATASET, "sharegpt:" + shareGptFile(dataset));
+                add(args, RunnerFlags.OUTPUT_LENGTH, dataset.shareGpt.maxOutputTokens);
+            }
+            case SharedPrefix -> {
+                SharedPrefixSpec shape = dataset.sharedPrefix;
+                add(
+                        args,
+                        RunnerFlags.DATASET,
+                        "shared-prefix:" + shape.groups + RunnerFlags.LIST_SEPARATOR + shape.prefixTokens
+                                + RunnerFlags.LIST_SEPARATOR + shape.questionTokens);
+                add(args, RunnerFlags.OUTPUT_LENGTH, shape.outputLength);
+            }
+            case Prompts -> add(args, RunnerFlags.DATASET, "prompts");
+        }
+    }
+
+    /** Closed-loop levels, open-loop rates, or --no-sweep when the spec asks for neither. */
+    private static void sweep(List<String> args, BenchmarkRunSpec spec) {
+        List<Integer> levels = SweepLevels.concurrency(spec.sweep);
+        List<Double> rates = SweepLevels.rates(spec.sweep);
+        if (levels.isEmpty() && rates.isEmpty()) {
+            args.add(RunnerFlags.NO_SWEEP);
+        }
+        if (!levels.isEmpty()) {
+            add(
+                    args,
+                    RunnerFlags.CONCURRENCY,
+                    join(levels.stream().map(String::valueOf).toList()));
+        }
+        if (!rates.isEmpty()) {
+            add(
+                    args,
+                    RunnerFlags.RATE,
+                    join(rates.stream().map(RunnerArguments::number).toList()));
+        }
+        add(args, RunnerFlags.ARRIVAL, spec.sweep.arrival == null ? null : lowerCase(spec.sweep.arrival));
+        add(args, RunnerFlags.MAX_CONCURRENCY, spec.sweep.maxConcurrency);
+    }
+
+    private static void slo(List<String> args, SloSpec slo) {
+        add(args, RunnerFlags.SLO_TTFT, slo.ttftP99Millis);
+        add(args, RunnerFlags.SLO_TPOT, slo.tpotP99Millis);
+        add(args, RunnerFlags.SLO_ITL, slo.itlP99Millis);
+        add(args, RunnerFlags.SLO_E2E, slo.e2eP99Millis);
+        add(args, RunnerFlags.SLO_ATTAINMENT, slo.attainment == null ? null : number(slo.attainment));
+    }
+
+    /** 2 rather than 2.0, 7.5 as 7.5: how a person writes the number. */
+    public static String number(double value) {
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    }
+
+    private static String join(List<String> values) {
+        return values.stream().collect(Collectors.joining(RunnerFlags.LIST_SEPARATOR));
+    }
+
+    private static String lowerCase(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    private static void add(List<String> args, String flag, Object value) {
+        if (value != null) {
+            args.add(flag);
+            args.add(String.valueOf(value));
+        }
+    }
+}

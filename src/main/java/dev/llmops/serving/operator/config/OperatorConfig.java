@@ -1,0 +1,56 @@
+package dev.llmops.serving.operator.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** Operator-wide defaults a platform team sets once (Helm values), instead of in every resource. */
+@ConfigMapping(prefix = "llmops")
+public interface OperatorConfig {
+
+    Sglang sglang();
+
+    Runner runner();
+
+    Benchmark benchmark();
+
+    /**
+     * How long after its retries are used up a Stalled ModelServer or BenchmarkRun is reconciled again, for causes
+     * outside its spec (a denying admission webhook, a quota, a missing permission) that may go away; any change to
+     * the resource or its objects reconciles it sooner.
+     */
+    @WithDefault("2m")
+    Duration stalledRecheck();
+
+    /** Defaults of the SGLang pods. */
+    interface Sglang {
+        /** Pinned CUDA 13 SGLang image used when a ModelServer names none. */
+        @WithDefault("lmsysorg/sglang:v0.5.18-cu130")
+        String image();
+
+        /** Runtime class of GPU pods (often {@code nvidia}) when a ModelServer names none. */
+        Optional<String> runtimeClassName();
+    }
+
+    /** Defaults of the benchmark Jobs. */
+    interface Runner {
+        /** Image that runs {@code bench}: the operator's own image. */
+        @WithDefault("ghcr.io/llmops-dev/llm-serving-operator:0.1.0")
+        String image();
+    }
+
+    /** How the BenchmarkRun controller follows a running benchmark. */
+    interface Benchmark {
+        /** How often it reads the benchmark pod's log for the runner's progress (status.progress). */
+        @WithDefault("30s")
+        Duration progressPoll();
+
+        /**
+         * Hosts (names, IP addresses or {@code *.domain}) an external {@code spec.target.url} may have when the run
+         * sends {@code spec.target.apiKeySecret}; a run naming any other host fails without a Job. None by default.
+         */
+        Optional<List<String>> apiKeyHosts();
+    }
+}

@@ -1,0 +1,101 @@
+package dev.llmops.serving.runner.output;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import dev.llmops.serving.runner.plan.SaturationKnee;
+import dev.llmops.serving.runner.plan.Slo;
+import dev.llmops.serving.runner.plan.StagePlan;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+
+/**
+ * The full result of a run, written as JSON with {@code --json-out}: every stage's figures, each single-request
+ * prompt, the headline numbers and what the runner warns about.
+ *
+ * @param singleStreamTokensPerSecond mean tokens/s of the successful single-request prompts
+ * @param peakOutputThroughput highest output tokens/s of the closed-loop levels and rates
+ * @param peakStage the stage where the peak was reached
+ * @param kneeConcurrency see {@link SaturationKnee}
+ * @param slo the SLO's limits and attainment target, when one was given
+ * @param capacity the result of the capacity search, when one ran
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record BenchmarkReport(
+        @JsonProperty("model") String model,
+        @JsonProperty("base_url") String baseUrl,
+        @JsonProperty("endpoint") String endpoint,
+        @JsonProperty("dataset") String dataset,
+        @JsonProperty("max_tokens") int maxTokens,
+        @JsonProperty("temperature") double temperature,
+        @JsonProperty("top_p") double topP,
+        @JsonProperty("ignore_eos") boolean ignoreEos,
+        @JsonProperty("started_at") String startedAt,
+        @JsonProperty("stages") List<StageReport> stages,
+        @JsonProperty("single_requests") List<SingleRequestReport> singleRequests,
+        @JsonProperty("single_stream_tokens_per_second") Double singleStreamTokensPerSecond,
+        @JsonProperty("peak_output_throughput") Double peakOutputThroughput,
+        @JsonProperty("peak_stage") String peakStage,
+        @JsonProperty("peak_concurrency") Integer peakConcurrency,
+        @JsonProperty("knee_concurrency") Integer kneeConcurrency,
+        @JsonProperty("completed") int completed,
+        @JsonProperty("failed") int failed,
+        @JsonProperty("failures") Map<String, Integer> failures,
+        @JsonProperty("warnings") List<String> warnings,
+        @JsonProperty("slo") Slo slo,
+        @JsonProperty("capacity") CapacityReport capacity) {
+
+    public static BenchmarkReport of(
+            BenchmarkConfig config,
+            String startedAt,
+            List<StageReport> stages,
+            List<SingleRequestReport> singles,
+            List<String> runWarnings,
+            CapacityReport capacity) {
+        OptionalDouble singleStreamMean = singles.stream()
+                .filter(single -> single.failure() == null)
+                .mapToDouble(SingleRequestReport::tokensPerSecond)
+                .average();
+        Double singleStream = singleStreamMean.isPresent() ? singleStreamMean.getAsDouble() : null;
+        StageReport peak = stages.stream()
+                .filter(stage -> stage.mode() != StagePlan.Mode.SINGLE && stage.completed() > 0)
+                .max(Comparator.comparingDouble(StageReport::outputThroughput))
+                .orElse(null);
+        Map<String, Integer> failures = new TreeMap<>();
+        stages.forEach(
+                stage -> stage.failures().forEach((failure, count) -> failures.merge(failure, count, Integer::sum)));
+        List<String> warnings = new java.util.ArrayList<>(runWarnings);
+        stages.forEach(stage -> warnings.addAll(stage.warnings()));
+        return new BenchmarkReport(
+                config.model(),
+                config.url().toString(),
+                config.endpoint().path(),
+                config.dataset().label(),
+                config.measuredMaxTokens(),
+                config.temperature(),
+                config.topP(),
+                config.ignoreEos(),
+                startedAt,
+                List.copyOf(stages),
+                List.copyOf(singles),
+                singleStream,
+                peak == null ? null : peak.outputThroughput(),
+                peak == null ? null : peak.name(),
+                peak == null ? null : peak.maxConcurrency(),
+                SaturationKnee.find(stages),
+                stages.stream().mapToInt(StageReport::completed).sum(),
+                stages.stream().mapToInt(StageReport::failed).sum(),
+                failures,
+                List.copyOf(warnings),
+                config.slo().hasLimits() ? config.slo() : null,
+                capacity);
+    }
+
+    /** True when requests were sent and not one of them succeeded. */
+    public boolean everyRequestFailed() {
+        return completed == 0 && failed > 0;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.llmops.serving.runner.workload;
+
+import java.util.Locale;
+
+/** Where the measured requests' prompts and output lengths come from; see {@link PromptSource} for each kind. */
+public enum Dataset {
+    /** The configured prompts, in rotation. */
+    PROMPTS,
+    /** Fresh random word sequences of a fixed length, so no two requests share a prefix. */
+    RANDOM,
+    /** The first user turn of conversations from a ShareGPT-format file, with its reply's length. */
+    SHAREGPT,
+    /** Groups of requests sharing a system prompt, each with a unique question: the prefix-cache workload. */
+    SHARED_PREFIX;
+
+    /** The name {@code --dataset} and the JSON report use: {@code prompts}, {@code shared-prefix}, ... */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

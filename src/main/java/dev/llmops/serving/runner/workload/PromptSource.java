@@ -1,0 +1,137 @@
+package dev.llmops.serving.runner.workload;
+
+import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The requests of each measured stage and, separately, the warm-up prompts.
+ *
+ * <p>A stage's requests, in the order they are issued, are a pure function of the seed, the dataset and the stage's
+ * name: two runs with one seed send identical requests stage by stage, whatever ran before and however long it took.
+ * Warm-up prompts start with a tag no measured prompt has (and carry no system prompt), so a prefix cache warmed by
+ * them cannot flatter the measured TTFT.
+ */
+public final class PromptSource {
+
+    /** Common English words, each a single token in the usual tokenizers: one word is about one token. */
+    private static final String[] WORDS = ("time person year way day thing man world life hand part child eye woman "
+                    + "place work week case point government company number group problem fact river mountain engine "
+                    + "garden window letter market picture question answer system program theory signal memory network "
+                    + "music paper winter summer forest ocean island bridge castle rocket planet silver copper glass "
+                    + "stone cloud storm light shadow energy matter motion pressure balance measure pattern surface")
+            .split(" ");
+
+    private final BenchmarkConfig config;
+    private final String runTag;
+    private final AtomicLong warmups = new AtomicLong();
+
+    public PromptSource(BenchmarkConfig config) {
+        this.config = config;
+        this.runTag = Long.toHexString(new Random(config.seed() ^ System.nanoTime()).nextLong());
+    }
+
+    /** The requests of the stage named {@code stageName}, from its first. */
+    public StageRequests forStage(String stageName) {
+        return new StageRequests(config, new Random(stageSeed(config.seed(), stageName)));
+    }
+
+    /** A warm-up (or readiness check) prompt that shares no prefix with any measured prompt. */
+    public String warmup() {
+        return "[warm-up " + runTag + "-" + warmups.incrementAndGet()
+                + "] Write a short story about a lighthouse keeper and a storm.";
+    }
+
+    /** Mixes the run's seed with the stage's name (FNV-1a, then SplitMix64's finaliser): stable across JVMs. */
+    static long stageSeed(long seed, String stageName) {
+        long hash = 0xcbf29ce484222325L;
+        for (int i = 0; i < stageName.length(); i++) {
+            hash = (hash ^ stageName.charAt(i)) * 0x100000001b3L;
+        }
+        long mixed = seed ^ hash;
+        mixed = (mixed ^ (mixed >>> 30)) * 0xbf58476d1ce4e5b9L;
+        mixed = (mixed ^ (mixed >>> 27)) * 0x94d049bb133111ebL;
+        return mixed ^ (mixed >>> 31);
+    }
+
+    /**
+     * One stage's requests, drawn in issue order from a generator seeded for the stage. Thread-safe: the n-th call of
+     * {@link #next} returns the n-th request whichever thread makes it.
+     */
+    public static final class StageRequests {
+        private final BenchmarkConfig config;
+        private final Random random;
+        private final String[] groupPrompts;
+        private int[] conversations;
+        private int nextConversation;
+        private long issued;
+
+        private StageRequests(BenchmarkConfig config, Random random) {
+            this.config = config;
+            this.random = random;
+            SharedPrefixShape shape = config.sharedPrefix();
+            this.groupPrompts = new String[config.dataset() == Dataset.SHARED_PREFIX ? shape.groups() : 0];
+            for (int group = 0; group < groupPrompts.length; group++) {
+                groupPrompts[group] = words(shape.prefixTokens());
+            }
+        }
+
+        /** The stage's next request. */
+        public synchronized DatasetRequest next() {
+            long index = issued++;
+            int maxTokens = config.measuredMaxTokens();
+            return switch (config.dataset()) {
+                case PROMPTS -> {
+                    List<String> prompts = config.prompts();
+                    yield new DatasetRequest(null, prompts.get((int) (index % prompts.size())), maxTokens, index);
+                }
+                case RANDOM -> new DatasetRequest(null, words(config.inputLength()), maxTokens, index);
+                case SHAREGPT -> {
+                    ShareGptDataset dataset = config.shareGpt();
+                    int conversation = nextConversation(dataset.size());
+                    int replyTokens = Math.min(dataset.replyTokens(conversation), config.maxTokens());
+                    yield new DatasetRequest(
+                            null,
+                            dataset.prompt(conversation),
+                            config.outputLength() != null ? config.outputLength() : replyTokens,
+                            index);
+                }
+                case SHARED_PREFIX -> {
+                    String groupPrompt = groupPrompts[random.nextInt(groupPrompts.length)];
+                    yield new DatasetRequest(
+                            groupPrompt, words(config.sharedPrefix().questionTokens()), maxTokens, index);
+                }
+            };
+        }
+
+        /** The conversations in a seeded random order, shuffled afresh each time they run out. */
+        private int nextConversation(int size) {
+            if (conversations == null) {
+                conversations = new int[size];
+                for (int i = 0; i < size; i++) {
+                    conversations[i] = i;
+                }
+            }
+            if (nextConversation == 0) {
+                for (int i = size - 1; i > 0; i--) {
+                    int other = random.nextInt(i + 1);
+                    int swapped = conversations[i];
+                    conversations[i] = conversations[other];
+                    conversations[other] = swapped;
+                }
+            }
+            int conversation = conversations[nextConversation];
+            nextConversation = (nextConversation + 1) % size;
+            return conversation;
+        }
+
+        private String words(int count) {
+            StringBuilder text = new StringBuilder(count * 8);
+            for (int i = 0; i < count; i++) {
+                text.append(i == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
+            }
+            return text.toString();
+        }
+    }
+}

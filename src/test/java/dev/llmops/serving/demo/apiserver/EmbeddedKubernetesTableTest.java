@@ -1,0 +1,163 @@
+package dev.llmops.serving.demo.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.demo.ExampleResourcesWithStatus;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** kubectl get receives the Table kube-apiserver builds from a CRD's printer columns. */
+class EmbeddedKubernetesTableTest {
+
+    /** The Accept header of kubectl get. */
+    private static final String TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,"
+            + "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+
+    private static final String NAMESPACE = "tables";
+    private static final String RUNS = "/apis/serving.llmops.dev/v1alpha1/namespaces/" + NAMESPACE + "/benchmarkruns";
+
+    private static EmbeddedKubernetes kubernetes;
+    private static RawApi api;
+
+    @BeforeAll
+    static void start() {
+        kubernetes = EmbeddedKubernetes.start(0);
+        api = new RawApi(kubernetes);
+        ExampleResourcesWithStatus.create(kubernetes.client(), NAMESPACE);
+    }
+
+    @AfterAll
+    static void stop() {
+        kubernetes.close();
+    }
+
+    @Test
+    void columnsAreNameThenThePrinterColumnsWithTheirPriorities() {
+        JsonNode table = api.json(RUNS, TABLE);
+
+        assertThat(table.path("kind").asText()).isEqualTo("Table");
+        assertThat(table.path("apiVersion").asText()).isEqualTo("meta.k8s.io/v1");
+        assertThat(texts(table.path("columnDefinitions"), "name"))
+                .containsExactly(
+                        "Name",
+                        "Target",
+                        "Phase",
+                        "Progress",
+                        "Single tok/s",
+                        "Peak tok/s",
+                        "At Conc",
+                        "Capacity",
+                        "Speedup",
+                        "Age");
+        assertThat(texts(table.path("columnDefinitions"), "priority"))
+                .containsExactly("0", "0", "0", "0", "0", "0", "0", "0", "1", "0");
+        assertThat(table.path("columnDefinitions").get(0).path("format").asText())
+                .isEqualTo("name");
+    }
+
+    @Test
+    void cellsAreTheTypedValuesAtTheColumnsJsonPaths() {
+        JsonNode cells = api.json(RUNS, TABLE).path("rows").get(0).path("cells");
+
+        assertThat(cells.get(0).asText()).isEqualTo(ExampleResourcesWithStatus.RUN);
+        assertThat(cells.get(1).asText()).isEqualTo("kimi-k2-eagle3");
+        assertThat(cells.get(2).asText()).isEqualTo("Succeeded");
+        assertThat(cells.get(3).asText()).isEqualTo("7/7");
+        assertThat(cells.get(4).doubleValue()).isEqualTo(182.4);
+        assertThat(cells.get(5).doubleValue()).isEqualTo(2140.5);
+        assertThat(cells.get(6).isIntegralNumber()).isTrue();
+        assertThat(cells.get(6).asInt()).isEqualTo(48);
+        assertThat(cells.get(7).asText()).isEqualTo("24 streams");
+        assertThat(cells.get(8).doubleValue()).isEqualTo(1.62);
+        assertThat(cells.get(9).asText()).matches("\\d+s");
+    }
+
+    @Test
+    void aColumnWithoutValueIsNull() {
+        BenchmarkRun unstarted =
+                kubernetes.client().getKubernetesSerialization().unmarshal("""
+                apiVersion: serving.llmops.dev/v1alpha1
+                kind: BenchmarkRun
+                metadata:
+                  name: unstarted
+                spec:
+                  target:
+                    modelServer: qwen3-8b
+                """, BenchmarkRun.class);
+        kubernetes.client().resource(unstarted).inNamespace(NAMESPACE).create();
+
+        JsonNode cells =
+                api.json(RUNS + "/unstarted", TABLE).path("rows").get(0).path("cells");
+
+        assertThat(cells.get(0).asText()).isEqualTo("unstarted");
+        assertThat(cells.get(2).isNull()).isTrue();
+        assertThat(cells.get(4).isNull()).isTrue();
+    }
+
+    @Test
+    void rowsCarryPartialObjectMetadataUnlessTheRequestAsksOtherwise() {
+        JsonNode partial = api.json(RUNS, TABLE).path("rows").get(0).path("object");
+        JsonNode full = api.json(RUNS + "?includeObject=Object", TABLE)
+                .path("rows")
+                .get(0)
+                .path("object");
+        JsonNode none =
+                api.json(RUNS + "?includeObject=None", TABLE).path("rows").get(0);
+
+        assertThat(partial.path("kind").asText()).isEqualTo("PartialObjectMetadata");
+        assertThat(partial.path("metadata").path("name").asText()).isEqualTo(ExampleResourcesWithStatus.RUN);
+        assertThat(full.path("kind").asText()).isEqualTo("BenchmarkRun");
+        assertThat(full.path("status").path("phase").asText()).isEqualTo("Succeeded");
+        assertThat(none.has("object")).isFalse();
+    }
+
+    @Test
+    void modelServerTableHasTheWideColumnsToo() {
+        JsonNode table = api.json(
+                "/apis/serving.llmops.dev/v1alpha1/namespaces/" + NAMESPACE + "/modelservers/"
+                        + ExampleResourcesWithStatus.SERVER,
+                TABLE);
+
+        assertThat(texts(table.path("columnDefinitions"), "name"))
+                .containsExactly("Name", "Model", "GPUs", "Phase", "Ready", "Reason", "Endpoint", "Age");
+        assertThat(texts(table.path("rows").get(0).path("cells"), null))
+                .startsWith(
+                        "qwen3-8b",
+                        "Qwen/Qwen3-8B",
+                        "1",
+                        "Degraded",
+                        "1/2",
+                        "InsufficientGPUs",
+                        "http://qwen3-8b." + NAMESPACE + ".svc:30000");
+    }
+
+    @Test
+    void withoutTheTableMediaTypeTheListIsPlainJson() {
+        JsonNode list = api.json(RUNS);
+
+        assertThat(list.path("kind").asText()).isNotEqualTo("Table");
+        assertThat(list.path("items").get(0).path("metadata").path("name").asText())
+                .isEqualTo(ExampleResourcesWithStatus.RUN);
+    }
+
+    @Test
+    void builtInKindsAnswerWithTheirPlainList() {
+        JsonNode namespaces = api.json("/api/v1/namespaces", TABLE);
+
+        assertThat(namespaces.path("kind").asText()).isNotEqualTo("Table");
+        assertThat(texts(namespaces.path("items"), null)).isNotEmpty();
+    }
+
+    /** The field of each element of an array, or with a null field each element itself, as text. */
+    private static List<String> texts(JsonNode array, String field) {
+        List<String> texts = new ArrayList<>();
+        array.forEach(element ->
+                texts.add(field == null ? element.asText() : element.path(field).asText()));
+        return texts;
+    }
+}

@@ -1,0 +1,338 @@
+package dev.llmops.serving.operator.crd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmops.serving.api.contract.BenchmarkDefaults;
+import dev.llmops.serving.api.v1alpha1.ApiGroup;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** What the committed CRDs must keep declaring: defaults, enums, rules, bounds, printer columns and subresources. */
+class CrdSchemaTest {
+
+    /** Reads JSON values as the validator does, whole numbers as {@code Long}, so defaults compare by value. */
+    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_LONG_FOR_INTS);
+
+    static final CrdValidator MODEL_SERVER = CrdValidator.forKind("ModelServer");
+    static final CrdValidator BENCHMARK_RUN = CrdValidator.forKind("BenchmarkRun");
+
+    @Test
+    void modelServerDefaults() {
+        assertThat(defaultAt(MODEL_SERVER, "spec.accelerator.family")).isEqualTo("blackwell");
+        assertThat(defaultAt(MODEL_SERVER, "spec.accelerator.minDriverMajor")).isEqualTo(580L);
+        assertThat(defaultAt(MODEL_SERVER, "spec.accelerator.gpusPerReplica")).isEqualTo(1L);
+        assertThat(defaultAt(MODEL_SERVER, "spec.port")).isEqualTo(30000L);
+        assertThat(defaultAt(MODEL_SERVER, "spec.sharedMemorySize")).isEqualTo("16Gi");
+        assertThat(defaultAt(MODEL_SERVER, "spec.replicas")).isEqualTo(1L);
+        assertThat(defaultAt(MODEL_SERVER, "spec.parallelism.tp")).isEqualTo(1L);
+    }
+
+    /**
+     * The committed CRD's defaults are the runner's, so a field left out runs as the bench command runs without its
+     * flag.
+     */
+    @Test
+    void benchmarkRunDefaults() {
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.temperature"))
+                .isEqualTo(0.6)
+                .isEqualTo(BenchmarkDefaults.TEMPERATURE);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.topP"))
+                .isEqualTo(0.95)
+                .isEqualTo(BenchmarkDefaults.TOP_P);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.sampling.maxTokens"))
+                .isEqualTo(4096L)
+                .isEqualTo((long) BenchmarkDefaults.MAX_TOKENS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.warmup.requests"))
+                .isEqualTo(3L)
+                .isEqualTo((long) BenchmarkDefaults.WARMUP_REQUESTS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.warmup.maxTokens"))
+                .isEqualTo(256L)
+                .isEqualTo((long) BenchmarkDefaults.WARMUP_MAX_TOKENS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.requestTimeoutSeconds"))
+                .isEqualTo(900L)
+                .isEqualTo((long) BenchmarkDefaults.REQUEST_TIMEOUT_SECONDS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.waitTimeoutSeconds")).isEqualTo(3600L);
+        assertThat(property(BENCHMARK_RUN, "spec.sweep.concurrency").getDefault())
+                .as("no schema default: a rate sweep must not get closed-loop levels too")
+                .isNull();
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.capacity.maxProbes")).isEqualTo(12L);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.capacity.maxSearchSeconds")).isEqualTo(1800L);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.singleRequest.prompts"))
+                .isEqualTo(List.of(
+                        "Write a Python quicksort implementation",
+                        "Explain quantum entanglement",
+                        "Write a comprehensive guide to Redis data structures"))
+                .isEqualTo(BenchmarkDefaults.PROMPTS);
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.dataset.type")).isEqualTo("Prompts");
+    }
+
+    @Test
+    void theApiServerAppliesTheDefaultsOfObjectsThatArePresent() {
+        Map<String, Object> run = Map.of(
+                "apiVersion",
+                ApiGroup.API_VERSION,
+                "kind",
+                "BenchmarkRun",
+                "metadata",
+                Map.of("name", "r"),
+                "spec",
+                Map.of("target", Map.of("modelServer", "m"), "sweep", Map.of(), "sampling", Map.of()));
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec =
+                (Map<String, Object>) BENCHMARK_RUN.withDefaults(run).get("spec");
+
+        assertThat(spec.get("sweep")).isEqualTo(Map.of());
+        assertThat(spec.get("sampling")).isEqualTo(Map.of("temperature", 0.6, "topP", 0.95, "maxTokens", 4096L));
+        assertThat(spec).containsEntry("requestTimeoutSeconds", 900L).doesNotContainKey("singleRequest");
+    }
+
+    /**
+     * A default only in Java is invisible to kubectl and to every other client; one only in the schema is lost on a
+     * missing parent.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    void javaFieldDefaultsAndSchemaDefaultsAgree(String kind) {
+        Object javaSpec = kind.equals("ModelServer") ? new ModelServerSpec() : new BenchmarkRunSpec();
+        Object javaDefaults = JSON.convertValue(javaSpec, Map.class);
+        List<String> disagreements = new ArrayList<>();
+        compareDefaults(property(CrdValidator.forKind(kind), "spec"), javaDefaults, "spec", disagreements);
+        assertThat(disagreements).isEmpty();
+    }
+
+    /** Spelled out: renaming a Java constant changes the API, and stored objects and clients still use the old name. */
+    @Test
+    void enums() {
+        assertThat(enumAt(BENCHMARK_RUN, "status.phase"))
+                .containsExactlyInAnyOrder("Pending", "WaitingForServer", "Running", "Succeeded", "Failed");
+        assertThat(enumAt(MODEL_SERVER, "status.phase"))
+                .containsExactlyInAnyOrder("Pending", "Scheduling", "Loading", "Ready", "Degraded", "Failed");
+        assertThat(enumAt(BENCHMARK_RUN, "spec.dataset.type"))
+                .containsExactly("Prompts", "Random", "ShareGPT", "SharedPrefix");
+        assertThat(enumAt(BENCHMARK_RUN, "spec.sweep.arrival")).containsExactlyInAnyOrder("Constant", "Poisson");
+        assertThat(enumAt(BENCHMARK_RUN, "spec.capacity.mode")).containsExactlyInAnyOrder("Concurrency", "Rate");
+        assertThat(enumAt(BENCHMARK_RUN, "status.capacity.mode")).containsExactlyInAnyOrder("Concurrency", "Rate");
+        assertThat(enumAt(BENCHMARK_RUN, "status.capacity.outcome"))
+                .containsExactlyInAnyOrder("Found", "BudgetExhausted", "NeverMet");
+    }
+
+    @Test
+    void namesCategoryScopeAndStatusSubresource() {
+        assertThat(MODEL_SERVER.crd().getSpec().getNames().getShortNames()).containsExactly("ms");
+        assertThat(BENCHMARK_RUN.crd().getSpec().getNames().getShortNames()).containsExactly("br");
+        for (CrdValidator validator : List.of(MODEL_SERVER, BENCHMARK_RUN)) {
+            CustomResourceDefinition crd = validator.crd();
+            assertThat(crd.getSpec().getGroup()).isEqualTo(ApiGroup.GROUP);
+            assertThat(crd.getSpec().getNames().getCategories()).containsExactly(ApiGroup.CATEGORY);
+            assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
+            CustomResourceDefinitionVersion version = onlyVersion(validator);
+            assertThat(version.getName()).isEqualTo(ApiGroup.VERSION);
+            assertThat(version.getServed()).isTrue();
+            assertThat(version.getStorage()).isTrue();
+            assertThat(version.getSubresources().getStatus())
+                    .as("status subresource")
+                    .isNotNull();
+        }
+    }
+
+    @Test
+    void printerColumnsInDeclaredOrder() {
+        assertThat(onlyVersion(MODEL_SERVER).getAdditionalPrinterColumns())
+                .extracting(CustomResourceColumnDefinition::getName)
+                .containsExactly("Model", "GPUs", "Phase", "Ready", "Reason", "Endpoint", "Age");
+        assertThat(onlyVersion(BENCHMARK_RUN).getAdditionalPrinterColumns())
+                .extracting(CustomResourceColumnDefinition::getName)
+                .containsExactly(
+                        "Target",
+                        "Phase",
+                        "Progress",
+                        "Single tok/s",
+                        "Peak tok/s",
+                        "At Conc",
+                        "Capacity",
+                        "Speedup",
+                        "Age");
+    }
+
+    /** kubectl prints {@code <none>} for a column whose path is misspelled; nothing else would notice. */
+    @ParameterizedTest
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    void everyPrinterColumnPointsAtAFieldOfItsType(String kind) {
+        CrdValidator validator = CrdValidator.forKind(kind);
+        for (CustomResourceColumnDefinition column : onlyVersion(validator).getAdditionalPrinterColumns()) {
+            if (column.getJsonPath().equals(".metadata.creationTimestamp")) {
+                continue;
+            }
+            JSONSchemaProps field = property(validator, column.getJsonPath().substring(1));
+            assertThat(field)
+                    .as(column.getName() + " -> " + column.getJsonPath())
+                    .isNotNull();
+            assertThat(field.getType()).as(column.getName()).isEqualTo(column.getType());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    void everyDefaultPassesItsOwnSchemaAndRules(String kind) {
+        assertThat(CrdValidator.forKind(kind).validateDefaults()).isEmpty();
+    }
+
+    @Test
+    void theRulesTheBriefNamesArePresent() {
+        assertThat(rulesAt(BENCHMARK_RUN, "spec")).contains("self == oldSelf", "!has(self.capacity) || has(self.slo)");
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep.concurrency"))
+                .containsExactly("self.all(c, c >= 1 && c <= 4096)", "self.all(c, self.exists_one(d, d == c))");
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.target")).hasSize(4);
+        assertThat(BENCHMARK_RUN
+                        .crd()
+                        .getSpec()
+                        .getVersions()
+                        .get(0)
+                        .getSchema()
+                        .getOpenAPIV3Schema()
+                        .getXKubernetesValidations())
+                .extracting(ValidationRule::getFieldPath)
+                .as("rules that read metadata.name, at the resource root")
+                .containsExactly(".spec.baseline", ".spec.reference.name");
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset")).hasSize(4);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset.shareGpt")).hasSize(1);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep")).hasSize(2);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.slo")).hasSize(2);
+        assertThat(rulesAt(MODEL_SERVER, "spec")).hasSize(3);
+        assertThat(rulesAt(MODEL_SERVER, "spec.parallelism")).hasSize(3);
+        assertThat(rulesAt(MODEL_SERVER, "spec.speculativeDecoding")).hasSize(3);
+        assertThat(rulesAt(MODEL_SERVER, "spec.modelCache")).hasSize(2);
+        assertThat(rulesAt(MODEL_SERVER, "spec.accelerator.computeMajor")).containsExactly("self == 10 || self == 12");
+    }
+
+    /** Users see only the message: every rule has one, and it names the field it is about. */
+    @ParameterizedTest
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    void everyRuleHasAMessageNamingItsField(String kind) {
+        forEachSchema(onlyVersion(CrdValidator.forKind(kind)).getSchema().getOpenAPIV3Schema(), "", (path, schema) -> {
+            for (ValidationRule rule : rules(schema)) {
+                assertThat(rule.getMessage())
+                        .as("message of " + rule.getRule() + " at " + path)
+                        .isNotBlank()
+                        .contains(path);
+            }
+        });
+    }
+
+    /**
+     * The API server refuses a CRD whose rules' estimated cost is over budget; a rule that iterates a list or map is
+     * estimated by that list's declared bound (without one, from the 3 MiB request limit: far over budget). Object
+     * equality such as {@code self == oldSelf} is estimated by the top-level field count only, so it needs no bound.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    void everyListOrMapWithRulesIsBounded(String kind) {
+        forEachSchema(onlyVersion(CrdValidator.forKind(kind)).getSchema().getOpenAPIV3Schema(), "", (path, schema) -> {
+            if (rules(schema).isEmpty()) {
+                return;
+            }
+            if ("array".equals(schema.getType())) {
+                assertThat(schema.getMaxItems()).as("maxItems of " + path).isNotNull();
+            }
+            if (schema.getAdditionalProperties() != null
+                    && schema.getAdditionalProperties().getSchema() != null) {
+                assertThat(schema.getMaxProperties())
+                        .as("maxProperties of " + path)
+                        .isNotNull();
+            }
+            if ("string".equals(schema.getType())) {
+                assertThat(schema.getMaxLength()).as("maxLength of " + path).isNotNull();
+            }
+        });
+    }
+
+    private static void compareDefaults(
+            JSONSchemaProps schema, Object javaValue, String path, List<String> disagreements) {
+        if (schema.getDefault() != null) {
+            Object schemaDefault = JSON.convertValue(schema.getDefault(), Object.class);
+            if (!schemaDefault.equals(javaValue)) {
+                disagreements.add(path + ": schema default " + schemaDefault + ", Java default " + javaValue);
+            }
+        } else if (javaValue != null
+                && !(javaValue instanceof Map)
+                && !(javaValue instanceof List<?> list && list.isEmpty())) {
+            disagreements.add(path + ": Java default " + javaValue + " has no schema default");
+        }
+        if (javaValue instanceof Map<?, ?> javaObject && schema.getProperties() != null) {
+            schema.getProperties()
+                    .forEach((name, child) ->
+                            compareDefaults(child, javaObject.get(name), path + "." + name, disagreements));
+        }
+    }
+
+    private static void forEachSchema(
+            JSONSchemaProps schema, String path, BiConsumer<String, JSONSchemaProps> visitor) {
+        visitor.accept(path, schema);
+        if (schema.getProperties() != null) {
+            schema.getProperties()
+                    .forEach((name, child) -> forEachSchema(child, path.isEmpty() ? name : path + "." + name, visitor));
+        }
+        if (schema.getItems() != null && schema.getItems().getSchema() != null) {
+            forEachSchema(schema.getItems().getSchema(), path + "[*]", visitor);
+        }
+        if (schema.getAdditionalProperties() != null
+                && schema.getAdditionalProperties().getSchema() != null) {
+            forEachSchema(schema.getAdditionalProperties().getSchema(), path + "[*]", visitor);
+        }
+    }
+
+    private static List<ValidationRule> rules(JSONSchemaProps schema) {
+        return schema.getXKubernetesValidations() == null ? List.of() : schema.getXKubernetesValidations();
+    }
+
+    private static List<String> rulesAt(CrdValidator validator, String path) {
+        return rules(property(validator, path)).stream()
+                .map(ValidationRule::getRule)
+                .toList();
+    }
+
+    private static Object defaultAt(CrdValidator validator, String path) {
+        JSONSchemaProps property = property(validator, path);
+        assertThat(property.getDefault()).as("default of " + path).isNotNull();
+        return JSON.convertValue(property.getDefault(), Object.class);
+    }
+
+    private static List<String> enumAt(CrdValidator validator, String path) {
+        return property(validator, path).getEnum().stream()
+                .map(node -> node.asText())
+                .toList();
+    }
+
+    private static JSONSchemaProps property(CrdValidator validator, String path) {
+        JSONSchemaProps schema = onlyVersion(validator).getSchema().getOpenAPIV3Schema();
+        for (String name : path.split("\\.")) {
+            if (schema.getProperties() == null || !schema.getProperties().containsKey(name)) {
+                fail("no field " + path + " in the "
+                        + validator.crd().getSpec().getNames().getKind() + " schema");
+            }
+            schema = schema.getProperties().get(name);
+        }
+        return schema;
+    }
+
+    private static CustomResourceDefinitionVersion onlyVersion(CrdValidator validator) {
+        assertThat(validator.crd().getSpec().getVersions()).hasSize(1);
+        return validator.crd().getSpec().getVersions().get(0);
+    }
+}
