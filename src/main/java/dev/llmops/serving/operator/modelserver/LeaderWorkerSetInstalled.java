@@ -1,6 +1,7 @@
 package dev.llmops.serving.operator.modelserver;
 
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
@@ -8,6 +9,7 @@ import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -46,6 +48,19 @@ public class LeaderWorkerSetInstalled implements Condition<LeaderWorkerSet, Mode
             }
         }
         return installed;
+    }
+
+    /** The problem of a spec that spans nodes in a cluster without the LeaderWorkerSet API, if it is one. */
+    public Optional<SpecValidator.Problem> missingFor(ModelServerSpec spec, KubernetesClient client) {
+        if (spec.parallelism.nodes <= 1 || isInstalled(client)) {
+            return Optional.empty();
+        }
+        return Optional.of(new SpecValidator.Problem(
+                "LeaderWorkerSetNotInstalled",
+                "spec.parallelism.nodes",
+                ("spec.parallelism.nodes=%d needs a LeaderWorkerSet (%s), but its CRD is not installed in this "
+                                + "cluster: install LeaderWorkerSet or set nodes to 1")
+                        .formatted(spec.parallelism.nodes, LeaderWorkerSet.API_VERSION)));
     }
 
     private boolean recheckDue() {

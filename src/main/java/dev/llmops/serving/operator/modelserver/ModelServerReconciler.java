@@ -1,8 +1,6 @@
 package dev.llmops.serving.operator.modelserver;
 
-import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
-import dev.llmops.serving.api.v1alpha1.modelserver.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
@@ -13,7 +11,6 @@ import dev.llmops.serving.operator.toolkit.Conditions;
 import dev.llmops.serving.operator.toolkit.EventRecorder;
 import dev.llmops.serving.operator.toolkit.ReconcileErrors;
 import dev.llmops.serving.operator.toolkit.StatusWrite;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -35,7 +32,6 @@ import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,9 +120,6 @@ import java.util.stream.Stream;
         verbs = {"get"})
 public class ModelServerReconciler implements Reconciler<ModelServer> {
 
-    private static final Set<ModelServerPhase> MOMENTARY =
-            EnumSet.of(ModelServerPhase.Pending, ModelServerPhase.Scheduling, ModelServerPhase.Loading);
-
     private final KubernetesClient client;
     private final OperatorConfig config;
     private final LeaderWorkerSetInstalled leaderWorkerSetInstalled;
@@ -135,7 +128,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     private final ServerApiKey apiKeys;
     private final InferenceReadyGate gate;
     private final PodDiagnoser diagnoser;
-    private final EventRecorder events;
+    private final ServerTransitionEvents transitions;
     private final Conditions conditions = Conditions.systemUtc();
     private final ConditionMetrics conditionMetrics;
 
@@ -154,7 +147,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         this.apiKeys = new ServerApiKey(client);
         this.gate = new InferenceReadyGate(client);
         this.diagnoser = new PodDiagnoser(client);
-        this.events = new EventRecorder(client);
+        this.transitions = new ServerTransitionEvents(new EventRecorder(client));
     }
 
     @Override
@@ -177,14 +170,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     @Override
     public UpdateControl<ModelServer> reconcile(ModelServer server, Context<ModelServer> context) {
         List<SpecValidator.Problem> problems = new ArrayList<>(SpecValidator.validate(server.getSpec()));
-        if (server.getSpec().parallelism.nodes > 1 && !leaderWorkerSetInstalled.isInstalled(client)) {
-            problems.add(new SpecValidator.Problem(
-                    "LeaderWorkerSetNotInstalled",
-                    "spec.parallelism.nodes",
-                    ("spec.parallelism.nodes=%d needs a LeaderWorkerSet (%s), but its CRD is not installed in this "
-                                    + "cluster: install LeaderWorkerSet or set nodes to 1")
-                            .formatted(server.getSpec().parallelism.nodes, LeaderWorkerSet.API_VERSION)));
-        }
+        leaderWorkerSetInstalled.missingFor(server.getSpec(), client).ifPresent(problems::add);
         if (problems.isEmpty()) {
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
         }
@@ -229,9 +215,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         if (changed && !StatusWrite.apply(server, context)) {
             return UpdateControl.<ModelServer>noUpdate().rescheduleAfter(StatusWrite.STALE_COPY_RECHECK);
         }
-        if (status.phase != before && worthAnEvent(before, status)) {
-            recordTransition(server, status);
-        }
+        transitions.record(server, before, status);
         UpdateControl<ModelServer> update = UpdateControl.noUpdate();
         Optional<Duration> eventRecheck = findings.stream().anyMatch(PodDiagnoser.Finding::eventPending)
                 ? Optional.of(PodDiagnoser.EVENT_RECHECK)
@@ -256,20 +240,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         boolean stalled =
                 conditions.reconcileFailed(status.conditions, e, lastAttempt, generation, config.stalledRecheck());
         if (stalled && status.phase == null) {
-            Condition why =
-                    Conditions.find(status.conditions, ConditionTypes.STALLED).orElseThrow();
-            status.phase = ModelServerPhase.Failed;
-            status.diagnosis = new Diagnosis();
-            status.diagnosis.reason = why.getReason();
-            status.diagnosis.message = why.getMessage();
-            status.diagnosis.since = why.getLastTransitionTime();
-            conditions.set(
-                    status.conditions,
-                    ConditionTypes.READY,
-                    Conditions.FALSE,
-                    why.getReason(),
-                    why.getMessage(),
-                    generation);
+            StatusReport.stalledBeforeAnyPhase(status, conditions, generation);
         }
         return ReconcileErrors.afterFailure(server, e, lastAttempt, config.stalledRecheck());
     }
@@ -281,28 +252,5 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                         context.getSecondaryResourcesAsStream(LeaderWorkerSet.class))
                 .map(HasMetadata.class::cast)
                 .toList();
-    }
-
-    /**
-     * Phases a healthy server only passes through on its way up (Pending, Scheduling, Loading, with nothing diagnosed)
-     * get no Event: they say nothing the status does not, and each is an API write per server. Arriving
-     * at Ready, Degraded or Failed, a diagnosis, and leaving one of those phases are recorded.
-     */
-    static boolean worthAnEvent(ModelServerPhase before, ModelServerStatus status) {
-        return status.diagnosis != null
-                || !MOMENTARY.contains(status.phase)
-                || before != null && !MOMENTARY.contains(before);
-    }
-
-    private void recordTransition(ModelServer server, ModelServerStatus status) {
-        String message = Conditions.find(status.conditions, ConditionTypes.READY)
-                .map(Condition::getMessage)
-                .orElse("");
-        boolean bad = status.phase == ModelServerPhase.Failed || status.phase == ModelServerPhase.Degraded;
-        events.record(
-                server,
-                bad ? EventRecorder.WARNING : EventRecorder.NORMAL,
-                status.phase.name(),
-                "Phase " + status.phase + (message.isEmpty() ? "" : ": " + message));
     }
 }

@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
 import dev.llmops.serving.operator.toolkit.Conditions;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
@@ -250,5 +251,23 @@ public final class StatusReport {
         return PodDiagnoser.condition(pod, "PodScheduled")
                 .map(c -> "True".equals(c.getStatus()))
                 .orElse(pod.getSpec().getNodeName() != null);
+    }
+
+    /** A server that stalled before it had any phase is Failed, its diagnosis and Ready saying what Stalled says. */
+    public static void stalledBeforeAnyPhase(ModelServerStatus status, Conditions conditions, Long generation) {
+        Condition why =
+                Conditions.find(status.conditions, ConditionTypes.STALLED).orElseThrow();
+        status.phase = ModelServerPhase.Failed;
+        status.diagnosis = new Diagnosis();
+        status.diagnosis.reason = why.getReason();
+        status.diagnosis.message = why.getMessage();
+        status.diagnosis.since = why.getLastTransitionTime();
+        conditions.set(
+                status.conditions,
+                ConditionTypes.READY,
+                Conditions.FALSE,
+                why.getReason(),
+                why.getMessage(),
+                generation);
     }
 }

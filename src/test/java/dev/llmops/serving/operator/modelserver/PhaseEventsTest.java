@@ -12,33 +12,33 @@ class PhaseEventsTest {
 
     @Test
     void aHealthyStartRecordsOnlyArrivingAtReady() {
-        assertThat(ModelServerReconciler.worthAnEvent(null, status(ModelServerPhase.Pending, null)))
+        assertThat(ServerTransitionEvents.worthAnEvent(null, status(ModelServerPhase.Pending, null)))
                 .isFalse();
-        assertThat(ModelServerReconciler.worthAnEvent(
+        assertThat(ServerTransitionEvents.worthAnEvent(
                         ModelServerPhase.Pending, status(ModelServerPhase.Scheduling, null)))
                 .isFalse();
-        assertThat(ModelServerReconciler.worthAnEvent(
+        assertThat(ServerTransitionEvents.worthAnEvent(
                         ModelServerPhase.Scheduling, status(ModelServerPhase.Loading, null)))
                 .isFalse();
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Loading, status(ModelServerPhase.Ready, null)))
+        assertThat(ServerTransitionEvents.worthAnEvent(ModelServerPhase.Loading, status(ModelServerPhase.Ready, null)))
                 .isTrue();
     }
 
     @Test
     void aDiagnosedMomentaryPhaseIsRecorded() {
-        assertThat(ModelServerReconciler.worthAnEvent(
+        assertThat(ServerTransitionEvents.worthAnEvent(
                         ModelServerPhase.Pending, status(ModelServerPhase.Scheduling, "InsufficientGPUs")))
                 .isTrue();
     }
 
     @Test
     void troubleAndLeavingReadyAreRecorded() {
-        assertThat(ModelServerReconciler.worthAnEvent(
+        assertThat(ServerTransitionEvents.worthAnEvent(
                         ModelServerPhase.Loading, status(ModelServerPhase.Failed, "CudaOutOfMemory")))
                 .isTrue();
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Ready, status(ModelServerPhase.Degraded, null)))
+        assertThat(ServerTransitionEvents.worthAnEvent(ModelServerPhase.Ready, status(ModelServerPhase.Degraded, null)))
                 .isTrue();
-        assertThat(ModelServerReconciler.worthAnEvent(ModelServerPhase.Ready, status(ModelServerPhase.Pending, null)))
+        assertThat(ServerTransitionEvents.worthAnEvent(ModelServerPhase.Ready, status(ModelServerPhase.Pending, null)))
                 .isTrue();
     }
 
