@@ -1,6 +1,7 @@
 package dev.llmops.serving.operator.modelserver;
 
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.operator.toolkit.Owners;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -132,7 +133,7 @@ final class OwnedPods {
      * worker ({@code mayBeWorker}), a StatefulSet whose controller is a leader pod that passes the same test.
      */
     private boolean runBy(Pod pod, Set<String> workloadUids, Map<String, Pod> pods, boolean mayBeWorker) {
-        Optional<OwnerReference> controller = controllerOf(pod.getMetadata());
+        Optional<OwnerReference> controller = Owners.controllerOf(pod.getMetadata());
         if (controller.isEmpty() || !namesAnIntermediate(controller.get())) {
             return false;
         }
@@ -172,12 +173,6 @@ final class OwnedPods {
                 && OBJECT_NAME.matcher(reference.getName()).matches();
     }
 
-    private static Optional<OwnerReference> controllerOf(ObjectMeta metadata) {
-        return metadata.getOwnerReferences().stream()
-                .filter(owner -> Boolean.TRUE.equals(owner.getController()))
-                .findFirst();
-    }
-
     private Optional<Link> cached(String key) {
         synchronized (links) {
             return Optional.ofNullable(links.get(key));
@@ -188,7 +183,7 @@ final class OwnedPods {
     private Link read(String key, String namespace, OwnerReference reference) {
         Optional<OwnerReference> controller = lookup.find(namespace, reference.getKind(), reference.getName())
                 .filter(object -> Objects.equals(reference.getUid(), object.getUid()))
-                .flatMap(OwnedPods::controllerOf);
+                .flatMap(Owners::controllerOf);
         Link link = new Link(
                 controller.map(OwnerReference::getKind).orElse(null),
                 controller.map(OwnerReference::getUid).orElse(null),

@@ -5,6 +5,7 @@ import dev.llmops.serving.api.v1alpha1.DerivedNames;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.operator.benchmark.SummaryParser;
+import dev.llmops.serving.operator.toolkit.Owners;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -65,14 +66,7 @@ public class SampleStore {
                 .withName(name)
                 .withNamespace(run.getMetadata().getNamespace())
                 .withLabels(labels)
-                .addNewOwnerReference()
-                .withApiVersion(run.getApiVersion())
-                .withKind(run.getKind())
-                .withName(run.getMetadata().getName())
-                .withUid(run.getMetadata().getUid())
-                .withController(true)
-                .withBlockOwnerDeletion(true)
-                .endOwnerReference()
+                .withOwnerReferences(Owners.controllerReference(run))
                 .endMetadata()
                 .withImmutable(true)
                 .addToBinaryData(KEY, encoded)
