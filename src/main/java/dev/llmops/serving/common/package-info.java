@@ -1,0 +1,2 @@
+/** Small helpers several parts share. */
+package dev.llmops.serving.common;

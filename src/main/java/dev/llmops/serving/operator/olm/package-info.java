@@ -1,0 +1,2 @@
+/** The OLM bundle's metadata. */
+package dev.llmops.serving.operator.olm;

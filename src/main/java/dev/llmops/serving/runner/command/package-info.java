@@ -1,0 +1,2 @@
+/** The bench and probe commands. */
+package dev.llmops.serving.runner.command;

@@ -1,0 +1,2 @@
+/** Latency histograms and the paired comparison of two runs' samples. */
+package dev.llmops.serving.runner.statistics;

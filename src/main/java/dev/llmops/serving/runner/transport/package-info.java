@@ -1,0 +1,2 @@
+/** The OpenAI-compatible streaming client and what it reads from a server, bounded. */
+package dev.llmops.serving.runner.transport;

@@ -1,0 +1,2 @@
+/** What a run sends: datasets, prompts and arrival schedules, seeded. */
+package dev.llmops.serving.runner.workload;
