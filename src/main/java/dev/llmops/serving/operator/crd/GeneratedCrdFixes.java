@@ -14,7 +14,8 @@ import java.util.Locale;
 /**
  * What the CRD generator's output needs before it ships: printer columns in the order the resource class declares them
  * (the generator sorts them by JSON path, which would make kubectl print AGE first and the figures users look for in
- * an arbitrary order), and Kubernetes' required fields in the embedded types ({@link EmbeddedRequiredFields}).
+ * an arbitrary order), Kubernetes' required fields in the embedded types ({@link EmbeddedRequiredFields}), and numbers
+ * written so that every YAML reader takes them for numbers ({@link PortableNumbers}).
  */
 public class GeneratedCrdFixes implements CRDPostProcessor {
 
@@ -32,6 +33,7 @@ public class GeneratedCrdFixes implements CRDPostProcessor {
                 }
                 EmbeddedRequiredFields.addTo(version.getSchema().getOpenAPIV3Schema());
             });
+            return PortableNumbers.copyOf(definition);
         }
         return crd;
     }
