@@ -5,10 +5,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** A key of a Secret in the resource's namespace; pods read it through secretKeyRef, the operator never does. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class SecretKeyReference {
 
     @Required
@@ -22,16 +23,4 @@ public class SecretKeyReference {
     @Pattern("^[-._a-zA-Z0-9]+$")
     @JsonPropertyDescription("Key within the Secret.")
     public String key;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof SecretKeyReference that
-                && Objects.equals(name, that.name)
-                && Objects.equals(key, that.key);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(name, key);
-    }
 }

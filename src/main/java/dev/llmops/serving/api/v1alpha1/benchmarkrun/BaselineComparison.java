@@ -4,10 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** How this run compares with another run (spec.baseline or spec.reference): above 1 means this run was faster. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class BaselineComparison {
 
     @JsonPropertyDescription("The BenchmarkRun compared against.")
@@ -38,32 +39,4 @@ public class BaselineComparison {
 
     @JsonPropertyDescription("Agreement of the two runs' greedy outputs; absent without both runs' quality outputs.")
     public QualityComparison quality;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof BaselineComparison that
-                && Objects.equals(baseline, that.baseline)
-                && Objects.equals(workloadMatched, that.workloadMatched)
-                && Objects.equals(message, that.message)
-                && Objects.equals(singleStreamSpeedup, that.singleStreamSpeedup)
-                && Objects.equals(peakThroughputSpeedup, that.peakThroughputSpeedup)
-                && Objects.equals(capacitySpeedup, that.capacitySpeedup)
-                && Objects.equals(baselineCapacity, that.baselineCapacity)
-                && Objects.equals(stages, that.stages)
-                && Objects.equals(quality, that.quality);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                baseline,
-                workloadMatched,
-                message,
-                singleStreamSpeedup,
-                peakThroughputSpeedup,
-                capacitySpeedup,
-                baselineCapacity,
-                stages,
-                quality);
-    }
 }

@@ -21,7 +21,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** What to benchmark and how; immutable, so a status always describes the spec it ran. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -46,6 +46,7 @@ import java.util.Objects;
                         + "Rate",
         reason = "FieldValueForbidden",
         fieldPath = ".sweep.maxConcurrency")
+@EqualsAndHashCode
 public class BenchmarkRunSpec {
 
     /** CEL: the run sends open-loop load, a rate sweep or a search for the highest rate. */
@@ -110,42 +111,4 @@ public class BenchmarkRunSpec {
     @JsonPropertyDescription(
             "Search for the highest load meeting spec.slo, after the fixed sweep; result in " + "status.capacity.")
     public CapacitySpec capacity;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof BenchmarkRunSpec that
-                && Objects.equals(target, that.target)
-                && Objects.equals(waitTimeoutSeconds, that.waitTimeoutSeconds)
-                && Objects.equals(warmup, that.warmup)
-                && Objects.equals(singleRequest, that.singleRequest)
-                && Objects.equals(sweep, that.sweep)
-                && Objects.equals(sampling, that.sampling)
-                && Objects.equals(requestTimeoutSeconds, that.requestTimeoutSeconds)
-                && Objects.equals(dataset, that.dataset)
-                && Objects.equals(runner, that.runner)
-                && Objects.equals(baseline, that.baseline)
-                && Objects.equals(reference, that.reference)
-                && Objects.equals(quality, that.quality)
-                && Objects.equals(slo, that.slo)
-                && Objects.equals(capacity, that.capacity);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                target,
-                waitTimeoutSeconds,
-                warmup,
-                singleRequest,
-                sweep,
-                sampling,
-                requestTimeoutSeconds,
-                dataset,
-                runner,
-                baseline,
-                reference,
-                quality,
-                slo,
-                capacity);
-    }
 }

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Observed state and results of a BenchmarkRun. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class BenchmarkRunStatus {
 
     @JsonPropertyDescription("metadata.generation this status describes.")
@@ -76,52 +77,4 @@ public class BenchmarkRunStatus {
             "Warnings of the runner about the trustworthiness of its figures (client bottleneck, token counts "
                     + "estimated).")
     public List<String> warnings = new ArrayList<>();
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof BenchmarkRunStatus that
-                && Objects.equals(observedGeneration, that.observedGeneration)
-                && Objects.equals(phase, that.phase)
-                && Objects.equals(conditions, that.conditions)
-                && Objects.equals(target, that.target)
-                && Objects.equals(jobName, that.jobName)
-                && Objects.equals(startTime, that.startTime)
-                && Objects.equals(completionTime, that.completionTime)
-                && Objects.equals(progress, that.progress)
-                && Objects.equals(stages, that.stages)
-                && Objects.equals(singleRequests, that.singleRequests)
-                && Objects.equals(summary, that.summary)
-                && Objects.equals(capacity, that.capacity)
-                && Objects.equals(comparison, that.comparison)
-                && Objects.equals(referenceComparison, that.referenceComparison)
-                && Objects.equals(samples, that.samples)
-                && Objects.equals(samplesSha256, that.samplesSha256)
-                && Objects.equals(provenance, that.provenance)
-                && Objects.equals(sloBrokenAtConcurrency, that.sloBrokenAtConcurrency)
-                && Objects.equals(warnings, that.warnings);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                observedGeneration,
-                phase,
-                conditions,
-                target,
-                jobName,
-                startTime,
-                completionTime,
-                progress,
-                stages,
-                singleRequests,
-                summary,
-                capacity,
-                comparison,
-                referenceComparison,
-                samples,
-                samplesSha256,
-                provenance,
-                sloBrokenAtConcurrency,
-                warnings);
-    }
 }

@@ -2,10 +2,11 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** The headline figures of a run, as shown by kubectl get. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class BenchmarkSummary {
 
     @JsonPropertyDescription("Mean output tokens per second of the single-request phase.")
@@ -23,20 +24,4 @@ public class BenchmarkSummary {
 
     @JsonPropertyDescription("Failed requests over all stages.")
     public Integer failedRequests;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof BenchmarkSummary that
-                && Objects.equals(singleStreamTokensPerSecond, that.singleStreamTokensPerSecond)
-                && Objects.equals(peakTokensPerSecond, that.peakTokensPerSecond)
-                && Objects.equals(peakConcurrency, that.peakConcurrency)
-                && Objects.equals(kneeConcurrency, that.kneeConcurrency)
-                && Objects.equals(failedRequests, that.failedRequests);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                singleStreamTokensPerSecond, peakTokensPerSecond, peakConcurrency, kneeConcurrency, failedRequests);
-    }
 }

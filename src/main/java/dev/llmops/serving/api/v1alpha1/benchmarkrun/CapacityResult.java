@@ -3,10 +3,11 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacityMode;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** The highest load at which spec.slo held, the figures measured there and how the search was bounded. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class CapacityResult {
 
     @JsonPropertyDescription("What was searched: Concurrency or Rate.")
@@ -57,46 +58,4 @@ public class CapacityResult {
 
     @JsonPropertyDescription("Probe stages the search ran (each is also in status.stages as probe<K>-...).")
     public Integer probes;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof CapacityResult that
-                && Objects.equals(mode, that.mode)
-                && Objects.equals(concurrency, that.concurrency)
-                && Objects.equals(requestRate, that.requestRate)
-                && Objects.equals(load, that.load)
-                && Objects.equals(outcome, that.outcome)
-                && Objects.equals(message, that.message)
-                && Objects.equals(outputTokensPerSecond, that.outputTokensPerSecond)
-                && Objects.equals(requestsPerSecond, that.requestsPerSecond)
-                && Objects.equals(sloAttainment, that.sloAttainment)
-                && Objects.equals(goodputRequestsPerSecond, that.goodputRequestsPerSecond)
-                && Objects.equals(goodputOutputTokensPerSecond, that.goodputOutputTokensPerSecond)
-                && Objects.equals(ttftP99Millis, that.ttftP99Millis)
-                && Objects.equals(tpotP99Millis, that.tpotP99Millis)
-                && Objects.equals(itlP99Millis, that.itlP99Millis)
-                && Objects.equals(e2eP99Millis, that.e2eP99Millis)
-                && Objects.equals(probes, that.probes);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                mode,
-                concurrency,
-                requestRate,
-                load,
-                outcome,
-                message,
-                outputTokensPerSecond,
-                requestsPerSecond,
-                sloAttainment,
-                goodputRequestsPerSecond,
-                goodputOutputTokensPerSecond,
-                ttftP99Millis,
-                tpotP99Millis,
-                itlP99Millis,
-                e2eP99Millis,
-                probes);
-    }
 }

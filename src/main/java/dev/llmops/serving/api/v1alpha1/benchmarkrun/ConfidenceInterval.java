@@ -2,10 +2,11 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** A 95 % paired bootstrap confidence interval of a ratio. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class ConfidenceInterval {
 
     @JsonPropertyDescription("Lower bound (2.5th percentile of the resampled ratio).")
@@ -13,16 +14,4 @@ public class ConfidenceInterval {
 
     @JsonPropertyDescription("Upper bound (97.5th percentile of the resampled ratio).")
     public Double high;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ConfidenceInterval that
-                && Objects.equals(low, that.low)
-                && Objects.equals(high, that.high);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(low, high);
-    }
 }

@@ -4,10 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** What exactly was measured, so results can be compared and reproduced. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class Provenance {
 
     @JsonPropertyDescription("Model the server served.")
@@ -31,21 +32,4 @@ public class Provenance {
     @JsonPropertyDescription(
             "Image of the benchmark runner that measured the run; its tag or digest is the runner's version.")
     public String runnerVersion;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof Provenance that
-                && Objects.equals(model, that.model)
-                && Objects.equals(image, that.image)
-                && Objects.equals(serverArgs, that.serverArgs)
-                && Objects.equals(gpuProduct, that.gpuProduct)
-                && Objects.equals(gpuCount, that.gpuCount)
-                && Objects.equals(driverVersion, that.driverVersion)
-                && Objects.equals(runnerVersion, that.runnerVersion);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(model, image, serverArgs, gpuProduct, gpuCount, driverVersion, runnerVersion);
-    }
 }

@@ -2,10 +2,11 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** How far the greedy outputs of the two runs' quality stages agree, over the prompts both answered. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class QualityComparison {
 
     @JsonPropertyDescription("Prompts both runs answered.")
@@ -20,18 +21,4 @@ public class QualityComparison {
     @JsonPropertyDescription("Mean over prompts of the common prefix divided by the longer output (1 = identical); "
             + "compared with spec.quality.minAgreement.")
     public Double prefixAgreement;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof QualityComparison that
-                && Objects.equals(prompts, that.prompts)
-                && Objects.equals(exactMatchShare, that.exactMatchShare)
-                && Objects.equals(meanSharedPrefixTokens, that.meanSharedPrefixTokens)
-                && Objects.equals(prefixAgreement, that.prefixAgreement);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(prompts, exactMatchShare, meanSharedPrefixTokens, prefixAgreement);
-    }
 }

@@ -2,10 +2,11 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** One prompt of the single-request phase, sent alone. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class SingleRequestResult {
 
     @JsonPropertyDescription("The prompt, shortened for display.")
@@ -22,19 +23,4 @@ public class SingleRequestResult {
 
     @JsonPropertyDescription("End-to-end latency, milliseconds.")
     public Double e2eMillis;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof SingleRequestResult that
-                && Objects.equals(prompt, that.prompt)
-                && Objects.equals(outputTokens, that.outputTokens)
-                && Objects.equals(tokensPerSecond, that.tokensPerSecond)
-                && Objects.equals(ttftMillis, that.ttftMillis)
-                && Objects.equals(e2eMillis, that.e2eMillis);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(prompt, outputTokens, tokensPerSecond, ttftMillis, e2eMillis);
-    }
 }

@@ -2,10 +2,11 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Aggregate figures of one measured stage: the single-request phase, a concurrency level, a rate or a probe. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class StageResult {
 
     @JsonPropertyDescription("Stage name: single, c<N> for concurrency level N, r<R> for R requests/s, "
@@ -70,54 +71,4 @@ public class StageResult {
     @JsonPropertyDescription("Speculative acceptance length over the stage: tokens generated per verify step, from the "
             + "server's counters; absent when the server exports none.")
     public Double specAcceptLength;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof StageResult that
-                && Objects.equals(name, that.name)
-                && Objects.equals(concurrency, that.concurrency)
-                && Objects.equals(achievedConcurrency, that.achievedConcurrency)
-                && Objects.equals(completed, that.completed)
-                && Objects.equals(failed, that.failed)
-                && Objects.equals(durationSeconds, that.durationSeconds)
-                && Objects.equals(outputTokensPerSecond, that.outputTokensPerSecond)
-                && Objects.equals(totalTokensPerSecond, that.totalTokensPerSecond)
-                && Objects.equals(requestsPerSecond, that.requestsPerSecond)
-                && Objects.equals(ttftMillis, that.ttftMillis)
-                && Objects.equals(tpotMillis, that.tpotMillis)
-                && Objects.equals(itlMillis, that.itlMillis)
-                && Objects.equals(e2eMillis, that.e2eMillis)
-                && Objects.equals(requestRate, that.requestRate)
-                && Objects.equals(achievedRequestRate, that.achievedRequestRate)
-                && Objects.equals(scheduleLagMillis, that.scheduleLagMillis)
-                && Objects.equals(sloAttainment, that.sloAttainment)
-                && Objects.equals(goodputRequestsPerSecond, that.goodputRequestsPerSecond)
-                && Objects.equals(goodputOutputTokensPerSecond, that.goodputOutputTokensPerSecond)
-                && Objects.equals(specAcceptLength, that.specAcceptLength);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                name,
-                concurrency,
-                achievedConcurrency,
-                completed,
-                failed,
-                durationSeconds,
-                outputTokensPerSecond,
-                totalTokensPerSecond,
-                requestsPerSecond,
-                ttftMillis,
-                tpotMillis,
-                itlMillis,
-                e2eMillis,
-                requestRate,
-                achievedRequestRate,
-                scheduleLagMillis,
-                sloAttainment,
-                goodputRequestsPerSecond,
-                goodputOutputTokensPerSecond,
-                specAcceptLength);
-    }
 }

@@ -2,13 +2,14 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /**
  * One stage of this run against the same stage of the other run. With both runs' per-request samples the ratios are
  * paired estimates with 95 % confidence intervals and a verdict; without, ratios of the two statuses' figures.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class StageSpeedup {
 
     @JsonPropertyDescription("Stage name (single, c8, c16, ...).")
@@ -47,36 +48,4 @@ public class StageSpeedup {
 
     @JsonPropertyDescription("The other run's speculative acceptance length in the stage.")
     public Double baselineSpecAcceptLength;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof StageSpeedup that
-                && Objects.equals(name, that.name)
-                && Objects.equals(pairs, that.pairs)
-                && Objects.equals(verdict, that.verdict)
-                && Objects.equals(throughputSpeedup, that.throughputSpeedup)
-                && Objects.equals(throughputSpeedupInterval, that.throughputSpeedupInterval)
-                && Objects.equals(ttftP50Speedup, that.ttftP50Speedup)
-                && Objects.equals(ttftP50SpeedupInterval, that.ttftP50SpeedupInterval)
-                && Objects.equals(tpotP50Speedup, that.tpotP50Speedup)
-                && Objects.equals(tpotP50SpeedupInterval, that.tpotP50SpeedupInterval)
-                && Objects.equals(specAcceptLength, that.specAcceptLength)
-                && Objects.equals(baselineSpecAcceptLength, that.baselineSpecAcceptLength);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                name,
-                pairs,
-                verdict,
-                throughputSpeedup,
-                throughputSpeedupInterval,
-                ttftP50Speedup,
-                ttftP50SpeedupInterval,
-                tpotP50Speedup,
-                tpotP50SpeedupInterval,
-                specAcceptLength,
-                baselineSpecAcceptLength);
-    }
 }

@@ -8,10 +8,11 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** The GPUs a replica needs, matched against NVIDIA GPU Feature Discovery node labels. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class AcceleratorSpec {
 
     @Default("blackwell")
@@ -46,19 +47,4 @@ public class AcceleratorSpec {
     @Max(9999)
     @JsonPropertyDescription("Lowest NVIDIA driver major version a node must run (CUDA 13 images need 580).")
     public Integer minDriverMajor = 580;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof AcceleratorSpec that
-                && Objects.equals(family, that.family)
-                && Objects.equals(computeMajor, that.computeMajor)
-                && Objects.equals(product, that.product)
-                && Objects.equals(gpusPerReplica, that.gpusPerReplica)
-                && Objects.equals(minDriverMajor, that.minDriverMajor);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(family, computeMajor, product, gpusPerReplica, minDriverMajor);
-    }
 }

@@ -4,10 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.llmops.serving.api.v1alpha1.QuantityPattern;
 import io.fabric8.generator.annotation.Pattern;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** CPU and memory of a pod, requested and limited alike so a loading model is never evicted for memory. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class ComputeResourcesSpec {
 
     @Pattern(QuantityPattern.VALUE)
@@ -18,16 +19,4 @@ public class ComputeResourcesSpec {
     @JsonPropertyDescription(
             "Memory request and limit, e.g. 256Gi. Loading a large model needs host memory well above its shard size.")
     public String memory;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ComputeResourcesSpec that
-                && Objects.equals(cpu, that.cpu)
-                && Objects.equals(memory, that.memory);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(cpu, memory);
-    }
 }

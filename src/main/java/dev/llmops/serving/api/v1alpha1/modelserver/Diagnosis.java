@@ -2,10 +2,11 @@ package dev.llmops.serving.api.v1alpha1.modelserver;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** What went wrong starting a server, in words a person can act on. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class Diagnosis {
 
     @JsonPropertyDescription("CamelCase reason, e.g. InsufficientGPUs, CudaHeadersMissing, SharedMemoryTooSmall.")
@@ -22,19 +23,4 @@ public class Diagnosis {
 
     @JsonPropertyDescription("When the problem was first seen (RFC 3339).")
     public String since;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof Diagnosis that
-                && Objects.equals(reason, that.reason)
-                && Objects.equals(message, that.message)
-                && Objects.equals(hint, that.hint)
-                && Objects.equals(pod, that.pod)
-                && Objects.equals(since, that.since);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(reason, message, hint, pod, since);
-    }
 }

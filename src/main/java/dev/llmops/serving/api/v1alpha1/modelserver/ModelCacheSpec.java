@@ -7,7 +7,7 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** The volume model weights are downloaded to and loaded from. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -21,6 +21,7 @@ import java.util.Objects;
         message = "spec.modelCache.storageClassName applies only to a new claim (set size, not claimName)",
         reason = "FieldValueForbidden",
         fieldPath = ".storageClassName")
+@EqualsAndHashCode
 public class ModelCacheSpec {
 
     @Size(max = 253)
@@ -40,18 +41,4 @@ public class ModelCacheSpec {
     @Pattern("^/.*")
     @JsonPropertyDescription("Where the cache is mounted in the SGLang container (HF_HOME points here).")
     public String mountPath = "/root/.cache/huggingface";
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ModelCacheSpec that
-                && Objects.equals(claimName, that.claimName)
-                && Objects.equals(size, that.size)
-                && Objects.equals(storageClassName, that.storageClassName)
-                && Objects.equals(mountPath, that.mountPath);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(claimName, size, storageClassName, mountPath);
-    }
 }

@@ -13,7 +13,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Desired state of a ModelServer: what to serve, on which GPUs, and how to decide it is ready. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -39,6 +39,7 @@ import java.util.Objects;
                 + "spec.parallelism.dp to 1 and enableDpAttention to false",
         reason = "FieldValueForbidden",
         fieldPath = ".speculativeDecoding.algorithm")
+@EqualsAndHashCode
 public class ModelServerSpec {
 
     @Required
@@ -124,46 +125,4 @@ public class ModelServerSpec {
     @Max(65535)
     @JsonPropertyDescription("Port the SGLang server listens on.")
     public Integer port = 30000;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ModelServerSpec that
-                && Objects.equals(model, that.model)
-                && Objects.equals(image, that.image)
-                && Objects.equals(accelerator, that.accelerator)
-                && Objects.equals(parallelism, that.parallelism)
-                && Objects.equals(speculativeDecoding, that.speculativeDecoding)
-                && Objects.equals(extraArgs, that.extraArgs)
-                && Objects.equals(env, that.env)
-                && Objects.equals(resources, that.resources)
-                && Objects.equals(sharedMemorySize, that.sharedMemorySize)
-                && Objects.equals(modelCache, that.modelCache)
-                && Objects.equals(huggingFaceTokenSecret, that.huggingFaceTokenSecret)
-                && Objects.equals(apiKeySecret, that.apiKeySecret)
-                && Objects.equals(readiness, that.readiness)
-                && Objects.equals(scheduling, that.scheduling)
-                && Objects.equals(replicas, that.replicas)
-                && Objects.equals(port, that.port);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                model,
-                image,
-                accelerator,
-                parallelism,
-                speculativeDecoding,
-                extraArgs,
-                env,
-                resources,
-                sharedMemorySize,
-                modelCache,
-                huggingFaceTokenSecret,
-                apiKeySecret,
-                readiness,
-                scheduling,
-                replicas,
-                port);
-    }
 }

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Observed state of a ModelServer, written by the operator through the status subresource. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class ModelServerStatus {
 
     @JsonPropertyDescription("metadata.generation this status describes.")
@@ -44,36 +45,4 @@ public class ModelServerStatus {
 
     @JsonPropertyDescription("The SGLang command line the pods run.")
     public List<String> serverArgs = new ArrayList<>();
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ModelServerStatus that
-                && Objects.equals(observedGeneration, that.observedGeneration)
-                && Objects.equals(phase, that.phase)
-                && Objects.equals(conditions, that.conditions)
-                && Objects.equals(endpoint, that.endpoint)
-                && Objects.equals(replicas, that.replicas)
-                && Objects.equals(readyReplicas, that.readyReplicas)
-                && Objects.equals(readyReplicasText, that.readyReplicasText)
-                && Objects.equals(lastInferenceProbe, that.lastInferenceProbe)
-                && Objects.equals(diagnosis, that.diagnosis)
-                && Objects.equals(image, that.image)
-                && Objects.equals(serverArgs, that.serverArgs);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                observedGeneration,
-                phase,
-                conditions,
-                endpoint,
-                replicas,
-                readyReplicas,
-                readyReplicasText,
-                lastInferenceProbe,
-                diagnosis,
-                image,
-                serverArgs);
-    }
 }

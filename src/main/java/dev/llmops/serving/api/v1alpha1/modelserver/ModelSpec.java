@@ -7,7 +7,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** The model a server loads and the name it is served under. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -16,6 +16,7 @@ import java.util.Objects;
         message = ModelSpec.REVISION_REQUIRED,
         reason = "FieldValueRequired",
         fieldPath = ".revision")
+@EqualsAndHashCode
 public class ModelSpec {
 
     /** Why a revision must be pinned: the repository's code runs from whatever revision the hub serves. */
@@ -43,18 +44,4 @@ public class ModelSpec {
             "Allow the model repository's own Python code to run (--trust-remote-code); Kimi and DeepSeek need it. "
                     + "Requires spec.model.revision.")
     public Boolean trustRemoteCode = false;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ModelSpec that
-                && Objects.equals(path, that.path)
-                && Objects.equals(servedModelName, that.servedModelName)
-                && Objects.equals(revision, that.revision)
-                && Objects.equals(trustRemoteCode, that.trustRemoteCode);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(path, servedModelName, revision, trustRemoteCode);
-    }
 }

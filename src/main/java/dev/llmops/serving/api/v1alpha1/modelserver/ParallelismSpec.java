@@ -6,7 +6,7 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** How SGLang splits the model across GPUs and nodes. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -25,6 +25,7 @@ import java.util.Objects;
         message = "spec.parallelism.tp must be a multiple of spec.parallelism.nodes",
         reason = "FieldValueInvalid",
         fieldPath = ".nodes")
+@EqualsAndHashCode
 public class ParallelismSpec {
 
     @Default("1")
@@ -54,19 +55,4 @@ public class ParallelismSpec {
     @Max(32)
     @JsonPropertyDescription("Nodes per replica. More than one deploys a LeaderWorkerSet (its CRD must be installed).")
     public Integer nodes = 1;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ParallelismSpec that
-                && Objects.equals(tp, that.tp)
-                && Objects.equals(dp, that.dp)
-                && Objects.equals(ep, that.ep)
-                && Objects.equals(enableDpAttention, that.enableDpAttention)
-                && Objects.equals(nodes, that.nodes);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(tp, dp, ep, enableDpAttention, nodes);
-    }
 }

@@ -6,10 +6,11 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** The real-generation probe that gates a pod's readiness, and how long a model may take to load. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class ReadinessSpec {
 
     /** The most tokens a probe may ask for: it proves the server generates, and its reader holds a record per token. */
@@ -39,18 +40,4 @@ public class ReadinessSpec {
     @JsonPropertyDescription(
             "Seconds a pod may take from start to its first successful generation before it counts as failed to start.")
     public Integer startupTimeoutSeconds = 1800;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ReadinessSpec that
-                && Objects.equals(probePrompt, that.probePrompt)
-                && Objects.equals(probeMaxTokens, that.probeMaxTokens)
-                && Objects.equals(probeIntervalSeconds, that.probeIntervalSeconds)
-                && Objects.equals(startupTimeoutSeconds, that.startupTimeoutSeconds);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(probePrompt, probeMaxTokens, probeIntervalSeconds, startupTimeoutSeconds);
-    }
 }

@@ -9,10 +9,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Pod scheduling settings; merged with, never replacing, the GPU placement the operator derives. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class SchedulingSpec {
 
     @JsonPropertyDescription("Node labels the pod additionally requires.")
@@ -36,19 +37,4 @@ public class SchedulingSpec {
             "Runtime class of the SGLang pods, e.g. nvidia. Defaults to the operator's configured runtime class, if "
                     + "any.")
     public String runtimeClassName;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof SchedulingSpec that
-                && Objects.equals(nodeSelector, that.nodeSelector)
-                && Objects.equals(tolerations, that.tolerations)
-                && Objects.equals(affinity, that.affinity)
-                && Objects.equals(priorityClassName, that.priorityClassName)
-                && Objects.equals(runtimeClassName, that.runtimeClassName);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(nodeSelector, tolerations, affinity, priorityClassName, runtimeClassName);
-    }
 }

@@ -8,7 +8,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Speculative decoding settings, passed to SGLang as --speculative-* flags. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -28,6 +28,7 @@ import java.util.Objects;
         message = "spec.speculativeDecoding.numDraftTokens can be at most numSteps + 1 when eagleTopK is 1",
         reason = "FieldValueInvalid",
         fieldPath = ".numDraftTokens")
+@EqualsAndHashCode
 public class SpeculativeDecodingSpec {
 
     @Required
@@ -68,22 +69,4 @@ public class SpeculativeDecodingSpec {
     @Max(65536)
     @JsonPropertyDescription("--speculative-dflash-draft-window-size (DFLASH only).")
     public Integer dflashDraftWindowSize;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof SpeculativeDecodingSpec that
-                && Objects.equals(algorithm, that.algorithm)
-                && Objects.equals(draftModelPath, that.draftModelPath)
-                && Objects.equals(numSteps, that.numSteps)
-                && Objects.equals(eagleTopK, that.eagleTopK)
-                && Objects.equals(numDraftTokens, that.numDraftTokens)
-                && Objects.equals(dflashBlockSize, that.dflashBlockSize)
-                && Objects.equals(dflashDraftWindowSize, that.dflashDraftWindowSize);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                algorithm, draftModelPath, numSteps, eagleTopK, numDraftTokens, dflashBlockSize, dflashDraftWindowSize);
-    }
 }

@@ -6,7 +6,7 @@ import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** The server a benchmark measures: one of the operator's ModelServers or any OpenAI-compatible URL. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -31,6 +31,7 @@ import java.util.Objects;
                 + "that ModelServer's own spec.apiKeySecret",
         reason = "FieldValueForbidden",
         fieldPath = ".apiKeySecret")
+@EqualsAndHashCode
 public class BenchmarkTarget {
 
     @Size(max = 253)
@@ -58,19 +59,4 @@ public class BenchmarkTarget {
     @JsonPropertyDescription("Secret key holding the external url's API key, sent as a bearer token. Not for a "
             + "ModelServer, whose own spec.apiKeySecret is sent.")
     public SecretKeyReference apiKeySecret;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof BenchmarkTarget that
-                && Objects.equals(modelServer, that.modelServer)
-                && Objects.equals(url, that.url)
-                && Objects.equals(model, that.model)
-                && Objects.equals(metricsUrl, that.metricsUrl)
-                && Objects.equals(apiKeySecret, that.apiKeySecret);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(modelServer, url, model, metricsUrl, apiKeySecret);
-    }
 }

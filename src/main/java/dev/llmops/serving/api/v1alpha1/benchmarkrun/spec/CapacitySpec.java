@@ -6,10 +6,11 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** A search for the highest load at which spec.slo still holds, run after the fixed sweep. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class CapacitySpec {
 
     private static final int MAX_PROBES = 12;
@@ -31,17 +32,4 @@ public class CapacitySpec {
     @Max(86400)
     @JsonPropertyDescription("Most seconds the search may take; it reports the best load so far when they run out.")
     public Integer maxSearchSeconds = MAX_SEARCH_SECONDS;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof CapacitySpec that
-                && Objects.equals(mode, that.mode)
-                && Objects.equals(maxProbes, that.maxProbes)
-                && Objects.equals(maxSearchSeconds, that.maxSearchSeconds);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(mode, maxProbes, maxSearchSeconds);
-    }
 }

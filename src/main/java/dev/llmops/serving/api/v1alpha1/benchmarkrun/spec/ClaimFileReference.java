@@ -6,10 +6,11 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** A file on an existing PersistentVolumeClaim in the resource's namespace, mounted read-only into a pod. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class ClaimFileReference {
 
     @Required
@@ -26,16 +27,4 @@ public class ClaimFileReference {
             message = "spec.dataset.shareGpt.persistentVolumeClaim.path must not contain . or .. segments")
     @JsonPropertyDescription("Path of the file relative to the root of the claim, e.g. sharegpt/ShareGPT_V3.json.")
     public String path;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ClaimFileReference that
-                && Objects.equals(claimName, that.claimName)
-                && Objects.equals(path, that.path);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(claimName, path);
-    }
 }

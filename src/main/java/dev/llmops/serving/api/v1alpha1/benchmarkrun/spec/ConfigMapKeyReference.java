@@ -5,10 +5,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** A key of a ConfigMap in the resource's namespace, mounted into a pod as a file; the operator never reads it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class ConfigMapKeyReference {
 
     @Required
@@ -22,16 +23,4 @@ public class ConfigMapKeyReference {
     @Pattern("^[-._a-zA-Z0-9]+$")
     @JsonPropertyDescription("Key within the ConfigMap; becomes the file name.")
     public String key;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ConfigMapKeyReference that
-                && Objects.equals(name, that.name)
-                && Objects.equals(key, that.key);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(name, key);
-    }
 }

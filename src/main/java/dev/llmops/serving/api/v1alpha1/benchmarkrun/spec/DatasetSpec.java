@@ -6,7 +6,7 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Where the sweep's prompts come from. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -31,6 +31,7 @@ import java.util.Objects;
         message = "spec.dataset.sharedPrefix is required when spec.dataset.type is SharedPrefix and allowed only then",
         reason = "FieldValueInvalid",
         fieldPath = ".sharedPrefix")
+@EqualsAndHashCode
 public class DatasetSpec {
 
     @Default("Prompts")
@@ -60,20 +61,4 @@ public class DatasetSpec {
             "Ask the server to ignore end-of-sequence so every request produces exactly its max tokens; short "
                     + "outputs are counted.")
     public Boolean ignoreEos = false;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof DatasetSpec that
-                && Objects.equals(type, that.type)
-                && Objects.equals(inputLength, that.inputLength)
-                && Objects.equals(outputLength, that.outputLength)
-                && Objects.equals(shareGpt, that.shareGpt)
-                && Objects.equals(sharedPrefix, that.sharedPrefix)
-                && Objects.equals(ignoreEos, that.ignoreEos);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(type, inputLength, outputLength, shareGpt, sharedPrefix, ignoreEos);
-    }
 }

@@ -5,13 +5,14 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /**
  * The quality stage: each single-request prompt sent once greedily, so the outputs of two runs can be compared and a
  * speculative decoder that changes what the model says is caught.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class QualitySpec {
 
     public static final int DEFAULT_MAX_TOKENS = 256;
@@ -30,16 +31,4 @@ public class QualitySpec {
             + "(mean shared-prefix tokens over the longer output, per prompt), in (0, 1]; below it the run gets "
             + "QualitySuspect=True.")
     public Double minAgreement = DEFAULT_MIN_AGREEMENT;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof QualitySpec that
-                && Objects.equals(maxTokens, that.maxTokens)
-                && Objects.equals(minAgreement, that.minAgreement);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(maxTokens, minAgreement);
-    }
 }

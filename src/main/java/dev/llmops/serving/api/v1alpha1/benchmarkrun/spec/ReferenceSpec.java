@@ -8,13 +8,14 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /**
  * An earlier run of the same plan (before an image or argument upgrade, say) that this run must not fall behind: the
  * run gets a Regressed or Improved condition when a stage's throughput moves beyond the noise band.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class ReferenceSpec {
 
     public static final int DEFAULT_TOLERANCE_PERCENT = 5;
@@ -36,17 +37,4 @@ public class ReferenceSpec {
     @JsonPropertyDescription(
             "Report the run as Degraded to Argo CD when it regressed, so a sync gated on its health stops.")
     public Boolean degradeOnRegression = false;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ReferenceSpec that
-                && Objects.equals(name, that.name)
-                && Objects.equals(tolerancePercent, that.tolerancePercent)
-                && Objects.equals(degradeOnRegression, that.degradeOnRegression);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(name, tolerancePercent, degradeOnRegression);
-    }
 }

@@ -9,10 +9,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** The benchmark Job's pod: a CPU-only client, kept off GPU nodes unless told otherwise. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class RunnerPodSpec {
 
     @Size(max = 512)
@@ -28,18 +29,4 @@ public class RunnerPodSpec {
     @Size(max = 64)
     @JsonPropertyDescription("Tolerations of the runner pod.")
     public List<Toleration> tolerations = new ArrayList<>();
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof RunnerPodSpec that
-                && Objects.equals(image, that.image)
-                && Objects.equals(resources, that.resources)
-                && Objects.equals(nodeSelector, that.nodeSelector)
-                && Objects.equals(tolerations, that.tolerations);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(image, resources, nodeSelector, tolerations);
-    }
 }

@@ -6,10 +6,11 @@ import dev.llmops.serving.api.contract.BenchmarkDefaults;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Sampling parameters sent with every measured request. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class SamplingSpec {
 
     @Default(BenchmarkDefaults.TEMPERATURE_TEXT)
@@ -29,17 +30,4 @@ public class SamplingSpec {
     @Max(1048576)
     @JsonPropertyDescription("max_tokens.")
     public Integer maxTokens = BenchmarkDefaults.MAX_TOKENS;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof SamplingSpec that
-                && Objects.equals(temperature, that.temperature)
-                && Objects.equals(topP, that.topP)
-                && Objects.equals(maxTokens, that.maxTokens);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(temperature, topP, maxTokens);
-    }
 }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /**
  * A ShareGPT-format conversation file, mounted read-only into the runner pod: each request sends a conversation's first
@@ -16,6 +16,7 @@ import java.util.Objects;
         value = "has(self.configMap) != has(self.persistentVolumeClaim)",
         message = "spec.dataset.shareGpt: set exactly one of configMap and persistentVolumeClaim",
         reason = "FieldValueInvalid")
+@EqualsAndHashCode
 public class ShareGptSpec {
 
     @JsonPropertyDescription("A ConfigMap key holding the file (up to the ConfigMap limit of 1 MiB).")
@@ -29,17 +30,4 @@ public class ShareGptSpec {
     @JsonPropertyDescription("Caps each request's output tokens (fixes them with ignoreEos); otherwise the length of "
             + "the dataset's reply, capped by spec.sampling.maxTokens.")
     public Integer maxOutputTokens;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof ShareGptSpec that
-                && Objects.equals(configMap, that.configMap)
-                && Objects.equals(persistentVolumeClaim, that.persistentVolumeClaim)
-                && Objects.equals(maxOutputTokens, that.maxOutputTokens);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(configMap, persistentVolumeClaim, maxOutputTokens);
-    }
 }

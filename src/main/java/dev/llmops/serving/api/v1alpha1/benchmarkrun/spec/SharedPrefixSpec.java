@@ -5,10 +5,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Synthetic prompts in groups sharing a system prompt, each with a unique question: where prefix caching pays. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class SharedPrefixSpec {
 
     @Required
@@ -33,18 +34,4 @@ public class SharedPrefixSpec {
     @Max(1048576)
     @JsonPropertyDescription("Output tokens per request; replaces spec.sampling.maxTokens.")
     public Integer outputLength;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof SharedPrefixSpec that
-                && Objects.equals(groups, that.groups)
-                && Objects.equals(prefixTokens, that.prefixTokens)
-                && Objects.equals(questionTokens, that.questionTokens)
-                && Objects.equals(outputLength, that.outputLength);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(groups, prefixTokens, questionTokens, outputLength);
-    }
 }

@@ -7,10 +7,11 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** The single-request phase: each prompt alone, the single-stream tokens/s a user feels. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class SingleRequestSpec {
 
     @Default(BenchmarkDefaults.PROMPTS_JSON)
@@ -18,14 +19,4 @@ public class SingleRequestSpec {
     @JsonPropertyDescription(
             "Prompts sent one at a time. Empty skips the phase. Defaults to a code, a science and a long-form prompt.")
     public List<String> prompts = new ArrayList<>(BenchmarkDefaults.PROMPTS);
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof SingleRequestSpec that && Objects.equals(prompts, that.prompts);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(prompts);
-    }
 }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /**
  * Latency limits the stages are judged against. A request is good when it succeeded and met every limit given; a stage
@@ -22,6 +22,7 @@ import java.util.Objects;
         message = "spec.slo.attainment must be above 0 and at most 1 (a share of requests, e.g. 0.95)",
         reason = "FieldValueInvalid",
         fieldPath = ".attainment")
+@EqualsAndHashCode
 public class SloSpec {
 
     @Min(1)
@@ -47,19 +48,4 @@ public class SloSpec {
     @JsonPropertyDescription("Share of requests that must be good for a stage to meet the SLO, in (0, 1]; 0.95 when "
             + "absent. With 0.99 and one limit this is the p99 of that latency.")
     public Double attainment;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof SloSpec that
-                && Objects.equals(ttftP99Millis, that.ttftP99Millis)
-                && Objects.equals(tpotP99Millis, that.tpotP99Millis)
-                && Objects.equals(itlP99Millis, that.itlP99Millis)
-                && Objects.equals(e2eP99Millis, that.e2eP99Millis)
-                && Objects.equals(attainment, that.attainment);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(ttftP99Millis, tpotP99Millis, itlP99Millis, e2eP99Millis, attainment);
-    }
 }

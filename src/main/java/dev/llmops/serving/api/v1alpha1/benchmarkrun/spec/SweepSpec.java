@@ -7,7 +7,7 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /**
  * The fixed sweep: closed-loop concurrency levels (N workers each send the next request when their last one finishes)
@@ -22,6 +22,7 @@ import java.util.Objects;
         value = "!(has(self.concurrency) && size(self.concurrency) > 0 && has(self.rates) && size(self.rates) > 0)",
         message = "spec.sweep: one sweep is either closed-loop or open-loop: set concurrency or rates, not both",
         reason = "FieldValueInvalid")
+@EqualsAndHashCode
 public class SweepSpec {
 
     @Size(max = 32)
@@ -65,20 +66,4 @@ public class SweepSpec {
     @JsonPropertyDescription(
             "Seconds per level instead of a request count; requests in flight at the end are awaited and counted.")
     public Integer durationSecondsPerLevel;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof SweepSpec that
-                && Objects.equals(concurrency, that.concurrency)
-                && Objects.equals(rates, that.rates)
-                && Objects.equals(arrival, that.arrival)
-                && Objects.equals(maxConcurrency, that.maxConcurrency)
-                && Objects.equals(requestsPerLevel, that.requestsPerLevel)
-                && Objects.equals(durationSecondsPerLevel, that.durationSecondsPerLevel);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(concurrency, rates, arrival, maxConcurrency, requestsPerLevel, durationSecondsPerLevel);
-    }
 }

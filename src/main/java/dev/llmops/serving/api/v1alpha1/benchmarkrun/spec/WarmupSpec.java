@@ -6,10 +6,11 @@ import dev.llmops.serving.api.contract.BenchmarkDefaults;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
-import java.util.Objects;
+import lombok.EqualsAndHashCode;
 
 /** Requests that warm the server up and are not measured. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@EqualsAndHashCode
 public class WarmupSpec {
 
     @Default(BenchmarkDefaults.WARMUP_REQUESTS_TEXT)
@@ -23,16 +24,4 @@ public class WarmupSpec {
     @Max(1048576)
     @JsonPropertyDescription("max_tokens of each warm-up request.")
     public Integer maxTokens = BenchmarkDefaults.WARMUP_MAX_TOKENS;
-
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof WarmupSpec that
-                && Objects.equals(requests, that.requests)
-                && Objects.equals(maxTokens, that.maxTokens);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(requests, maxTokens);
-    }
 }
