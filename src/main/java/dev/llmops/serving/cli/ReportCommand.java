@@ -62,7 +62,8 @@ public class ReportCommand implements Callable<Integer> {
             names = {"-b", "--baseline"},
             paramLabel = "FILE",
             converter = FileOptions.Readable.class,
-            description = "A second BenchmarkRun to compare against, e.g. the autoregressive run.")
+            description = "A second BenchmarkRun shown beside the first, e.g. the autoregressive run; the speedups"
+                    + " shown are those either run's status recorded against the other.")
     Path baseline;
 
     @Option(

@@ -2,38 +2,48 @@ package dev.llmops.serving.report;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkSummary;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.ConfidenceInterval;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.QualityComparison;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * A candidate run against its baseline (or its reference): headline speedups and each stage both runs measured. Above
- * 1 means the candidate is better (more tokens per second, or a sooner first token). What the operator derived from
- * both runs' per-request samples (intervals, verdicts, output agreement) comes from the candidate's status.
+ * A comparison the operator wrote into a run's status (status.comparison or status.referenceComparison), as the
+ * reports show it. Every speedup, interval and verdict is the status's own, so a report never disagrees with kubectl
+ * get; when the compared run was given too, its measured figures stand next to the run's. Above 1 means the run whose
+ * status holds the comparison was better (more tokens per second, or a sooner first token).
  *
- * @param workloadMatched whether both runs sent the same requests; null when the status does not say
+ * @param run the run whose status holds the comparison, called the candidate below
+ * @param ofCandidate whether that run is the report's candidate, not the run given to compare with
+ * @param reference whether the comparison is with spec.reference rather than spec.baseline
+ * @param baseline the run compared with, as the status names it
+ * @param baselineGiven whether that run was given too, so its own figures are shown
  * @param message why the comparison has no intervals or verdicts, when it has none
  * @param quality agreement of both runs' greedy outputs, null when not compared
  */
-public record Comparison(
+record Comparison(
+        String run,
+        boolean ofCandidate,
+        boolean reference,
         String baseline,
+        boolean baselineGiven,
         Double singleStreamSpeedup,
         Double peakThroughputSpeedup,
+        Double capacitySpeedup,
+        String baselineCapacity,
         List<Stage> stages,
-        Boolean workloadMatched,
         String message,
         QualityComparison quality) {
 
     /**
-     * One stage of both runs. Only the speedups and the candidate's throughput are known when they come from the
-     * status; {@code paired} is null unless the status holds the paired comparison of this stage.
+     * One stage of the comparison: the speedups the status recorded, the candidate's figures, and the baseline's when
+     * the baseline run was given; {@code paired} is null unless the status holds the paired comparison of this stage.
      */
-    public record Stage(
+    record Stage(
             String name,
             Integer concurrency,
             Double baselineTokensPerSecond,
@@ -44,12 +54,13 @@ public record Comparison(
             Double ttftP50Speedup,
             Double baselineTpotP50,
             Double candidateTpotP50,
+            Double tpotP50Speedup,
             Double baselineAcceptLength,
             Double candidateAcceptLength,
             Paired paired) {}
 
     /** The paired bootstrap's figures of one stage: speedups with their 95 % intervals and the verdict. */
-    public record Paired(
+    record Paired(
             Integer pairs,
             SpeedVerdict verdict,
             Double throughputSpeedup,
@@ -63,7 +74,8 @@ public record Comparison(
             if (speedup.pairs == null
                     && speedup.verdict == null
                     && speedup.throughputSpeedupInterval == null
-                    && speedup.tpotP50Speedup == null) {
+                    && speedup.tpotP50SpeedupInterval == null
+                    && speedup.ttftP50SpeedupInterval == null) {
                 return null;
             }
             return new Paired(
@@ -78,131 +90,118 @@ public record Comparison(
         }
     }
 
-    /** Whether the baseline's own figures are known, not only the speedups the status recorded. */
-    public boolean baselineMeasured() {
-        return stages.stream().anyMatch(s -> s.baselineTokensPerSecond() != null);
-    }
-
     /** Whether any stage has figures of the paired comparison. */
-    public boolean paired() {
+    boolean paired() {
         return stages.stream().anyMatch(s -> s.paired() != null);
     }
 
     /** Whether either run reported an acceptance length for any stage. */
-    public boolean acceptanceMeasured() {
+    boolean acceptanceMeasured() {
         return stages.stream().anyMatch(s -> s.baselineAcceptLength() != null || s.candidateAcceptLength() != null);
     }
 
     /**
-     * Compares with the given baseline run, or else as the candidate's status already did, if it did; nothing when the
-     * two share no measured stage, as when either run failed before its first.
+     * The comparisons the report shows: the candidate's with its baseline and its reference, as its status holds them;
+     * then, when a second run was given that the candidate's status did not compare with, that run's comparisons with
+     * the candidate, if its status holds any.
      */
-    public static Optional<Comparison> of(BenchmarkRun candidate, Optional<BenchmarkRun> baseline) {
-        return baseline.map(b -> between(candidate, b))
-                .or(() -> fromStatus(candidate, candidate.getStatus().comparison))
-                .filter(c -> !c.stages().isEmpty());
+    static List<Comparison> recorded(BenchmarkRun candidate, Optional<BenchmarkRun> other) {
+        List<Comparison> comparisons = new ArrayList<>();
+        add(comparisons, candidate, true, false, candidate.getStatus().comparison, other);
+        add(comparisons, candidate, true, true, candidate.getStatus().referenceComparison, other);
+        if (other.isPresent() && comparisons.stream().noneMatch(Comparison::baselineGiven)) {
+            BenchmarkRun second = other.get();
+            Optional<BenchmarkRun> back = Optional.of(candidate);
+            if (compares(second.getStatus().comparison, second, candidate)) {
+                add(comparisons, second, false, false, second.getStatus().comparison, back);
+            }
+            if (compares(second.getStatus().referenceComparison, second, candidate)) {
+                add(comparisons, second, false, true, second.getStatus().referenceComparison, back);
+            }
+        }
+        return comparisons;
     }
 
     /**
-     * The comparison with spec.reference the operator wrote into the status, if it did; shown even without stages, as
-     * its message then says why.
+     * Why the report shows no comparison of the candidate with the other run given, when neither status holds one. The
+     * report divides no figures itself: without both runs' per-request samples it could only divide the statuses'
+     * figures, which is not what the operator records for runs that have samples, so its numbers would disagree.
      */
-    public static Optional<Comparison> reference(BenchmarkRun candidate) {
-        return fromStatus(candidate, candidate.getStatus().referenceComparison);
-    }
-
-    /**
-     * Compares two full runs stage by stage, matching stages by name; the paired figures come from the candidate's
-     * status when it compared with the same run.
-     */
-    public static Comparison between(BenchmarkRun candidate, BenchmarkRun baseline) {
-        String name = baseline.getMetadata().getName();
-        BaselineComparison status = candidate.getStatus().comparison;
-        BaselineComparison paired = status != null && name.equals(status.baseline) ? status : null;
-        List<Stage> stages = Stages.ordered(candidate).stream()
-                .flatMap(c -> Stages.named(baseline, c.name).map(b -> stage(c, b, speedup(paired, c.name))).stream())
-                .toList();
-        BenchmarkSummary cs = candidate.getStatus().summary;
-        BenchmarkSummary bs = baseline.getStatus().summary;
-        return new Comparison(
-                name,
-                cs == null || bs == null ? null : ratio(cs.singleStreamTokensPerSecond, bs.singleStreamTokensPerSecond),
-                cs == null || bs == null ? null : ratio(cs.peakTokensPerSecond, bs.peakTokensPerSecond),
-                stages,
-                paired == null ? null : paired.workloadMatched,
-                paired == null ? null : paired.message,
-                paired == null ? null : paired.quality);
-    }
-
-    private static Optional<Comparison> fromStatus(BenchmarkRun candidate, BaselineComparison status) {
-        if (status == null) {
+    static Optional<String> notRecorded(BenchmarkRun candidate, BenchmarkRun other, List<Comparison> recorded) {
+        if (recorded.stream().anyMatch(Comparison::baselineGiven)) {
             return Optional.empty();
         }
-        List<Stage> stages =
-                status.stages.stream().map(s -> fromSpeedup(candidate, s)).toList();
-        return Optional.of(new Comparison(
+        return Optional.of("Neither " + HtmlReport.name(candidate) + " nor " + HtmlReport.name(other)
+                + " records a comparison with the other, so no speedups are shown, only each run's own figures. The"
+                + " operator compares a run with the runs its spec.baseline and spec.reference name, once both"
+                + " succeeded.");
+    }
+
+    /**
+     * Whether the status's comparison is with the other run: a status names that run only by name, in the namespace of
+     * the run that holds it, so a saved run of another namespace is a different run.
+     */
+    private static boolean compares(BaselineComparison status, BenchmarkRun holder, BenchmarkRun other) {
+        String namespace = holder.getMetadata().getNamespace();
+        String otherNamespace = other.getMetadata().getNamespace();
+        return status != null
+                && HtmlReport.name(other).equals(status.baseline)
+                && (namespace == null || otherNamespace == null || namespace.equals(otherNamespace));
+    }
+
+    private static void add(
+            List<Comparison> comparisons,
+            BenchmarkRun holder,
+            boolean ofCandidate,
+            boolean reference,
+            BaselineComparison status,
+            Optional<BenchmarkRun> other) {
+        if (status == null) {
+            return;
+        }
+        Optional<BenchmarkRun> compared = other.filter(o -> compares(status, holder, o));
+        comparisons.add(new Comparison(
+                HtmlReport.name(holder),
+                ofCandidate,
+                reference,
                 status.baseline,
+                compared.isPresent(),
                 status.singleStreamSpeedup,
                 status.peakThroughputSpeedup,
-                stages,
-                status.workloadMatched,
+                status.capacitySpeedup,
+                status.baselineCapacity,
+                status.stages.stream().map(s -> stage(holder, compared, s)).toList(),
                 status.message,
                 status.quality));
     }
 
-    private static StageSpeedup speedup(BaselineComparison status, String stage) {
-        if (status == null) {
-            return null;
-        }
-        return status.stages.stream()
-                .filter(s -> s.name != null && s.name.equals(stage))
-                .findFirst()
-                .orElse(null);
-    }
-
-    private static Stage stage(StageResult candidate, StageResult baseline, StageSpeedup speedup) {
-        Double baselineTtft = Stages.percentile(baseline.ttftMillis, Stages.Percentile.P50);
-        Double candidateTtft = Stages.percentile(candidate.ttftMillis, Stages.Percentile.P50);
-        return new Stage(
-                candidate.name,
-                candidate.concurrency,
-                baseline.outputTokensPerSecond,
-                candidate.outputTokensPerSecond,
-                ratio(candidate.outputTokensPerSecond, baseline.outputTokensPerSecond),
-                baselineTtft,
-                candidateTtft,
-                ratio(baselineTtft, candidateTtft),
-                Stages.percentile(baseline.tpotMillis, Stages.Percentile.P50),
-                Stages.percentile(candidate.tpotMillis, Stages.Percentile.P50),
-                baseline.specAcceptLength,
-                candidate.specAcceptLength,
-                speedup == null ? null : Paired.of(speedup));
-    }
-
-    private static Stage fromSpeedup(BenchmarkRun candidate, StageSpeedup speedup) {
-        Optional<StageResult> stage = Stages.named(candidate, speedup.name);
+    private static Stage stage(BenchmarkRun holder, Optional<BenchmarkRun> compared, StageSpeedup speedup) {
+        Optional<StageResult> candidate = Stages.named(holder, speedup.name);
+        Optional<StageResult> baseline = compared.flatMap(b -> Stages.named(b, speedup.name));
         return new Stage(
                 speedup.name,
-                stage.map(s -> s.concurrency).orElse(null),
-                null,
-                stage.map(s -> s.outputTokensPerSecond).orElse(null),
+                candidate.map(s -> s.concurrency).orElse(null),
+                baseline.map(s -> s.outputTokensPerSecond).orElse(null),
+                candidate.map(s -> s.outputTokensPerSecond).orElse(null),
                 speedup.throughputSpeedup,
-                null,
-                null,
+                baseline.map(s -> Stages.percentile(s.ttftMillis, Stages.Percentile.P50))
+                        .orElse(null),
+                candidate
+                        .map(s -> Stages.percentile(s.ttftMillis, Stages.Percentile.P50))
+                        .orElse(null),
                 speedup.ttftP50Speedup,
-                null,
-                null,
-                speedup.baselineSpecAcceptLength,
+                baseline.map(s -> Stages.percentile(s.tpotMillis, Stages.Percentile.P50))
+                        .orElse(null),
+                candidate
+                        .map(s -> Stages.percentile(s.tpotMillis, Stages.Percentile.P50))
+                        .orElse(null),
+                speedup.tpotP50Speedup,
+                speedup.baselineSpecAcceptLength != null
+                        ? speedup.baselineSpecAcceptLength
+                        : baseline.map(s -> s.specAcceptLength).orElse(null),
                 speedup.specAcceptLength != null
                         ? speedup.specAcceptLength
-                        : stage.map(s -> s.specAcceptLength).orElse(null),
+                        : candidate.map(s -> s.specAcceptLength).orElse(null),
                 Paired.of(speedup));
-    }
-
-    static Double ratio(Double numerator, Double denominator) {
-        if (numerator == null || denominator == null || denominator == 0) {
-            return null;
-        }
-        return numerator / denominator;
     }
 }

@@ -59,8 +59,12 @@ public final class HtmlReport {
 
         if (runs.stream().anyMatch(run -> !run.getStatus().stages.isEmpty())) {
             html.append("<h2>Summary</h2>").append(summaryTable(runs));
-            Comparison.of(candidate, baseline).ifPresent(c -> html.append(comparison("Compared with ", c)));
-            Comparison.reference(candidate).ifPresent(c -> html.append(comparison("Compared with reference ", c)));
+            List<Comparison> comparisons = Comparison.recorded(candidate, baseline);
+            comparisons.forEach(c -> html.append(comparison(c)));
+            baseline.flatMap(b -> Comparison.notRecorded(candidate, b, comparisons))
+                    .ifPresent(note -> html.append("<p class=\"warning\">")
+                            .append(Html.text(note))
+                            .append("</p>"));
             html.append(verdicts(candidate));
             html.append(goodput(runs));
             html.append(charts(runs));
@@ -186,10 +190,13 @@ public final class HtmlReport {
     }
 
     /** The comparison's table, then what the paired samples say: intervals, verdicts, acceptance, agreement. */
-    private static String comparison(String heading, Comparison c) {
+    private static String comparison(Comparison c) {
+        String baseline = (c.reference() ? "reference " : "") + Format.orMissing(c.baseline());
+        String of = c.ofCandidate() ? "" : " of " + c.run();
         StringBuilder html = new StringBuilder("<h2>")
-                .append(Html.escape(heading + Format.orMissing(c.baseline())))
+                .append(Html.escape((c.ofCandidate() ? "Compared with " : c.run() + " compared with ") + baseline))
                 .append("</h2>");
+        html.append(headline(c));
         if (!c.stages().isEmpty()) {
             html.append(comparisonTable(c));
         }
@@ -201,8 +208,8 @@ public final class HtmlReport {
                     c.paired() ? HtmlTable.Kind.VERDICTS : HtmlTable.Kind.FIGURES,
                     Verdicts.pairedHeaders(c).toArray(String[]::new));
             c.stages().forEach(s -> table.row(Verdicts.pairedRow(c, s)));
-            html.append("<h2>Paired per request against ")
-                    .append(Html.escape(Format.orMissing(c.baseline())))
+            html.append("<h2>")
+                    .append(Html.escape("Paired per request" + of + " against " + Format.orMissing(c.baseline())))
                     .append("</h2>")
                     .append(table.html());
         }
@@ -210,7 +217,7 @@ public final class HtmlReport {
         if (!bars.isEmpty()) {
             html.append("<div class=\"charts\">")
                     .append(SvgSpeedupChart.render(
-                            "Throughput speedup over " + Format.orMissing(c.baseline()) + " (95 % interval)",
+                            "Throughput speedup" + of + " over " + Format.orMissing(c.baseline()) + " (95 % interval)",
                             "speedup (×)",
                             bars))
                     .append("</div>");
@@ -237,29 +244,45 @@ public final class HtmlReport {
         return "<h2>Verdicts of " + Html.escape(name(run)) + "</h2>" + table.html();
     }
 
-    private static String comparisonTable(Comparison c) {
+    /** The headline speedups, and the capacities' when both runs searched for one. */
+    private static String headline(Comparison c) {
         StringBuilder html = new StringBuilder("<p>Single-stream speedup <strong>")
                 .append(Format.speedup(c.singleStreamSpeedup()))
                 .append("</strong> · peak throughput speedup <strong>")
                 .append(Format.speedup(c.peakThroughputSpeedup()))
-                .append("</strong></p>");
-        if (!c.baselineMeasured()) {
+                .append("</strong>");
+        if (c.capacitySpeedup() != null || c.baselineCapacity() != null) {
+            html.append(" · capacity speedup <strong>")
+                    .append(Format.speedup(c.capacitySpeedup()))
+                    .append("</strong> (capacity of ")
+                    .append(Html.escape(Format.orMissing(c.baseline())))
+                    .append(": ")
+                    .append(Html.text(Format.orMissing(c.baselineCapacity())))
+                    .append(')');
+        }
+        return html.append("</p>").toString();
+    }
+
+    private static String comparisonTable(Comparison c) {
+        if (!c.baselineGiven()) {
             HtmlTable table = new HtmlTable(
                     HtmlTable.Kind.FIGURES,
                     "Stage",
                     "Concurrency",
                     "Output tok/s",
                     "Throughput speedup",
-                    "TTFT p50 speedup");
+                    "TTFT p50 speedup",
+                    "TPOT p50 speedup");
             for (Comparison.Stage s : c.stages()) {
                 table.row(
                         s.name(),
                         Format.integer(s.concurrency()),
                         Format.number(s.candidateTokensPerSecond()),
                         Format.speedup(s.throughputSpeedup()),
-                        Format.speedup(s.ttftP50Speedup()));
+                        Format.speedup(s.ttftP50Speedup()),
+                        Format.speedup(s.tpotP50Speedup()));
             }
-            return html.append(table.html()).toString();
+            return table.html();
         }
         HtmlTable table = new HtmlTable(
                 HtmlTable.Kind.FIGURES,
@@ -272,7 +295,8 @@ public final class HtmlReport {
                 "Candidate TTFT p50 (ms)",
                 "TTFT speedup",
                 "Baseline TPOT p50 (ms)",
-                "Candidate TPOT p50 (ms)");
+                "Candidate TPOT p50 (ms)",
+                "TPOT speedup");
         for (Comparison.Stage s : c.stages()) {
             table.row(
                     s.name(),
@@ -284,9 +308,10 @@ public final class HtmlReport {
                     Format.number(s.candidateTtftP50()),
                     Format.speedup(s.ttftP50Speedup()),
                     Format.number(s.baselineTpotP50()),
-                    Format.number(s.candidateTpotP50()));
+                    Format.number(s.candidateTpotP50()),
+                    Format.speedup(s.tpotP50Speedup()));
         }
-        return html.append(table.html()).toString();
+        return table.html();
     }
 
     /**

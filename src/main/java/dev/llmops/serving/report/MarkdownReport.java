@@ -44,15 +44,22 @@ public final class MarkdownReport {
                 .append(Format.integer(summary.failedRequests))
                 .append("\n\n");
 
-        Optional<Comparison> comparison = Comparison.of(candidate, baseline);
-        if (comparison.isPresent()) {
-            comparison(md, "Against", comparison.get());
-        } else if (status.stages.isEmpty()) {
-            md.append("No stage has finished.\n");
-        } else {
+        List<Comparison> comparisons = Comparison.recorded(candidate, baseline);
+        Optional<Comparison> first = comparisons.stream()
+                .findFirst()
+                .filter(c -> c.ofCandidate() && !c.reference() && !c.stages().isEmpty());
+        if (first.isEmpty()) {
             stages(md, candidate);
         }
-        Comparison.reference(candidate).ifPresent(c -> comparison(md.append('\n'), "Against reference", c));
+        for (Comparison c : comparisons) {
+            comparison(c == first.orElse(null) ? md : md.append('\n'), c);
+        }
+        Optional<String> notRecorded = baseline.flatMap(b -> Comparison.notRecorded(candidate, b, comparisons));
+        if (notRecorded.isPresent()) {
+            md.append("\n⚠ ").append(text(notRecorded.get())).append("\n\n#### Stages of ");
+            md.append(code(HtmlReport.name(baseline.get()))).append("\n\n");
+            stages(md, baseline.get());
+        }
         verdicts(md, candidate);
         List<BenchmarkRun> runs = new ArrayList<>(List.of(candidate));
         baseline.ifPresent(runs::add);
@@ -62,6 +69,10 @@ public final class MarkdownReport {
     }
 
     private static void stages(StringBuilder md, BenchmarkRun run) {
+        if (run.getStatus().stages.isEmpty()) {
+            md.append("No stage has finished.\n");
+            return;
+        }
         boolean acceptance = Stages.acceptanceMeasured(run);
         List<String> headers = new ArrayList<>(List.of(
                 "Stage",
@@ -114,18 +125,27 @@ public final class MarkdownReport {
     }
 
     /** The comparison's headline and tables, then what the paired samples say. */
-    private static void comparison(StringBuilder md, String label, Comparison c) {
-        md.append(label)
-                .append(' ')
-                .append(code(c.baseline()))
+    private static void comparison(StringBuilder md, Comparison c) {
+        String baseline = (c.reference() ? "reference " : "") + code(c.baseline());
+        md.append(c.ofCandidate() ? "Against " : code(c.run()) + " against ")
+                .append(baseline)
                 .append(": single-stream ")
                 .append(Format.speedup(c.singleStreamSpeedup()))
                 .append(", peak throughput ")
-                .append(Format.speedup(c.peakThroughputSpeedup()))
-                .append("\n\n");
+                .append(Format.speedup(c.peakThroughputSpeedup()));
+        if (c.capacitySpeedup() != null || c.baselineCapacity() != null) {
+            md.append(", capacity ")
+                    .append(Format.speedup(c.capacitySpeedup()))
+                    .append(" (capacity of ")
+                    .append(code(c.baseline()))
+                    .append(": ")
+                    .append(text(c.baselineCapacity()))
+                    .append(')');
+        }
+        md.append("\n\n");
         if (c.stages().isEmpty()) {
             md.append("No stage in common.\n");
-        } else if (c.baselineMeasured()) {
+        } else if (c.baselineGiven()) {
             table(
                     md,
                     List.of(
@@ -135,7 +155,9 @@ public final class MarkdownReport {
                             "Candidate tok/s",
                             "Speedup",
                             "TTFT p50 baseline → candidate (ms)",
-                            "TPOT p50 baseline → candidate (ms)"));
+                            "TTFT p50 speedup",
+                            "TPOT p50 baseline → candidate (ms)",
+                            "TPOT p50 speedup"));
             for (Comparison.Stage s : c.stages()) {
                 row(
                         md,
@@ -145,10 +167,14 @@ public final class MarkdownReport {
                         Format.number(s.candidateTokensPerSecond()),
                         Format.speedup(s.throughputSpeedup()),
                         Format.number(s.baselineTtftP50()) + " → " + Format.number(s.candidateTtftP50()),
-                        Format.number(s.baselineTpotP50()) + " → " + Format.number(s.candidateTpotP50()));
+                        Format.speedup(s.ttftP50Speedup()),
+                        Format.number(s.baselineTpotP50()) + " → " + Format.number(s.candidateTpotP50()),
+                        Format.speedup(s.tpotP50Speedup()));
             }
         } else {
-            table(md, List.of("Stage", "Concurrency", "Output tok/s", "Speedup", "TTFT p50 speedup"));
+            table(
+                    md,
+                    List.of("Stage", "Concurrency", "Output tok/s", "Speedup", "TTFT p50 speedup", "TPOT p50 speedup"));
             for (Comparison.Stage s : c.stages()) {
                 row(
                         md,
@@ -156,14 +182,17 @@ public final class MarkdownReport {
                         Format.integer(s.concurrency()),
                         Format.number(s.candidateTokensPerSecond()),
                         Format.speedup(s.throughputSpeedup()),
-                        Format.speedup(s.ttftP50Speedup()));
+                        Format.speedup(s.ttftP50Speedup()),
+                        Format.speedup(s.tpotP50Speedup()));
             }
         }
         if (c.message() != null) {
             md.append("\n⚠ ").append(text(c.message())).append('\n');
         }
         if (c.paired() || c.acceptanceMeasured()) {
-            md.append("\nPaired per request against ")
+            md.append("\nPaired per request")
+                    .append(c.ofCandidate() ? "" : " of " + code(c.run()))
+                    .append(" against ")
                     .append(code(c.baseline()))
                     .append(":\n\n");
             table(md, Verdicts.pairedHeaders(c));

@@ -47,6 +47,24 @@ class ReportCommandTest {
     }
 
     @Test
+    void twoRunsNeitherStatusComparesArePrintedSideBySideSayingSo() {
+        Cli.Run run = report(
+                "--file",
+                ReportTest.BASELINE.toString(),
+                "--baseline",
+                UnfinishedRunReportTest.DEMO_BASELINE.toString(),
+                "--format",
+                "md");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("⚠ Neither kimi-k2-autoregressive nor autoregressive records a comparison with the other")
+                .contains("| c64 | 64 | 1195.0 |")
+                .contains("#### Stages of `autoregressive`")
+                .doesNotContain("×");
+    }
+
+    @Test
     void readsStandardInputAndPrintsMarkdown() throws IOException {
         InputStream stdin = System.in;
         Cli.Run run;
