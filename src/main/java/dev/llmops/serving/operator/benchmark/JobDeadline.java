@@ -42,7 +42,7 @@ public final class JobDeadline {
     }
 
     /** The plan the runner makes of the flags {@link RunnerArguments} writes for this spec. */
-    static RunPlan plan(BenchmarkRunSpec spec) {
+    private static RunPlan plan(BenchmarkRunSpec spec) {
         Integer duration = spec.sweep.durationSecondsPerLevel;
         return new RunPlan(
                 spec.singleRequest.prompts.size(),

@@ -19,9 +19,10 @@ import java.util.function.Function;
  * the probes of a capacity search are left to status.capacity, since a search breaks the SLO on purpose.
  *
  * <p>A stage that carries its SLO attainment (the runner measured it per request) meets the SLO when the attainment
- * reaches the target (spec.slo.attainment, else {@link BenchmarkDefaults#SLO_ATTAINMENT}). A stage without it, as in a summary of
- * format version 1, is judged by its p99s against the limits. A stage where every request failed broke the SLO; a
- * stage whose figures the summary dropped leaves the verdict unknown unless a lower one already broke.
+ * reaches the target (spec.slo.attainment, else {@link BenchmarkDefaults#SLO_ATTAINMENT}, as the runner's). A stage
+ * without it, as in a summary of format version 1, is judged by its p99s against the limits. A stage where every
+ * request failed broke the SLO; a stage whose figures the summary dropped leaves the verdict unknown unless a lower one
+ * already broke.
  */
 public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String reason, String message) {
 

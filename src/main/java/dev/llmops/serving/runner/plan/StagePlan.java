@@ -33,7 +33,7 @@ public record StagePlan(
         return config.plan().stages().stream().map(stage -> of(stage, config)).toList();
     }
 
-    /** Probe {@code k} (from 1) of a capacity search at {@code load} streams or requests/s; see {@link RunPlan#probe}. */
+    /** Probe {@code k} (from 1) of a capacity search at {@code load} streams or requests/s: {@link RunPlan#probe}. */
     public static StagePlan probe(BenchmarkConfig config, int k, double load) {
         return of(config.plan().probe(config.findCapacity(), config.slo().attainment(), k, load), config);
     }
