@@ -1,6 +1,5 @@
 package dev.llmops.serving.report;
 
-import java.math.BigDecimal;
 import java.util.Locale;
 
 /** The frame every chart of the report draws in: size, margins, title, axis labels, legend, number formats. */
@@ -86,11 +85,6 @@ final class SvgFrame {
             return String.format(Locale.ROOT, "%.0f", value);
         }
         return String.format(Locale.ROOT, magnitude >= 10 ? "%.1f" : "%.2f", value);
-    }
-
-    /** The value as measured, without a trailing zero, for machine reading. */
-    static String exact(double value) {
-        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     static String line(double x1, double y1, double x2, double y2, String cssClass) {

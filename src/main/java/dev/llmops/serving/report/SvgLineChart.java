@@ -10,7 +10,6 @@ import static dev.llmops.serving.report.SvgFrame.TOP;
 import static dev.llmops.serving.report.SvgFrame.WIDTH;
 import static dev.llmops.serving.report.SvgFrame.axisLabels;
 import static dev.llmops.serving.report.SvgFrame.empty;
-import static dev.llmops.serving.report.SvgFrame.exact;
 import static dev.llmops.serving.report.SvgFrame.format;
 import static dev.llmops.serving.report.SvgFrame.legendEntry;
 import static dev.llmops.serving.report.SvgFrame.line;
@@ -18,6 +17,7 @@ import static dev.llmops.serving.report.SvgFrame.niceStep;
 import static dev.llmops.serving.report.SvgFrame.open;
 import static dev.llmops.serving.report.SvgFrame.text;
 
+import dev.llmops.serving.api.contract.PlainNumber;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -92,7 +92,7 @@ final class SvgLineChart {
                         y.map(p.value()),
                         colour,
                         p.concurrency(),
-                        exact(p.value()),
+                        PlainNumber.text(p.value()),
                         Html.escape(s.name()),
                         p.concurrency(),
                         format(p.value()),

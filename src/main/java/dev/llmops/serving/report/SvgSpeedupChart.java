@@ -9,7 +9,6 @@ import static dev.llmops.serving.report.SvgFrame.TOP;
 import static dev.llmops.serving.report.SvgFrame.WIDTH;
 import static dev.llmops.serving.report.SvgFrame.axisLabels;
 import static dev.llmops.serving.report.SvgFrame.empty;
-import static dev.llmops.serving.report.SvgFrame.exact;
 import static dev.llmops.serving.report.SvgFrame.format;
 import static dev.llmops.serving.report.SvgFrame.legendEntry;
 import static dev.llmops.serving.report.SvgFrame.line;
@@ -17,6 +16,7 @@ import static dev.llmops.serving.report.SvgFrame.niceStep;
 import static dev.llmops.serving.report.SvgFrame.open;
 import static dev.llmops.serving.report.SvgFrame.text;
 
+import dev.llmops.serving.api.contract.PlainNumber;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
 import java.util.List;
 import java.util.Locale;
@@ -89,9 +89,9 @@ final class SvgSpeedupChart {
                 "<g class=\"interval\" data-stage=\"%s\" data-estimate=\"%s\" data-low=\"%s\" data-high=\"%s\" "
                         + "data-verdict=\"%s\" stroke=\"%s\" stroke-width=\"2\">",
                 Html.escape(bar.stage()),
-                exact(bar.estimate()),
-                exact(bar.low()),
-                exact(bar.high()),
+                PlainNumber.text(bar.estimate()),
+                PlainNumber.text(bar.low()),
+                PlainNumber.text(bar.high()),
                 verdict,
                 colour));
         double low = y.map(bar.low());

@@ -1,6 +1,7 @@
 package dev.llmops.serving.runner;
 
 import dev.llmops.serving.api.contract.QualityOutput;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.output.BenchmarkReport;
 import dev.llmops.serving.runner.output.CapacityReport;
 import dev.llmops.serving.runner.output.SingleRequestReport;
@@ -110,7 +111,7 @@ public final class BenchmarkRunner {
             boolean qualityDue = config.quality();
             for (int i = 0; i < plan.size(); i++) {
                 StagePlan stage = plan.get(i);
-                if (qualityDue && stage.mode() != StagePlan.Mode.SINGLE) {
+                if (qualityDue && stage.mode() != RunPlan.Mode.SINGLE) {
                     runQuality(warn);
                     qualityDue = false;
                 }
@@ -158,7 +159,7 @@ public final class BenchmarkRunner {
             telemetry.stageStarted(stage.name());
             probe.readAndReset();
             SaturationCheck check = new SaturationCheck(
-                    stage.mode() == StagePlan.Mode.OPEN_LOOP,
+                    stage.mode() == RunPlan.Mode.OPEN_LOOP,
                     plannedRequests(stage),
                     config.slo().attainment());
             boolean[] stopped = new boolean[1];
@@ -198,7 +199,7 @@ public final class BenchmarkRunner {
         if (stage.requests() > 0) {
             return stage.requests();
         }
-        return stage.mode() == StagePlan.Mode.OPEN_LOOP
+        return stage.mode() == RunPlan.Mode.OPEN_LOOP
                 ? (int) Math.ceil(stage.rate() * stage.duration().toNanos() / 1e9)
                 : 0;
     }
@@ -264,7 +265,7 @@ public final class BenchmarkRunner {
      */
     private void warmUpOpenLoop(List<StagePlan> plan) throws InterruptedException {
         Optional<StagePlan> firstRate = plan.stream()
-                .filter(stage -> stage.mode() == StagePlan.Mode.OPEN_LOOP)
+                .filter(stage -> stage.mode() == RunPlan.Mode.OPEN_LOOP)
                 .findFirst();
         if (config.warmupRequests() == 0 || firstRate.isEmpty()) {
             return;
@@ -273,7 +274,7 @@ public final class BenchmarkRunner {
         int requests = (int) Math.min(MAX_OPEN_LOOP_WARMUP_REQUESTS, Math.ceil(rate * OPEN_LOOP_WARMUP_SECONDS));
         StagePlan warmup = new StagePlan(
                 "warmup-" + firstRate.get().name(),
-                StagePlan.Mode.OPEN_LOOP,
+                RunPlan.Mode.OPEN_LOOP,
                 0,
                 rate,
                 requests,
@@ -322,7 +323,7 @@ public final class BenchmarkRunner {
      */
     private StageRecorder runStage(StagePlan stage, Predicate<StageRecorder.Progress> monitor)
             throws InterruptedException {
-        boolean measuredSweep = stage.mode() != StagePlan.Mode.SINGLE;
+        boolean measuredSweep = stage.mode() != RunPlan.Mode.SINGLE;
         int maxTokens = measuredSweep ? config.measuredMaxTokens() : config.maxTokens();
         StageRecorder recorder = new StageRecorder(
                 stage, maxTokens, measuredSweep && config.ignoreEos() && !config.variableOutputLength(), config.slo());

@@ -1,5 +1,7 @@
 package dev.llmops.serving.runner;
 
+import dev.llmops.serving.api.contract.PlainNumber;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.runner.output.SingleRequestReport;
 import dev.llmops.serving.runner.output.StageReport;
@@ -95,14 +97,14 @@ final class StageRecorder {
         lastActualSendNanos = Math.max(lastActualSendNanos, result.sendNanos());
         lastEndNanos = Math.max(lastEndNanos, result.endNanos());
         sumLatencyNanos += result.endNanos() - intendedNanos;
-        if (plan.mode() == StagePlan.Mode.OPEN_LOOP) {
+        if (plan.mode() == RunPlan.Mode.OPEN_LOOP) {
             scheduleLag.record(result.sendNanos() - intendedNanos);
         }
         if (!result.succeeded()) {
             failed++;
             failures.merge(result.failureClass(), 1, Integer::sum);
             errors.putIfAbsent(result.failureClass(), result.errorMessage());
-            if (plan.mode() == StagePlan.Mode.SINGLE) {
+            if (plan.mode() == RunPlan.Mode.SINGLE) {
                 singles.add(new SingleRequestReport(
                         prompt,
                         result.outputTokens(),
@@ -143,7 +145,7 @@ final class StageRecorder {
         }
         result.tpotMillis().ifPresent(millis -> tpot.record(Math.round(millis * 1e6)));
         result.forEachInterTokenLatency(itl::record);
-        if (plan.mode() == StagePlan.Mode.SINGLE) {
+        if (plan.mode() == RunPlan.Mode.SINGLE) {
             singles.add(new SingleRequestReport(
                     prompt,
                     result.outputTokens(),
@@ -173,7 +175,7 @@ final class StageRecorder {
         put(latencies, StageReport.ITL, itl);
         put(latencies, StageReport.E2E, e2e);
         put(latencies, StageReport.SCHEDULE_LAG, scheduleLag);
-        boolean closed = plan.mode() != StagePlan.Mode.OPEN_LOOP;
+        boolean closed = plan.mode() != RunPlan.Mode.OPEN_LOOP;
         double cpuUtilisation =
                 window > 0 ? client.cpuSeconds() / window / Runtime.getRuntime().availableProcessors() : 0;
         Double achievedRate = closed ? null : rate(lastActualSendNanos);
@@ -244,7 +246,7 @@ final class StageRecorder {
                 plan.name(),
                 achievedRate == null ? 0 : achievedRate,
                 scheduledRate == null ? plan.rate() : scheduledRate,
-                StagePlan.number(plan.rate()),
+                PlainNumber.text(plan.rate()),
                 lag == null ? 0 : lag.p99(),
                 lag == null ? 0 : lag.max(),
                 plan.maxInFlight() > 0

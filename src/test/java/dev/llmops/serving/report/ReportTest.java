@@ -3,8 +3,8 @@ package dev.llmops.serving.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityOutcome;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;

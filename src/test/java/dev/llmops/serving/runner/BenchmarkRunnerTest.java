@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import dev.llmops.serving.api.contract.CompactSummary;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.output.BenchmarkReport;
 import dev.llmops.serving.runner.output.CompactSummaryWriter;
 import dev.llmops.serving.runner.output.StageReport;
@@ -361,7 +362,7 @@ class BenchmarkRunnerTest {
                     .run();
 
             StageReport r200 = stage(report, "r200");
-            assertThat(r200.mode()).isEqualTo(StagePlan.Mode.OPEN_LOOP);
+            assertThat(r200.mode()).isEqualTo(RunPlan.Mode.OPEN_LOOP);
             assertThat(r200.requestRate()).isEqualTo(200.0);
             assertThat(r200.completed()).isEqualTo(20);
             assertThat(r200.latency(StageReport.SCHEDULE_LAG).median())

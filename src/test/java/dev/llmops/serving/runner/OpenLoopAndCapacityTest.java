@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import dev.llmops.serving.api.contract.BenchmarkDefaults;
+import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.runner.output.BenchmarkReport;
 import dev.llmops.serving.runner.output.CapacityReport;
 import dev.llmops.serving.runner.output.StageReport;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
-import dev.llmops.serving.runner.plan.CapacityMode;
 import dev.llmops.serving.runner.plan.CapacitySearch;
 import dev.llmops.serving.runner.plan.Slo;
 import dev.llmops.serving.runner.plan.StagePlan;
@@ -304,7 +304,7 @@ class OpenLoopAndCapacityTest {
                 .start()) {
             BenchmarkReport report = run(
                     config(simulator)
-                            .findCapacity(CapacityMode.CONCURRENCY)
+                            .findCapacity(CapacityMode.Concurrency)
                             .slo(new Slo(null, tpotLimit, null, null, 0.9))
                             .requestsPerLevel(20)
                             .build(),
@@ -336,7 +336,7 @@ class OpenLoopAndCapacityTest {
             BenchmarkReport report = run(
                     config(simulator)
                             .singleRequests(true)
-                            .findCapacity(CapacityMode.RATE)
+                            .findCapacity(CapacityMode.Rate)
                             .maxProbes(16)
                             .arrival(Arrival.CONSTANT)
                             .slo(new Slo(null, tpotLimit, null, null, 0.9))

@@ -36,7 +36,25 @@ public final class BenchmarkDefaults {
     public static final long SEED = 1;
     public static final String SEED_TEXT = "" + SEED;
 
-    /** The sweep's closed-loop levels, as the bench command's --concurrency takes them. */
+    /** Share of good requests a stage needs to meet the SLO when none is named. */
+    public static final double SLO_ATTAINMENT = 0.95;
+
+    public static final String SLO_ATTAINMENT_TEXT = "" + SLO_ATTAINMENT;
+
+    /** Probes a capacity search may run. */
+    public static final int MAX_PROBES = 12;
+
+    public static final String MAX_PROBES_TEXT = "" + MAX_PROBES;
+
+    /** Seconds after which a capacity search starts no more probes. */
+    public static final int MAX_SEARCH_SECONDS = 1800;
+
+    public static final String MAX_SEARCH_SECONDS_TEXT = "" + MAX_SEARCH_SECONDS;
+
+    /**
+     * The sweep's closed-loop levels, as the bench command's --concurrency takes them; {@link
+     * RunPlan#concurrencyLevels} says when they apply.
+     */
     public static final String CONCURRENCY_TEXT = "8,16,32,48,64";
 
     public static final String CONCURRENCY_JSON = "[" + CONCURRENCY_TEXT + "]";

@@ -51,6 +51,19 @@ public final class RunnerFlags {
     public static final String QUALITY_MAX_TOKENS = "--quality-max-tokens";
     public static final String SAMPLES_LOG = "--samples-log";
     public static final String SAMPLES_OUT = "--samples-out";
+    /** The most {@link #CONCURRENCY} levels and {@link #RATE} rates one run takes together. */
+    public static final int MAX_LEVELS = 64;
+    /** The highest closed-loop level, {@link #MAX_CONCURRENCY} and capacity probe, in streams. */
+    public static final int MAX_CONCURRENCY_LEVEL = 4096;
+    /** The highest {@link #RATE} and rate probe, in requests per second. */
+    public static final int MAX_RATE = 100000;
+    /** The most {@link #MAX_PROBES} a capacity search takes. */
+    public static final int MAX_MAX_PROBES = 64;
+    /** The most {@link #MAX_SEARCH_SECONDS} a capacity search takes. */
+    public static final int MAX_MAX_SEARCH_SECONDS = 86400;
+    /** The most {@link #QUALITY_MAX_TOKENS} a quality request takes. */
+    public static final int MAX_QUALITY_MAX_TOKENS = 4096;
+
     /** Separates the values of a list flag: {@code --concurrency 8,16}. */
     public static final String LIST_SEPARATOR = ",";
 

@@ -1,9 +1,10 @@
 package dev.llmops.serving.operator.benchmark;
 
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.api.contract.CompactSummary;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityOutcome;
+import dev.llmops.serving.api.contract.PlainNumber;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityResult;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacityMode;
 import java.util.Locale;
 
 /**
@@ -20,12 +21,8 @@ public final class CapacityResults {
     /** From a summary {@link SummaryParser} validated. */
     static CapacityResult of(CompactSummary.Capacity capacity) {
         CapacityResult result = new CapacityResult();
-        result.mode = SummaryParser.RATE_MODE.equals(capacity.mode()) ? CapacityMode.Rate : CapacityMode.Concurrency;
-        result.outcome = switch (capacity.outcome()) {
-            case SummaryParser.FOUND -> CapacityOutcome.Found;
-            case SummaryParser.BUDGET_EXHAUSTED -> CapacityOutcome.BudgetExhausted;
-            default -> CapacityOutcome.NeverMet;
-        };
+        result.mode = CapacityMode.fromText(capacity.mode()).orElseThrow();
+        result.outcome = CapacityOutcome.fromText(capacity.outcome()).orElseThrow();
         if (result.outcome != CapacityOutcome.NeverMet) {
             result.concurrency = result.mode == CapacityMode.Concurrency ? capacity.concurrency() : null;
             result.requestRate = result.mode == CapacityMode.Rate ? capacity.requestRate() : null;
@@ -50,7 +47,7 @@ public final class CapacityResults {
             return NONE;
         }
         String load = capacity.mode == CapacityMode.Rate
-                ? RunnerArguments.number(capacity.requestRate) + " req/s"
+                ? PlainNumber.text(capacity.requestRate) + " req/s"
                 : capacity.concurrency + (capacity.concurrency == 1 ? " stream" : " streams");
         return capacity.outcome == CapacityOutcome.BudgetExhausted ? LOWER_BOUND + load : load;
     }

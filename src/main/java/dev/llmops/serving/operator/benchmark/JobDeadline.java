@@ -1,19 +1,22 @@
 package dev.llmops.serving.operator.benchmark;
 
 import dev.llmops.serving.api.contract.BenchmarkDefaults;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import java.time.Duration;
 
 /**
- * The benchmark Job's activeDeadlineSeconds: the longest the plan can take if every request runs into its timeout T.
+ * The benchmark Job's activeDeadlineSeconds: the longest the runner's plan can take if every request runs into its
+ * timeout T. The stages are the contract's {@link RunPlan} of the spec, the plan the runner executes.
  *
  * <pre>
- * deadline = START + T × (warm-up requests + single-request prompts + quality prompts)
- *          + Σ over levels c: T × ⌈requestsPerLevel / c⌉   (requestsPerLevel set: each of c workers sends its share)
- *                          or T × 4                      (neither set: the runner sends 4 × c requests per level)
- *                          or durationSecondsPerLevel + T (duration set: requests in flight at the end are awaited)
- *          + Σ over rates r:  requests / r + T   (requestsPerLevel, else the runner's 30 s worth, at least 8)
- *                          or durationSecondsPerLevel + T
- *          + maxSearchSeconds + T × 4          (capacity search: its time budget and the last probe's stragglers)
+ * deadline = START + T × (warm-up requests + quality prompts)
+ *          + Σ over closed-loop stages (the single-request phase at 1 stream, each level at c):
+ *                 T × ⌈requests / c⌉           (each of c workers sends its share, one after the other)
+ *              or duration + T                 (duration set: requests in flight at the end are awaited)
+ *          + Σ over rates r:  requests / r + T  or  duration + T
+ *          + maxSearchSeconds + T × {@value RunPlan#REQUESTS_PER_STREAM}   (capacity search: its time budget and the
+ *                                                                           last probe's stragglers)
  * </pre>
  *
  * START ({@value #START_ALLOWANCE_SECONDS} s) covers image pull and start-up; the result is capped at
@@ -21,41 +24,42 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
  */
 public final class JobDeadline {
 
-    static final long START_ALLOWANCE_SECONDS = 600;
+    public static final long START_ALLOWANCE_SECONDS = 600;
     static final long MAX_SECONDS = 7L * 24 * 3600;
-    private static final int DEFAULT_ROUNDS_PER_LEVEL = 4;
-    private static final int DEFAULT_RATE_SECONDS = 30;
-    private static final int MIN_RATE_REQUESTS = 8;
 
     private JobDeadline() {}
 
     public static long seconds(BenchmarkRunSpec spec) {
         long timeout = spec.requestTimeoutSeconds;
-        long seconds = START_ALLOWANCE_SECONDS
-                + timeout * (spec.warmup.requests + spec.singleRequest.prompts.size() + qualityPrompts(spec));
-        for (int concurrency : SweepLevels.concurrency(spec.sweep)) {
-            if (spec.sweep.durationSecondsPerLevel != null) {
-                seconds += spec.sweep.durationSecondsPerLevel + timeout;
-            } else if (spec.sweep.requestsPerLevel != null) {
-                seconds += timeout * ((spec.sweep.requestsPerLevel + concurrency - 1) / concurrency);
-            } else {
-                seconds += timeout * DEFAULT_ROUNDS_PER_LEVEL;
-            }
-        }
-        for (double rate : SweepLevels.rates(spec.sweep)) {
-            if (spec.sweep.durationSecondsPerLevel != null) {
-                seconds += spec.sweep.durationSecondsPerLevel + timeout;
-            } else {
-                double requests = spec.sweep.requestsPerLevel != null
-                        ? spec.sweep.requestsPerLevel
-                        : Math.max(MIN_RATE_REQUESTS, Math.round(rate * DEFAULT_RATE_SECONDS));
-                seconds += (long) Math.ceil(requests / rate) + timeout;
-            }
+        long seconds = START_ALLOWANCE_SECONDS + timeout * (spec.warmup.requests + qualityPrompts(spec));
+        for (RunPlan.Stage stage : plan(spec).stages()) {
+            seconds += longest(stage, timeout);
         }
         if (spec.capacity != null) {
-            seconds += spec.capacity.maxSearchSeconds + timeout * DEFAULT_ROUNDS_PER_LEVEL;
+            seconds += spec.capacity.maxSearchSeconds + timeout * RunPlan.REQUESTS_PER_STREAM;
         }
         return Math.min(seconds, MAX_SECONDS);
+    }
+
+    /** The plan the runner makes of the flags {@link RunnerArguments} writes for this spec. */
+    private static RunPlan plan(BenchmarkRunSpec spec) {
+        Integer duration = spec.sweep.durationSecondsPerLevel;
+        return new RunPlan(
+                spec.singleRequest.prompts.size(),
+                SweepLevels.concurrency(spec.sweep),
+                SweepLevels.rates(spec.sweep),
+                spec.sweep.requestsPerLevel,
+                duration == null ? null : Duration.ofSeconds(duration));
+    }
+
+    private static long longest(RunPlan.Stage stage, long timeout) {
+        if (stage.duration() != null) {
+            return stage.duration().toSeconds() + timeout;
+        }
+        if (stage.mode() == RunPlan.Mode.OPEN_LOOP) {
+            return (long) Math.ceil(stage.requests() / stage.rate()) + timeout;
+        }
+        return timeout * ((stage.requests() + stage.concurrency() - 1) / stage.concurrency());
     }
 
     /** The quality stage sends the single-request prompts, the runner's default ones when the spec has none. */

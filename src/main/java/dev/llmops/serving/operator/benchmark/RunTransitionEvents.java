@@ -1,11 +1,11 @@
 package dev.llmops.serving.operator.benchmark;
 
+import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityOutcome;
 import dev.llmops.serving.operator.toolkit.Conditions;
 import dev.llmops.serving.operator.toolkit.EventRecorder;
 import io.fabric8.kubernetes.api.model.Condition;

@@ -1,11 +1,11 @@
 package dev.llmops.serving.operator.benchmark;
 
+import dev.llmops.serving.api.contract.PlainNumber;
 import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SharedPrefixSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,7 +57,7 @@ public final class RunnerArguments {
             slo(args, spec.slo);
         }
         if (spec.capacity != null) {
-            add(args, RunnerFlags.FIND_CAPACITY, lowerCase(spec.capacity.mode));
+            add(args, RunnerFlags.FIND_CAPACITY, spec.capacity.mode.text());
             add(args, RunnerFlags.MAX_PROBES, spec.capacity.maxProbes);
             add(args, RunnerFlags.MAX_SEARCH_SECONDS, spec.capacity.maxSearchSeconds);
         }
@@ -126,7 +126,7 @@ public final class RunnerArguments {
             add(
                     args,
                     RunnerFlags.RATE,
-                    join(rates.stream().map(RunnerArguments::number).toList()));
+                    join(rates.stream().map(PlainNumber::text).toList()));
         }
         add(args, RunnerFlags.ARRIVAL, spec.sweep.arrival == null ? null : lowerCase(spec.sweep.arrival));
         add(args, RunnerFlags.MAX_CONCURRENCY, spec.sweep.maxConcurrency);
@@ -137,12 +137,7 @@ public final class RunnerArguments {
         add(args, RunnerFlags.SLO_TPOT, slo.tpotP99Millis);
         add(args, RunnerFlags.SLO_ITL, slo.itlP99Millis);
         add(args, RunnerFlags.SLO_E2E, slo.e2eP99Millis);
-        add(args, RunnerFlags.SLO_ATTAINMENT, slo.attainment == null ? null : number(slo.attainment));
-    }
-
-    /** 2 rather than 2.0, 7.5 as 7.5: how a person writes the number. */
-    public static String number(double value) {
-        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        add(args, RunnerFlags.SLO_ATTAINMENT, slo.attainment == null ? null : PlainNumber.text(slo.attainment));
     }
 
     private static String join(List<String> values) {

@@ -1,5 +1,8 @@
 package dev.llmops.serving.operator.benchmark;
 
+import dev.llmops.serving.api.contract.BenchmarkDefaults;
+import dev.llmops.serving.api.contract.PlainNumber;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
@@ -16,16 +19,12 @@ import java.util.function.Function;
  * the probes of a capacity search are left to status.capacity, since a search breaks the SLO on purpose.
  *
  * <p>A stage that carries its SLO attainment (the runner measured it per request) meets the SLO when the attainment
- * reaches the target (spec.slo.attainment, else {@value #DEFAULT_ATTAINMENT}). A stage without it, as in a summary of
- * format version 1, is judged by its p99s against the limits. A stage where every request failed broke the SLO; a
- * stage whose figures the summary dropped leaves the verdict unknown unless a lower one already broke.
+ * reaches the target (spec.slo.attainment, else {@link BenchmarkDefaults#SLO_ATTAINMENT}, as the runner's). A stage
+ * without it, as in a summary of format version 1, is judged by its p99s against the limits. A stage where every
+ * request failed broke the SLO; a stage whose figures the summary dropped leaves the verdict unknown unless a lower one
+ * already broke.
  */
 public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String reason, String message) {
-
-    /** The attainment target the runner applies when spec.slo names none. */
-    static final double DEFAULT_ATTAINMENT = 0.95;
-
-    private static final String PROBE_PREFIX = "probe";
 
     /** The three states of the SLOMet condition. */
     public enum Verdict {
@@ -36,7 +35,7 @@ public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String
 
     public static SloEvaluation evaluate(SloSpec slo, List<StageResult> stages) {
         List<StageResult> ascending = stages.stream()
-                .filter(s -> s.name == null || !s.name.startsWith(PROBE_PREFIX))
+                .filter(s -> s.name == null || !RunPlan.isProbe(s.name))
                 .sorted(Comparator.comparing((StageResult s) -> s.requestRate == null ? 0 : 1)
                         .thenComparing(s -> s.requestRate == null ? 0 : s.requestRate)
                         .thenComparing(s -> s.concurrency == null ? 0 : s.concurrency))
@@ -45,7 +44,7 @@ public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String
             return new SloEvaluation(
                     Verdict.UNKNOWN, null, "NoStages", "No stage outside a capacity search was measured.");
         }
-        double target = slo.attainment != null ? slo.attainment : DEFAULT_ATTAINMENT;
+        double target = slo.attainment != null ? slo.attainment : BenchmarkDefaults.SLO_ATTAINMENT;
         for (StageResult stage : ascending) {
             if (stage.completed != null && stage.completed == 0) {
                 return broken(stage, "every request of stage " + stage.name + " failed");
@@ -58,7 +57,7 @@ public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String
                                     Locale.ROOT,
                                     "attainment %.3f < %s (share of requests within %s)",
                                     stage.sloAttainment,
-                                    RunnerArguments.number(target),
+                                    PlainNumber.text(target),
                                     limits(slo)));
                 }
                 continue;
@@ -84,7 +83,7 @@ public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String
         }
         StageResult top = ascending.get(ascending.size() - 1);
         String held = ascending.stream().allMatch(s -> s.sloAttainment != null)
-                ? "Attainment >= " + RunnerArguments.number(target) + " of " + limits(slo)
+                ? "Attainment >= " + PlainNumber.text(target) + " of " + limits(slo)
                 : "p99 " + limits(slo);
         return new SloEvaluation(Verdict.MET, null, "SLOMet", held + " held at every level up to " + load(top) + ".");
     }
@@ -111,7 +110,7 @@ public record SloEvaluation(Verdict verdict, Integer brokenAtConcurrency, String
 
     private static String load(StageResult stage) {
         return stage.requestRate != null
-                ? RunnerArguments.number(stage.requestRate) + " req/s"
+                ? PlainNumber.text(stage.requestRate) + " req/s"
                 : "concurrency " + stage.concurrency;
     }
 

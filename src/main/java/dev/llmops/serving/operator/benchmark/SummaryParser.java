@@ -5,8 +5,11 @@ import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.api.contract.CompactSummary;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,13 +27,10 @@ public final class SummaryParser {
     /** Longest capacity reason the status takes, in characters. */
     static final int MAX_REASON_CHARS = 200;
 
-    static final String CONCURRENCY_MODE = "concurrency";
-    static final String RATE_MODE = "rate";
-    static final String FOUND = "found";
-    static final String BUDGET_EXHAUSTED = "budget-exhausted";
-    static final String NEVER_MET = "never-met";
-    private static final List<String> MODES = List.of(CONCURRENCY_MODE, RATE_MODE);
-    private static final List<String> OUTCOMES = List.of(FOUND, BUDGET_EXHAUSTED, NEVER_MET);
+    private static final List<String> MODES =
+            Arrays.stream(CapacityMode.values()).map(CapacityMode::text).toList();
+    private static final List<String> OUTCOMES =
+            Arrays.stream(CapacityOutcome.values()).map(CapacityOutcome::text).toList();
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
@@ -130,8 +130,8 @@ public final class SummaryParser {
         }
         level(capacity.concurrency(), "cap.c");
         rate(capacity.requestRate(), "cap.r");
-        if (!NEVER_MET.equals(capacity.outcome())) {
-            boolean concurrency = CONCURRENCY_MODE.equals(capacity.mode());
+        if (!CapacityOutcome.NeverMet.text().equals(capacity.outcome())) {
+            boolean concurrency = CapacityMode.Concurrency.text().equals(capacity.mode());
             boolean missing = concurrency ? capacity.concurrency() == null : capacity.requestRate() == null;
             if (missing) {
                 throw new InvalidSummaryException("cap." + (concurrency ? "c" : "r") + " is missing: a capacity "

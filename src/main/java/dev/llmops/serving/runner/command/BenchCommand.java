@@ -3,6 +3,8 @@ package dev.llmops.serving.runner.command;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.llmops.serving.api.contract.BenchmarkDefaults;
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.api.contract.RunnerExitCode;
 import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.api.contract.SampleSet;
@@ -16,7 +18,6 @@ import dev.llmops.serving.runner.output.ConsoleProgress;
 import dev.llmops.serving.runner.output.RequestLog;
 import dev.llmops.serving.runner.output.RequestSamples;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
-import dev.llmops.serving.runner.plan.CapacityMode;
 import dev.llmops.serving.runner.plan.Slo;
 import dev.llmops.serving.runner.transport.Endpoint;
 import dev.llmops.serving.runner.transport.OpenAiClient;
@@ -204,7 +205,7 @@ public class BenchCommand implements Callable<Integer> {
     @Option(
             names = RunnerFlags.SLO_ATTAINMENT,
             paramLabel = "A",
-            defaultValue = "" + Slo.DEFAULT_ATTAINMENT,
+            defaultValue = BenchmarkDefaults.SLO_ATTAINMENT_TEXT,
             description = "Share of good requests (failures count as not good) a stage needs to meet the SLO, in"
                     + " (0,1]. With an SLO every stage reports slo_attainment and goodput. Default: ${DEFAULT-VALUE}.")
     double sloAttainment;
@@ -220,20 +221,21 @@ public class BenchCommand implements Callable<Integer> {
     @Option(
             names = RunnerFlags.MAX_PROBES,
             paramLabel = "N",
-            defaultValue = "" + BenchmarkConfig.DEFAULT_MAX_PROBES,
+            defaultValue = BenchmarkDefaults.MAX_PROBES_TEXT,
             description = "Capacity search: at most N probes. Default: ${DEFAULT-VALUE}.")
     int maxProbes;
 
     @Option(
             names = RunnerFlags.MAX_SEARCH_SECONDS,
             paramLabel = "S",
-            defaultValue = "1800",
+            defaultValue = BenchmarkDefaults.MAX_SEARCH_SECONDS_TEXT,
             description = "Capacity search: no probe starts after S seconds of searching. Default: ${DEFAULT-VALUE}.")
     int maxSearchSeconds;
 
     @Option(
             names = RunnerFlags.REQUESTS_PER_LEVEL,
-            description = "Requests per level. Default: 4 × concurrency; 30 s of arrivals per rate.")
+            description = "Requests per level. Default: " + RunPlan.REQUESTS_PER_STREAM + " × concurrency; "
+                    + RunPlan.RATE_SECONDS + " s of arrivals per rate.")
     Integer requestsPerLevel;
 
     @Option(
@@ -324,7 +326,7 @@ public class BenchCommand implements Callable<Integer> {
             names = RunnerFlags.QUALITY_MAX_TOKENS,
             paramLabel = "N",
             defaultValue = BenchmarkDefaults.QUALITY_MAX_TOKENS_TEXT,
-            description = "max_tokens of each quality request, 1 to " + BenchmarkConfig.MAX_QUALITY_MAX_TOKENS
+            description = "max_tokens of each quality request, 1 to " + RunnerFlags.MAX_QUALITY_MAX_TOKENS
                     + ". Default: ${DEFAULT-VALUE}.")
     int qualityMaxTokens;
 
@@ -452,7 +454,6 @@ public class BenchCommand implements Callable<Integer> {
                     "prints on stdout, which " + RunnerFlags.JSON_OUT + " - keeps for the report alone: give "
                             + RunnerFlags.JSON_OUT + " a FILE");
         }
-        boolean defaultSweep = concurrency == null && rates == null;
         BenchmarkConfig config = BenchmarkConfig.builder(url, model)
                 .apiKey(apiKey)
                 .endpoint(endpoint)
@@ -464,12 +465,7 @@ public class BenchCommand implements Callable<Integer> {
                 .shareGpt(dataset.shareGptFile() == null ? null : shareGpt(dataset.shareGptFile()))
                 .sharedPrefix(dataset.sharedPrefix())
                 .ignoreEos(ignoreEos)
-                .concurrency(
-                        noSweep
-                                ? List.of()
-                                : defaultSweep
-                                        ? BenchmarkDefaults.CONCURRENCY
-                                        : concurrency == null ? List.of() : concurrency)
+                .concurrency(noSweep ? List.of() : RunPlan.concurrencyLevels(concurrency, rates))
                 .requestsPerLevel(requestsPerLevel)
                 .durationPerLevel(durationPerLevel == null ? null : Duration.ofSeconds(durationPerLevel))
                 .rates(rates == null ? List.of() : rates)
@@ -581,9 +577,15 @@ public class BenchCommand implements Callable<Integer> {
     }
 
     /** Accepts concurrency or rate. */
-    public static final class CapacityModeConverter extends LowerCaseEnumConverter<CapacityMode> {
-        public CapacityModeConverter() {
-            super(CapacityMode.class);
+    public static final class CapacityModeConverter implements ITypeConverter<CapacityMode> {
+        @Override
+        public CapacityMode convert(String value) {
+            return CapacityMode.fromText(value.toLowerCase(Locale.ROOT))
+                    .orElseThrow(() -> new picocli.CommandLine.TypeConversionException("expected "
+                            + Arrays.stream(CapacityMode.values())
+                                    .map(CapacityMode::text)
+                                    .collect(Collectors.joining(" or "))
+                            + ", got " + value));
         }
     }
 }

@@ -2,10 +2,10 @@ package dev.llmops.serving.runner.output;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import dev.llmops.serving.runner.plan.SaturationKnee;
 import dev.llmops.serving.runner.plan.Slo;
-import dev.llmops.serving.runner.plan.StagePlan;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +61,7 @@ public record BenchmarkReport(
                 .average();
         Double singleStream = singleStreamMean.isPresent() ? singleStreamMean.getAsDouble() : null;
         StageReport peak = stages.stream()
-                .filter(stage -> stage.mode() != StagePlan.Mode.SINGLE && stage.completed() > 0)
+                .filter(stage -> stage.mode() != RunPlan.Mode.SINGLE && stage.completed() > 0)
                 .max(Comparator.comparingDouble(StageReport::outputThroughput))
                 .orElse(null);
         Map<String, Integer> failures = new TreeMap<>();

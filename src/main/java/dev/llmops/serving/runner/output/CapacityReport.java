@@ -2,7 +2,7 @@ package dev.llmops.serving.runner.output;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.llmops.serving.runner.plan.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.runner.plan.CapacitySearch;
 import java.util.List;
 
@@ -15,7 +15,7 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CapacityReport(
-        @JsonProperty("mode") CapacityMode mode,
+        @JsonProperty("mode") String mode,
         @JsonProperty("max_concurrency") Integer maxConcurrency,
         @JsonProperty("max_request_rate") Double maxRequestRate,
         @JsonProperty("outcome") String outcome,
@@ -43,7 +43,7 @@ public record CapacityReport(
 
     /** The report of a finished search. */
     public static CapacityReport of(CapacityMode mode, CapacitySearch search) {
-        boolean concurrency = mode == CapacityMode.CONCURRENCY;
+        boolean concurrency = mode == CapacityMode.Concurrency;
         List<Probe> probes = search.verdicts().stream()
                 .map(verdict -> new Probe(
                         verdict.report().name(),
@@ -56,10 +56,10 @@ public record CapacityReport(
         CapacitySearch.Verdict boundary = search.boundary();
         StageReport at = boundary == null ? null : boundary.report();
         return new CapacityReport(
-                mode,
+                mode.text(),
                 at != null && concurrency ? (int) boundary.load() : null,
                 at != null && !concurrency ? boundary.load() : null,
-                search.outcome().text,
+                search.outcome().text(),
                 search.reason(),
                 at == null ? null : at.outputThroughput(),
                 at == null ? null : at.requestThroughput(),

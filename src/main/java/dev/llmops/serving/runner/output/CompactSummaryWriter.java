@@ -66,7 +66,7 @@ public final class CompactSummaryWriter {
             return null;
         }
         return new CompactSummary.Capacity(
-                capacity.mode().flagValue(),
+                capacity.mode(),
                 capacity.maxConcurrency(),
                 round(capacity.maxRequestRate()),
                 capacity.outcome(),

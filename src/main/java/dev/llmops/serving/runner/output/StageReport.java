@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import dev.llmops.serving.runner.plan.StagePlan;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.statistics.LatencySummary;
 import dev.llmops.serving.runner.workload.Arrival;
 import java.util.LinkedHashMap;
@@ -58,7 +58,7 @@ import java.util.Map;
 })
 public record StageReport(
         @JsonProperty("name") String name,
-        @JsonProperty("mode") StagePlan.Mode mode,
+        @JsonProperty("mode") RunPlan.Mode mode,
         @JsonProperty("max_concurrency") Integer maxConcurrency,
         @JsonProperty("request_rate") Double requestRate,
         @JsonProperty("duration") double durationSeconds,

@@ -7,8 +7,14 @@ import static dev.llmops.serving.api.contract.RunnerFlags.DURATION_PER_LEVEL;
 import static dev.llmops.serving.api.contract.RunnerFlags.FIND_CAPACITY;
 import static dev.llmops.serving.api.contract.RunnerFlags.INPUT_LENGTH;
 import static dev.llmops.serving.api.contract.RunnerFlags.MAX_CONCURRENCY;
+import static dev.llmops.serving.api.contract.RunnerFlags.MAX_CONCURRENCY_LEVEL;
+import static dev.llmops.serving.api.contract.RunnerFlags.MAX_LEVELS;
+import static dev.llmops.serving.api.contract.RunnerFlags.MAX_MAX_PROBES;
+import static dev.llmops.serving.api.contract.RunnerFlags.MAX_MAX_SEARCH_SECONDS;
 import static dev.llmops.serving.api.contract.RunnerFlags.MAX_METRICS_URLS;
 import static dev.llmops.serving.api.contract.RunnerFlags.MAX_PROBES;
+import static dev.llmops.serving.api.contract.RunnerFlags.MAX_QUALITY_MAX_TOKENS;
+import static dev.llmops.serving.api.contract.RunnerFlags.MAX_RATE;
 import static dev.llmops.serving.api.contract.RunnerFlags.MAX_SEARCH_SECONDS;
 import static dev.llmops.serving.api.contract.RunnerFlags.MAX_TOKENS;
 import static dev.llmops.serving.api.contract.RunnerFlags.METRICS_URL;
@@ -35,6 +41,8 @@ import static dev.llmops.serving.api.contract.RunnerFlags.WARMUP;
 import static dev.llmops.serving.api.contract.RunnerFlags.WARMUP_MAX_TOKENS;
 
 import dev.llmops.serving.api.contract.BenchmarkDefaults;
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.transport.Endpoint;
 import dev.llmops.serving.runner.workload.Arrival;
 import dev.llmops.serving.runner.workload.Dataset;
@@ -50,7 +58,7 @@ import java.util.stream.Collectors;
 
 /**
  * Everything a benchmark run needs; the builder starts from {@link BenchmarkDefaults}, the defaults of a BenchmarkRun,
- * with 4 × concurrency requests per sweep level.
+ * with the contract's {@link RunPlan} for the requests of each stage.
  *
  * @param apiKey sent as a bearer token when not null
  * @param prompts the single-request prompts, also the sweep's prompts with {@link Dataset#PROMPTS}
@@ -61,7 +69,7 @@ import java.util.stream.Collectors;
  * @param shareGpt the conversations of {@link Dataset#SHAREGPT}, else null
  * @param sharedPrefix the shape of {@link Dataset#SHARED_PREFIX}, else null
  * @param concurrency closed-loop levels, run in this order
- * @param requestsPerLevel requests per level; null means 4 × concurrency (closed loop) or 30 s of arrivals (rate)
+ * @param requestsPerLevel requests per level; null means {@link RunPlan}'s default per stage
  * @param durationPerLevel instead of a request count: send for this long, then await what is in flight
  * @param rates open-loop arrival rates in requests per second, run after the sweep
  * @param continuousUsage ask for usage on every chunk so chunk token counts come from the server
@@ -112,15 +120,6 @@ public record BenchmarkConfig(
         boolean quality,
         int qualityMaxTokens) {
 
-    public static final int MAX_LEVELS = 64;
-    public static final int MAX_CONCURRENCY_LEVEL = 4096;
-    public static final double MAX_RATE = 100000;
-    public static final int DEFAULT_MAX_PROBES = 12;
-    public static final int MAX_MAX_PROBES = 64;
-    public static final Duration DEFAULT_MAX_SEARCH = Duration.ofSeconds(1800);
-    public static final Duration MAX_MAX_SEARCH = Duration.ofSeconds(86400);
-    public static final int MAX_QUALITY_MAX_TOKENS = 4096;
-
     public BenchmarkConfig {
         prompts = List.copyOf(prompts);
         concurrency = List.copyOf(concurrency);
@@ -130,6 +129,11 @@ public record BenchmarkConfig(
 
     public static Builder builder(URI url, String model) {
         return new Builder(url, model);
+    }
+
+    /** The stages this configuration measures before any capacity search, as the contract plans them. */
+    public RunPlan plan() {
+        return new RunPlan(singleRequests ? prompts.size() : 0, concurrency, rates, requestsPerLevel, durationPerLevel);
     }
 
     /** max_tokens of each measured request; with {@link #variableOutputLength()}, the cap of each one's. */
@@ -205,7 +209,7 @@ public record BenchmarkConfig(
             problems.add(invalid(CONCURRENCY, joined(concurrency), "repeats a level"));
         }
         if (rates.stream().anyMatch(r -> !(r > 0) || r > MAX_RATE)) {
-            problems.add(invalid(RATE, joined(rates), "has a rate outside (0, 100000] requests per second"));
+            problems.add(invalid(RATE, joined(rates), "has a rate outside (0, " + MAX_RATE + "] requests per second"));
         } else if (new HashSet<>(rates).size() != rates.size()) {
             problems.add(invalid(RATE, joined(rates), "repeats a rate"));
         }
@@ -260,7 +264,7 @@ public record BenchmarkConfig(
         if (maxConcurrency != null && (maxConcurrency < 1 || maxConcurrency > MAX_CONCURRENCY_LEVEL)) {
             problems.add(invalid(MAX_CONCURRENCY, maxConcurrency, "is outside 1 to " + MAX_CONCURRENCY_LEVEL));
         }
-        if (maxConcurrency != null && rates.isEmpty() && findCapacity != CapacityMode.RATE) {
+        if (maxConcurrency != null && rates.isEmpty() && findCapacity != CapacityMode.Rate) {
             problems.add(MAX_CONCURRENCY + " caps the requests in flight of rate stages: give " + RATE + " or "
                     + FIND_CAPACITY + " rate");
         }
@@ -285,11 +289,11 @@ public record BenchmarkConfig(
         if (maxProbes < 1 || maxProbes > MAX_MAX_PROBES) {
             problems.add(invalid(MAX_PROBES, maxProbes, "is outside 1 to " + MAX_MAX_PROBES));
         }
-        if (maxSearch == null || maxSearch.toSeconds() < 1 || maxSearch.compareTo(MAX_MAX_SEARCH) > 0) {
+        if (maxSearch == null || maxSearch.toSeconds() < 1 || maxSearch.toSeconds() > MAX_MAX_SEARCH_SECONDS) {
             problems.add(invalid(
                     MAX_SEARCH_SECONDS,
                     maxSearch == null ? null : maxSearch.toSeconds(),
-                    "is outside 1 to " + MAX_MAX_SEARCH.toSeconds() + " seconds"));
+                    "is outside 1 to " + MAX_MAX_SEARCH_SECONDS + " seconds"));
         }
     }
 
@@ -345,8 +349,8 @@ public record BenchmarkConfig(
         private Integer maxConcurrency;
         private Slo slo = Slo.NONE;
         private CapacityMode findCapacity;
-        private int maxProbes = DEFAULT_MAX_PROBES;
-        private Duration maxSearch = DEFAULT_MAX_SEARCH;
+        private int maxProbes = BenchmarkDefaults.MAX_PROBES;
+        private Duration maxSearch = Duration.ofSeconds(BenchmarkDefaults.MAX_SEARCH_SECONDS);
         private List<URI> metricsUrls = List.of();
         private boolean quality;
         private int qualityMaxTokens = BenchmarkDefaults.QUALITY_MAX_TOKENS;

@@ -1,5 +1,9 @@
 package dev.llmops.serving.runner.plan;
 
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityOutcome;
+import dev.llmops.serving.api.contract.PlainNumber;
+import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.runner.output.StageReport;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -27,19 +31,6 @@ public final class CapacitySearch {
     /** Rates are not probed below this many requests per second. */
     static final double MIN_RATE = 0.01;
 
-    /** How a search ended. */
-    public enum Outcome {
-        FOUND("found"),
-        BUDGET_EXHAUSTED("budget-exhausted"),
-        NEVER_MET("never-met");
-
-        public final String text;
-
-        Outcome(String text) {
-            this.text = text;
-        }
-    }
-
     /** What one probe showed; {@code report} carries its figures for the capacity report. */
     public record Verdict(double load, boolean met, boolean stoppedEarly, StageReport report) {}
 
@@ -48,12 +39,12 @@ public final class CapacitySearch {
     private final int maxProbes;
     private final double maxSearchSeconds;
     private final List<Verdict> verdicts = new ArrayList<>();
-    private Outcome outcome;
+    private CapacityOutcome outcome;
     private String reason;
 
     public CapacitySearch(CapacityMode mode, double start, int maxProbes, double maxSearchSeconds) {
         this.mode = mode;
-        this.start = mode == CapacityMode.CONCURRENCY ? 1 : Math.max(MIN_RATE, round(start));
+        this.start = mode == CapacityMode.Concurrency ? 1 : Math.max(MIN_RATE, round(start));
         this.maxProbes = maxProbes;
         this.maxSearchSeconds = maxSearchSeconds;
     }
@@ -67,7 +58,7 @@ public final class CapacitySearch {
     }
 
     /** Null until {@link #next} returned empty. */
-    public Outcome outcome() {
+    public CapacityOutcome outcome() {
         return outcome;
     }
 
@@ -117,27 +108,30 @@ public final class CapacitySearch {
         double wanted;
         if (missed == null) {
             double ceiling =
-                    mode == CapacityMode.CONCURRENCY ? BenchmarkConfig.MAX_CONCURRENCY_LEVEL : BenchmarkConfig.MAX_RATE;
+                    mode == CapacityMode.Concurrency ? RunnerFlags.MAX_CONCURRENCY_LEVEL : RunnerFlags.MAX_RATE;
             if (met >= ceiling) {
-                return end(Outcome.FOUND, "the SLO held up to " + load(met) + ", the highest load the runner probes");
+                return end(
+                        CapacityOutcome.Found,
+                        "the SLO held up to " + load(met) + ", the highest load the runner probes");
             }
-            wanted = Math.min(ceiling, mode == CapacityMode.CONCURRENCY ? 2 * met : round(2 * met));
+            wanted = Math.min(ceiling, mode == CapacityMode.Concurrency ? 2 * met : round(2 * met));
         } else if (met == null) {
-            wanted = mode == CapacityMode.CONCURRENCY ? Math.floor(missed / 2) : round(missed / 2);
-            if (wanted < (mode == CapacityMode.CONCURRENCY ? 1 : MIN_RATE)) {
-                return end(Outcome.NEVER_MET, "no load met the SLO: " + missedText(missed) + ", the lowest probed");
+            wanted = mode == CapacityMode.Concurrency ? Math.floor(missed / 2) : round(missed / 2);
+            if (wanted < (mode == CapacityMode.Concurrency ? 1 : MIN_RATE)) {
+                return end(
+                        CapacityOutcome.NeverMet, "no load met the SLO: " + missedText(missed) + ", the lowest probed");
             }
         } else {
             double middle =
-                    mode == CapacityMode.CONCURRENCY ? Math.floor((met + missed) / 2) : round((met + missed) / 2);
-            boolean converged = mode == CapacityMode.CONCURRENCY
+                    mode == CapacityMode.Concurrency ? Math.floor((met + missed) / 2) : round((met + missed) / 2);
+            boolean converged = mode == CapacityMode.Concurrency
                     ? missed - met <= 1
                     : missed <= met * (1 + RATE_RESOLUTION) || middle <= met || middle >= missed;
             if (!converged) {
                 wanted = middle;
             } else if (probesAt(met) >= 2) {
                 return end(
-                        Outcome.FOUND,
+                        CapacityOutcome.Found,
                         load(met) + " met the SLO in " + probesAt(met) + " probes (attainment " + attainment(boundary())
                                 + "); " + missedText(missed));
             } else {
@@ -149,9 +143,9 @@ public final class CapacitySearch {
                     ? "all " + maxProbes + " probes were used"
                     : String.format(Locale.ROOT, "the %.0f s search budget ran out", maxSearchSeconds);
             return met == null
-                    ? end(Outcome.NEVER_MET, budget + " and no load met the SLO; " + missedText(missed))
+                    ? end(CapacityOutcome.NeverMet, budget + " and no load met the SLO; " + missedText(missed))
                     : end(
-                            Outcome.BUDGET_EXHAUSTED,
+                            CapacityOutcome.BudgetExhausted,
                             budget + " before the boundary was confirmed: " + load(met) + " met the SLO"
                                     + (missed == null ? "" : ", " + missedText(missed)));
         }
@@ -160,9 +154,9 @@ public final class CapacitySearch {
 
     /** A load as people read it: {@code 24 streams}, {@code 7.5 req/s}. */
     String load(double value) {
-        return mode == CapacityMode.CONCURRENCY
+        return mode == CapacityMode.Concurrency
                 ? (int) value + (value == 1 ? " stream" : " streams")
-                : StagePlan.number(value) + " req/s";
+                : PlainNumber.text(value) + " req/s";
     }
 
     /** Three significant digits, so stage names stay short and bisection ends. */
@@ -170,7 +164,7 @@ public final class CapacitySearch {
         return BigDecimal.valueOf(rate).round(new MathContext(3)).doubleValue();
     }
 
-    private Optional<Double> end(Outcome how, String why) {
+    private Optional<Double> end(CapacityOutcome how, String why) {
         outcome = how;
         reason = why;
         return Optional.empty();

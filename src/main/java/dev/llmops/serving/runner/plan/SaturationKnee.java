@@ -1,5 +1,6 @@
 package dev.llmops.serving.runner.plan;
 
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.output.StageReport;
 import java.util.Comparator;
 import java.util.List;
@@ -17,7 +18,7 @@ public final class SaturationKnee {
     /** The knee's concurrency, or null when throughput kept rising (or latency stayed flat) to the last level. */
     public static Integer find(List<StageReport> stages) {
         List<StageReport> levels = stages.stream()
-                .filter(stage -> stage.mode() == StagePlan.Mode.CLOSED_LOOP && stage.completed() > 0)
+                .filter(stage -> stage.mode() == RunPlan.Mode.CLOSED_LOOP && stage.completed() > 0)
                 .sorted(Comparator.comparingInt(StageReport::maxConcurrency))
                 .toList();
         double threshold = 1 + MIN_GAIN_PERCENT / 100;

@@ -3,6 +3,7 @@ package dev.llmops.serving.runner.plan;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.llmops.serving.api.contract.BenchmarkDefaults;
 import dev.llmops.serving.runner.transport.RequestResult;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,10 +27,8 @@ public record Slo(
         @JsonProperty("e2e_p99_ms") Double e2eMillis,
         @JsonProperty("attainment") double attainment) {
 
-    public static final double DEFAULT_ATTAINMENT = 0.95;
-
     /** No limits: every successful request is good, and nothing reports attainment or goodput. */
-    public static final Slo NONE = new Slo(null, null, null, null, DEFAULT_ATTAINMENT);
+    public static final Slo NONE = new Slo(null, null, null, null, BenchmarkDefaults.SLO_ATTAINMENT);
 
     /** True when at least one limit is given. */
     @JsonIgnore

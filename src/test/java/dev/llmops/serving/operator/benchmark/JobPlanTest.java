@@ -2,12 +2,12 @@ package dev.llmops.serving.operator.benchmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ArrivalProcess;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkTarget;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacityMode;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacitySpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ClaimFileReference;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ConfigMapKeyReference;

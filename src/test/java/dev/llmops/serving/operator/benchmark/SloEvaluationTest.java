@@ -2,6 +2,7 @@ package dev.llmops.serving.operator.benchmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.contract.PlainNumber;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
@@ -151,7 +152,7 @@ class SloEvaluationTest {
 
     private static StageResult rate(double rate, double attainment) {
         StageResult stage = stage(1, 100, 10);
-        stage.name = "r" + RunnerArguments.number(rate);
+        stage.name = "r" + PlainNumber.text(rate);
         stage.concurrency = null;
         stage.requestRate = rate;
         stage.sloAttainment = attainment;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.api.contract.CompactSummary;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityOutcome;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacityMode;
 import org.junit.jupiter.api.Test;
 
 /** The runner's summary read, checked and copied into the status; the valid one comes from a real runner run. */

@@ -3,15 +3,22 @@ package dev.llmops.serving.runner.command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacitySpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetType;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
+import dev.llmops.serving.operator.benchmark.JobDeadline;
 import dev.llmops.serving.operator.benchmark.RunnerArguments;
+import dev.llmops.serving.operator.benchmark.SloEvaluation;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
-import dev.llmops.serving.runner.plan.CapacityMode;
 import dev.llmops.serving.runner.plan.Slo;
+import dev.llmops.serving.runner.plan.StagePlan;
 import dev.llmops.serving.runner.workload.Arrival;
 import dev.llmops.serving.runner.workload.Dataset;
 import java.net.URI;
@@ -31,8 +38,9 @@ import picocli.CommandLine;
 
 /**
  * The runner contract from both ends: the command line the operator writes into a benchmark Job parses, in the bench
- * command, back into the configuration the BenchmarkRun's spec asks for. A flag the operator drops or misspells fails
- * here.
+ * command, back into the configuration the BenchmarkRun's spec asks for, and into the stages, the Job deadline and the
+ * SLO judgement both sides derive from it. A flag the operator drops or misspells, or a rule one side changes alone,
+ * fails here.
  */
 class RunnerContractTest {
 
@@ -178,10 +186,132 @@ class RunnerContractTest {
                         .arrival(Arrival.CONSTANT)
                         .maxConcurrency(32)
                         .slo(new Slo(500.0, 50.0, 80.0, 30000.0, 0.99))
-                        .findCapacity(CapacityMode.RATE)
+                        .findCapacity(CapacityMode.Rate)
                         .maxProbes(8)
                         .maxSearch(Duration.ofSeconds(600))
                         .build());
+    }
+
+    static Stream<Arguments> plans() {
+        return Stream.of(
+                arguments(
+                        spec("default sweep", s -> {}),
+                        List.of("single 3", "c8 32", "c16 64", "c32 128", "c48 192", "c64 256")),
+                arguments(
+                        spec("custom levels with requestsPerLevel", s -> {
+                            s.sweep.concurrency = List.of(3, 5);
+                            s.sweep.requestsPerLevel = 10;
+                            s.requestTimeoutSeconds = 60;
+                        }),
+                        List.of("single 3", "c3 10", "c5 10")),
+                arguments(
+                        spec("open-loop rates", s -> {
+                            s.singleRequest.prompts = List.of();
+                            s.sweep.rates = List.of(0.1, 2.5, 40.0);
+                        }),
+                        List.of("r0.1 8", "r2.5 75", "r40 1200")),
+                arguments(
+                        spec("capacity search with an SLO", s -> {
+                            s.sweep.concurrency = List.of(4);
+                            s.slo = new SloSpec();
+                            s.slo.ttftP99Millis = 500;
+                            s.capacity = new CapacitySpec();
+                            s.capacity.mode = CapacityMode.Concurrency;
+                        }),
+                        List.of("single 3", "c4 16")),
+                arguments(
+                        spec("rate capacity search with a stricter attainment", s -> {
+                            s.sweep.rates = List.of(5.0);
+                            s.slo = new SloSpec();
+                            s.slo.e2eP99Millis = 20000;
+                            s.slo.attainment = 0.99;
+                            s.capacity = new CapacitySpec();
+                            s.capacity.mode = CapacityMode.Rate;
+                            s.capacity.maxSearchSeconds = 600;
+                        }),
+                        List.of("single 3", "r5 150")),
+                arguments(
+                        spec("durations per level", s -> {
+                            s.sweep.concurrency = List.of(8, 16);
+                            s.sweep.durationSecondsPerLevel = 45;
+                        }),
+                        List.of("single 3", "c8 45s", "c16 45s")),
+                arguments(
+                        spec("rates for a duration each", s -> {
+                            s.sweep.rates = List.of(7.5);
+                            s.sweep.durationSecondsPerLevel = 120;
+                        }),
+                        List.of("single 3", "r7.5 120s")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("plans")
+    void theRunnersStagesTheJobDeadlineAndTheSloJudgementFollowFromTheSameSpec(
+            BenchmarkRunSpec spec, List<String> stages) {
+        List<String> jobArgs = RunnerArguments.of(spec, URL, MODEL, List.of());
+        BenchmarkConfig config = configOf(parse(jobArgs.subList(1, jobArgs.size())));
+
+        assertThat(StagePlan.of(config).stream().map(RunnerContractTest::sends))
+                .as("the stages the runner executes")
+                .containsExactlyElementsOf(stages);
+        assertThat(JobDeadline.seconds(spec))
+                .as("the operator's Job deadline: the runner's stages, every request running into its timeout")
+                .isEqualTo(JobDeadline.START_ALLOWANCE_SECONDS + longest(config));
+        if (spec.slo != null) {
+            double attainment = config.slo().attainment();
+            StagePlan probe = StagePlan.probe(config, 1, 1);
+            assertThat(SloEvaluation.evaluate(spec.slo, List.of(judged(stages.get(1), attainment)))
+                            .verdict())
+                    .as("a stage at the runner's attainment target meets the operator's")
+                    .isEqualTo(SloEvaluation.Verdict.MET);
+            assertThat(SloEvaluation.evaluate(spec.slo, List.of(judged(stages.get(1), Math.nextDown(attainment))))
+                            .verdict())
+                    .as("a stage just below the runner's attainment target breaks the operator's")
+                    .isEqualTo(SloEvaluation.Verdict.BROKEN);
+            assertThat(SloEvaluation.evaluate(
+                                    spec.slo, List.of(judged(stages.get(1), attainment), judged(probe.name(), 0)))
+                            .verdict())
+                    .as("the operator leaves the runner's capacity probe " + probe.name() + " to status.capacity")
+                    .isEqualTo(SloEvaluation.Verdict.MET);
+        }
+    }
+
+    /** A stage as the plans above list it: its name and its requests, or its duration in seconds. */
+    private static String sends(StagePlan stage) {
+        return stage.name() + " " + (stage.duration() != null ? stage.duration().toSeconds() + "s" : stage.requests());
+    }
+
+    /**
+     * The longest the runner's configuration runs after start-up: warm-up and quality requests, each stage's requests
+     * one after another per worker (or its duration, then the last requests), and the capacity search's budget with
+     * its last probe, every request taking the whole timeout.
+     */
+    private static long longest(BenchmarkConfig config) {
+        long timeout = config.timeout().toSeconds();
+        long seconds = timeout * (config.warmupRequests() + config.prompts().size());
+        for (StagePlan stage : StagePlan.of(config)) {
+            if (stage.duration() != null) {
+                seconds += stage.duration().toSeconds() + timeout;
+            } else if (stage.rate() > 0) {
+                seconds += (long) Math.ceil(stage.requests() / stage.rate()) + timeout;
+            } else {
+                seconds += timeout * (long) Math.ceil((double) stage.requests() / stage.concurrency());
+            }
+        }
+        if (config.findCapacity() != null) {
+            seconds += config.maxSearch().toSeconds() + timeout * RunPlan.REQUESTS_PER_STREAM;
+        }
+        return seconds;
+    }
+
+    /** A stage of the status, named as the runner named it, whose requests met the SLO in this share. */
+    private static StageResult judged(String stage, double attainment) {
+        StageResult result = new StageResult();
+        result.name = stage.split(" ")[0];
+        result.concurrency = 1;
+        result.completed = 10;
+        result.sloAttainment = attainment;
+        return result;
     }
 
     /**

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmops.serving.api.contract.BenchmarkDefaults;
+import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.contract.CompactSummary;
+import dev.llmops.serving.api.contract.PlainNumber;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
-import dev.llmops.serving.runner.plan.CapacityMode;
 import dev.llmops.serving.runner.plan.CapacitySearch;
 import dev.llmops.serving.runner.plan.Slo;
-import dev.llmops.serving.runner.plan.StagePlan;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -28,11 +29,11 @@ class CompactSummaryWriterTest {
         BenchmarkConfig config = BenchmarkConfig.builder(URI.create("http://127.0.0.1:30000"), model)
                 .build();
         List<StageReport> stages = new ArrayList<>();
-        stages.add(Reports.stage("single", StagePlan.Mode.SINGLE, 1, 45.678, 9000, Map.of(), List.of()));
+        stages.add(Reports.stage("single", RunPlan.Mode.SINGLE, 1, 45.678, 9000, Map.of(), List.of()));
         for (int i = 1; i <= levels; i++) {
             stages.add(Reports.stage(
                     "c" + (4096 - i),
-                    StagePlan.Mode.CLOSED_LOOP,
+                    RunPlan.Mode.CLOSED_LOOP,
                     4096 - i,
                     12345.678 + i,
                     40000,
@@ -119,10 +120,10 @@ class CompactSummaryWriterTest {
 
     private static BenchmarkReport rateReport(int stages, List<String> warnings) {
         BenchmarkConfig config = BenchmarkConfig.builder(URI.create("http://127.0.0.1:30000"), "m")
-                .findCapacity(CapacityMode.RATE)
+                .findCapacity(CapacityMode.Rate)
                 .slo(new Slo(500.0, null, null, null, 0.95))
                 .build();
-        CapacitySearch search = new CapacitySearch(CapacityMode.RATE, 1, 4, 1800);
+        CapacitySearch search = new CapacitySearch(CapacityMode.Rate, 1, 4, 1800);
         List<StageReport> reports = new ArrayList<>();
         for (int k = 1; k <= stages; k++) {
             reports.add(Reports.rate("r" + k, k, 0.99));
@@ -131,7 +132,7 @@ class CompactSummaryWriterTest {
         for (int k = 1; next.isPresent(); k++) {
             double rate = next.get();
             boolean met = rate <= 3;
-            StageReport probe = Reports.rate("probe" + k + "-r" + StagePlan.number(rate), rate, met ? 0.98 : 0.5);
+            StageReport probe = Reports.rate("probe" + k + "-r" + PlainNumber.text(rate), rate, met ? 0.98 : 0.5);
             search.record(new CapacitySearch.Verdict(rate, met, false, probe));
             reports.add(probe);
             next = search.next(0);
@@ -142,7 +143,7 @@ class CompactSummaryWriterTest {
                 reports,
                 List.of(),
                 warnings,
-                CapacityReport.of(CapacityMode.RATE, search));
+                CapacityReport.of(CapacityMode.Rate, search));
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.llmops.serving.runner.output;
 
-import dev.llmops.serving.runner.plan.StagePlan;
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.statistics.LatencySummary;
 import dev.llmops.serving.runner.workload.Arrival;
 import java.util.LinkedHashMap;
@@ -15,7 +15,7 @@ public final class Reports {
     public static StageReport closedLoop(int concurrency, double outputThroughput, double medianE2eMillis) {
         return stage(
                 "c" + concurrency,
-                StagePlan.Mode.CLOSED_LOOP,
+                RunPlan.Mode.CLOSED_LOOP,
                 concurrency,
                 outputThroughput,
                 medianE2eMillis,
@@ -25,12 +25,12 @@ public final class Reports {
 
     /** An open-loop stage with schedule lag, achieved rate, SLO attainment and goodput. */
     static StageReport rate(String name, double rate, double attainment) {
-        StageReport base = stage(name, StagePlan.Mode.OPEN_LOOP, 1, 1234.567, 2345.678, Map.of(), List.of());
+        StageReport base = stage(name, RunPlan.Mode.OPEN_LOOP, 1, 1234.567, 2345.678, Map.of(), List.of());
         Map<String, LatencySummary> latencies = new LinkedHashMap<>(base.latencies());
         latencies.put(StageReport.SCHEDULE_LAG, new LatencySummary(1.2345, 0.5432, 2.3456, 3.4567, 12.345));
         return new StageReport(
                 name,
-                StagePlan.Mode.OPEN_LOOP,
+                RunPlan.Mode.OPEN_LOOP,
                 null,
                 rate,
                 base.durationSeconds(),
@@ -66,7 +66,7 @@ public final class Reports {
 
     public static StageReport stage(
             String name,
-            StagePlan.Mode mode,
+            RunPlan.Mode mode,
             int concurrency,
             double outputThroughput,
             double medianE2eMillis,

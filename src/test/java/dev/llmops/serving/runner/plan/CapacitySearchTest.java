@@ -2,6 +2,8 @@ package dev.llmops.serving.runner.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.runner.output.Reports;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,35 +29,35 @@ class CapacitySearchTest {
 
     @Test
     void concurrencyDoublesThenBisectsToOneStreamAndConfirmsTheBoundary() {
-        CapacitySearch search = new CapacitySearch(CapacityMode.CONCURRENCY, 0, 12, 1800);
+        CapacitySearch search = new CapacitySearch(CapacityMode.Concurrency, 0, 12, 1800);
 
         List<Double> loads = search(search, load -> load <= 24);
 
         assertThat(loads).containsExactly(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 24.0, 28.0, 26.0, 25.0, 24.0);
-        assertThat(search.outcome()).isEqualTo(CapacitySearch.Outcome.FOUND);
+        assertThat(search.outcome()).isEqualTo(CapacityOutcome.Found);
         assertThat(search.highestMet()).isEqualTo(24);
         assertThat(search.reason()).contains("24 streams met the SLO in 2 probes", "25 streams missed it");
     }
 
     @Test
     void rateEndsWithinTheResolution() {
-        CapacitySearch search = new CapacitySearch(CapacityMode.RATE, 1.234567, 20, 1800);
+        CapacitySearch search = new CapacitySearch(CapacityMode.Rate, 1.234567, 20, 1800);
 
         List<Double> loads = search(search, load -> load <= 7.5);
 
         assertThat(loads.get(0)).isEqualTo(1.23);
-        assertThat(search.outcome()).isEqualTo(CapacitySearch.Outcome.FOUND);
+        assertThat(search.outcome()).isEqualTo(CapacityOutcome.Found);
         assertThat(search.highestMet()).isBetween(7.5 / (1 + CapacitySearch.RATE_RESOLUTION), 7.5);
     }
 
     @Test
     void aBoundaryThatFailsItsReRunStepsDown() {
-        CapacitySearch search = new CapacitySearch(CapacityMode.CONCURRENCY, 0, 12, 1800);
+        CapacitySearch search = new CapacitySearch(CapacityMode.Concurrency, 0, 12, 1800);
         int[] probesAtFour = new int[1];
 
         search(search, load -> load < 4 || load == 4 && probesAtFour[0]++ == 0);
 
-        assertThat(search.outcome()).isEqualTo(CapacitySearch.Outcome.FOUND);
+        assertThat(search.outcome()).isEqualTo(CapacityOutcome.Found);
         assertThat(search.highestMet()).isEqualTo(3);
         assertThat(search.verdicts())
                 .extracting(CapacitySearch.Verdict::load)
@@ -64,35 +66,35 @@ class CapacitySearchTest {
 
     @Test
     void aSearchThatNeverMeetsTheSloSaysSo() {
-        CapacitySearch concurrency = new CapacitySearch(CapacityMode.CONCURRENCY, 0, 12, 1800);
+        CapacitySearch concurrency = new CapacitySearch(CapacityMode.Concurrency, 0, 12, 1800);
         assertThat(search(concurrency, load -> false)).containsExactly(1.0);
-        assertThat(concurrency.outcome()).isEqualTo(CapacitySearch.Outcome.NEVER_MET);
+        assertThat(concurrency.outcome()).isEqualTo(CapacityOutcome.NeverMet);
         assertThat(concurrency.reason()).contains("1 stream missed it");
 
-        CapacitySearch rate = new CapacitySearch(CapacityMode.RATE, 4, 3, 1800);
+        CapacitySearch rate = new CapacitySearch(CapacityMode.Rate, 4, 3, 1800);
         assertThat(search(rate, load -> false)).containsExactly(4.0, 2.0, 1.0);
-        assertThat(rate.outcome()).isEqualTo(CapacitySearch.Outcome.NEVER_MET);
+        assertThat(rate.outcome()).isEqualTo(CapacityOutcome.NeverMet);
         assertThat(rate.boundary()).isNull();
     }
 
     @Test
     void theProbeAndTimeBudgetsBoundTheSearch() {
-        CapacitySearch probes = new CapacitySearch(CapacityMode.CONCURRENCY, 0, 4, 1800);
+        CapacitySearch probes = new CapacitySearch(CapacityMode.Concurrency, 0, 4, 1800);
         assertThat(search(probes, load -> load <= 24)).hasSize(4);
-        assertThat(probes.outcome()).isEqualTo(CapacitySearch.Outcome.BUDGET_EXHAUSTED);
+        assertThat(probes.outcome()).isEqualTo(CapacityOutcome.BudgetExhausted);
         assertThat(probes.highestMet()).isEqualTo(8);
         assertThat(probes.reason()).contains("all 4 probes were used");
 
-        CapacitySearch time = new CapacitySearch(CapacityMode.CONCURRENCY, 0, 12, 60);
+        CapacitySearch time = new CapacitySearch(CapacityMode.Concurrency, 0, 12, 60);
         time.record(new CapacitySearch.Verdict(1, true, false, Reports.closedLoop(1, 1, 1)));
         assertThat(time.next(60)).isEmpty();
-        assertThat(time.outcome()).isEqualTo(CapacitySearch.Outcome.BUDGET_EXHAUSTED);
+        assertThat(time.outcome()).isEqualTo(CapacityOutcome.BudgetExhausted);
         assertThat(time.reason()).contains("60 s search budget");
     }
 
     @Test
     void aLuckyProbeAboveAMissedLoadDoesNotCount() {
-        CapacitySearch search = new CapacitySearch(CapacityMode.CONCURRENCY, 0, 12, 1800);
+        CapacitySearch search = new CapacitySearch(CapacityMode.Concurrency, 0, 12, 1800);
         for (double load : new double[] {1, 2, 4}) {
             search.record(new CapacitySearch.Verdict(load, load != 2, false, Reports.closedLoop(1, 1, 1)));
         }

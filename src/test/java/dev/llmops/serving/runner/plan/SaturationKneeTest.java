@@ -3,6 +3,7 @@ package dev.llmops.serving.runner.plan;
 import static dev.llmops.serving.runner.output.Reports.closedLoop;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.output.Reports;
 import dev.llmops.serving.runner.output.StageReport;
 import java.util.List;
@@ -43,7 +44,7 @@ class SaturationKneeTest {
 
     @Test
     void theSingleRequestPhaseIsNotALevel() {
-        StageReport single = Reports.stage("single", StagePlan.Mode.SINGLE, 1, 100, 50, Map.of(), List.of());
+        StageReport single = Reports.stage("single", RunPlan.Mode.SINGLE, 1, 100, 50, Map.of(), List.of());
         assertThat(SaturationKnee.find(List.of(single, closedLoop(8, 100, 400))))
                 .isNull();
     }
@@ -51,7 +52,7 @@ class SaturationKneeTest {
     @Test
     void aRateIsNotALevel() {
         // Taken as a level at its peak concurrency of 4, the rate would make a knee at 4 with the level at 8.
-        StageReport rate = Reports.stage("r20", StagePlan.Mode.OPEN_LOOP, 4, 100, 50, Map.of(), List.of());
+        StageReport rate = Reports.stage("r20", RunPlan.Mode.OPEN_LOOP, 4, 100, 50, Map.of(), List.of());
         assertThat(SaturationKnee.find(List.of(rate, closedLoop(8, 100, 400)))).isNull();
     }
 }

@@ -2,7 +2,8 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityOutcome;
 import lombok.EqualsAndHashCode;
 
 /** The highest load at which spec.slo held, the figures measured there and how the search was bounded. */

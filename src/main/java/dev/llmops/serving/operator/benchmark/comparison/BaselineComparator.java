@@ -1,12 +1,12 @@
 package dev.llmops.serving.operator.benchmark.comparison;
 
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityOutcome;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacityMode;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;

@@ -1,5 +1,6 @@
 package dev.llmops.serving.operator.benchmark.comparison;
 
+import dev.llmops.serving.api.contract.PlainNumber;
 import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
@@ -11,7 +12,6 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.QualitySpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ReferenceSpec;
-import dev.llmops.serving.operator.benchmark.RunnerArguments;
 import dev.llmops.serving.operator.toolkit.Conditions;
 import java.util.ArrayList;
 import java.util.List;
@@ -275,6 +275,6 @@ public final class RunComparisons {
     }
 
     private static String number(Double value) {
-        return value == null ? "n/a" : RunnerArguments.number(value);
+        return value == null ? "n/a" : PlainNumber.text(value);
     }
 }

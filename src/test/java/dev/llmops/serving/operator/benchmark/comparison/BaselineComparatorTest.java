@@ -2,14 +2,14 @@ package dev.llmops.serving.operator.benchmark.comparison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkSummary;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityOutcome;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacityMode;
 import org.junit.jupiter.api.Test;
 
 class BaselineComparatorTest {

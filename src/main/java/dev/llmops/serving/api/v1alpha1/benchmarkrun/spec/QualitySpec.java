@@ -2,6 +2,8 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun.spec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.llmops.serving.api.contract.BenchmarkDefaults;
+import dev.llmops.serving.api.contract.RunnerFlags;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -15,12 +17,12 @@ import lombok.EqualsAndHashCode;
 @EqualsAndHashCode
 public class QualitySpec {
 
-    public static final int DEFAULT_MAX_TOKENS = 256;
+    public static final int DEFAULT_MAX_TOKENS = BenchmarkDefaults.QUALITY_MAX_TOKENS;
     public static final double DEFAULT_MIN_AGREEMENT = 0.5;
 
     @Default("" + DEFAULT_MAX_TOKENS)
     @Min(1)
-    @Max(4096)
+    @Max(RunnerFlags.MAX_QUALITY_MAX_TOKENS)
     @JsonPropertyDescription("max_tokens of each greedy (temperature 0) quality request.")
     public Integer maxTokens = DEFAULT_MAX_TOKENS;
 

@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun.spec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.llmops.serving.api.contract.BenchmarkDefaults;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -45,7 +46,8 @@ public class SloSpec {
     @JsonPropertyDescription("Largest acceptable end-to-end latency of a request, in milliseconds.")
     public Integer e2eP99Millis;
 
-    @JsonPropertyDescription("Share of requests that must be good for a stage to meet the SLO, in (0, 1]; 0.95 when "
-            + "absent. With 0.99 and one limit this is the p99 of that latency.")
+    @JsonPropertyDescription("Share of requests that must be good for a stage to meet the SLO, in (0, 1]; "
+            + BenchmarkDefaults.SLO_ATTAINMENT_TEXT
+            + " when absent. With 0.99 and one limit this is the p99 of that latency.")
     public Double attainment;
 }

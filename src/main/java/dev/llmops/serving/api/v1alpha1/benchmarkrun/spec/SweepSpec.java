@@ -2,6 +2,8 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun.spec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.llmops.serving.api.contract.RunPlan;
+import dev.llmops.serving.api.contract.RunnerFlags;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
@@ -27,8 +29,8 @@ public class SweepSpec {
 
     @Size(max = 32)
     @ValidationRule(
-            value = "self.all(c, c >= 1 && c <= 4096)",
-            message = "spec.sweep.concurrency: every level must be between 1 and 4096")
+            value = "self.all(c, c >= 1 && c <= " + RunnerFlags.MAX_CONCURRENCY_LEVEL + ")",
+            message = "spec.sweep.concurrency: every level must be between 1 and " + RunnerFlags.MAX_CONCURRENCY_LEVEL)
     @ValidationRule(
             value = "self.all(c, self.exists_one(d, d == c))",
             message = "spec.sweep.concurrency: levels must not repeat")
@@ -38,8 +40,9 @@ public class SweepSpec {
 
     @Size(max = 32)
     @ValidationRule(
-            value = "self.all(r, r > 0.0 && r <= 100000.0)",
-            message = "spec.sweep.rates: every rate must be above 0 and at most 100000 requests/s")
+            value = "self.all(r, r > 0.0 && r <= " + RunnerFlags.MAX_RATE + ".0)",
+            message =
+                    "spec.sweep.rates: every rate must be above 0 and at most " + RunnerFlags.MAX_RATE + " requests/s")
     @ValidationRule(
             value = "self.all(r, self.exists_one(q, q == r))",
             message = "spec.sweep.rates: rates must not repeat")
@@ -50,7 +53,7 @@ public class SweepSpec {
     public ArrivalProcess arrival;
 
     @Min(1)
-    @Max(4096)
+    @Max(RunnerFlags.MAX_CONCURRENCY_LEVEL)
     @JsonPropertyDescription("Most requests in flight in a rate stage; a request whose slot is not free waits in the "
             + "client, and the wait counts in its latency and shows as schedule lag.")
     public Integer maxConcurrency;
@@ -58,7 +61,9 @@ public class SweepSpec {
     @Min(1)
     @Max(1000000)
     @JsonPropertyDescription("Requests per level. When neither this nor durationSecondsPerLevel is set, a concurrency "
-            + "level sends 4 × its concurrency and a rate stage 30 s worth of requests (at least 8).")
+            + "level sends " + RunPlan.REQUESTS_PER_STREAM + " × its concurrency and a rate stage "
+            + RunPlan.RATE_SECONDS
+            + " s worth of requests (at least " + RunPlan.MIN_RATE_REQUESTS + ").")
     public Integer requestsPerLevel;
 
     @Min(1)
