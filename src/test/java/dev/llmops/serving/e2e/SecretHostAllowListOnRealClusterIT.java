@@ -32,6 +32,7 @@ class SecretHostAllowListOnRealClusterIT {
             .value("benchmark.apiKeyHosts[0]", ALLOWED_HOST)
             .beforeStart(SecretHostAllowListOnRealClusterIT::createApiKeySecret);
 
+    /** The key the runs name, there before the operator starts. */
     private static void createApiKeySecret(E2eCluster cluster, TestNamespace namespace) {
         cluster.client()
                 .resource(new SecretBuilder()

@@ -82,6 +82,7 @@ class SecretsStaySecretIT {
             .deletingServersBeforeStop(SERVER)
             .afterStop(SecretsStaySecretIT::stopExternalServerAndDeleteRestrictedNamespace);
 
+    /** The namespaces' Pod Security labels, the restricted second namespace, the keys, the external server. */
     private static void createNamespacesSecretsAndExternalServer(E2eCluster cluster, TestNamespace namespace) {
         KubernetesClient client = cluster.client();
         label(client, namespace.name(), Map.of(PSA + "enforce", "baseline", PSA + "warn", "restricted"));
@@ -98,6 +99,7 @@ class SecretsStaySecretIT {
                 .start();
     }
 
+    /** After the operator, as it watches the restricted namespace. */
     private static void stopExternalServerAndDeleteRestrictedNamespace(E2eCluster cluster, TestNamespace namespace) {
         if (external != null) {
             external.close();
