@@ -3,6 +3,11 @@ package dev.llmops.serving.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.e2e.support.E2eCluster;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.helm.RenderedChart;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -21,12 +26,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The chart's opt-in admission policies, enforced by a real API server: a ModelServer naming an image, runtime class
@@ -45,22 +50,35 @@ class AdmissionPolicyOnRealClusterIT {
     private static final String LEGACY_IMAGE = "docker.io/legacy/sglang:v0.5.18-cu130";
     private static final Duration ENFORCED_WITHIN = Duration.ofSeconds(60);
 
-    private static final List<HasMetadata> policies = new ArrayList<>();
-    private static OperatorProcess operator;
+    private static final Map<String, Object> POLICY_VALUES = policyValues();
 
-    @BeforeAll
-    static void installPoliciesAndOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        ProjectCrds.install(client);
-        client.resource(modelServer(client, namespace, "legacy", s -> s.replace(PINNED_IMAGE, LEGACY_IMAGE)))
-                .create();
+    private static final List<HasMetadata> policies = new ArrayList<>();
+
+    @RegisterExtension
+    static final OperatorUnderTest operator = OperatorUnderTest.installed()
+            .values(POLICY_VALUES)
+            .beforeStart(AdmissionPolicyOnRealClusterIT::installLegacyServerAndPolicies)
+            .afterStop((cluster, namespace) ->
+                    policies.forEach(p -> cluster.client().resource(p).delete()));
+
+    /** The chart's admission policies of this installation, for the workloads and for the operator itself. */
+    private static Map<String, Object> policyValues() {
         Map<String, Object> values = new LinkedHashMap<>();
         values.put("admissionPolicy.workloads.enabled", true);
         values.put("admissionPolicy.workloads.allowedImages[0]", ALLOWED_REGISTRY);
         values.put("admissionPolicy.workloads.allowedRuntimeClassNames[0]", "nvidia");
         values.put("admissionPolicy.workloads.allowedSecrets[0]", ALLOWED_SECRET);
         values.put("admissionPolicy.operator.enabled", true);
+        return values;
+    }
+
+    /** A ModelServer the policies would refuse, created before them, then the policies the chart renders. */
+    private static void installLegacyServerAndPolicies(E2eCluster cluster, TestNamespace namespace) {
+        KubernetesClient client = cluster.client();
+        client.resource(modelServer(client, namespace, "legacy", s -> s.replace(PINNED_IMAGE, LEGACY_IMAGE)))
+                .create();
         // The names OperatorProcess gives the installation: the test namespace as full name and only watched namespace.
-        Map<String, Object> chartValues = new LinkedHashMap<>(values);
+        Map<String, Object> chartValues = new LinkedHashMap<>(POLICY_VALUES);
         chartValues.put("fullnameOverride", namespace.name());
         chartValues.put("watchNamespaces[0]", namespace.name());
         RenderedChart chart = RenderedChart.render(chartValues, namespace.name());
@@ -68,11 +86,10 @@ class AdmissionPolicyOnRealClusterIT {
         policies.addAll(chart.all(ValidatingAdmissionPolicyBinding.class).toList());
         assertThat(policies).hasSize(6);
         policies.forEach(p -> client.resource(p).forceConflicts().serverSideApply());
+    }
 
-        OperatorProcess.Builder builder = OperatorProcess.in(cluster, namespace);
-        values.forEach(builder::value);
-        operator = builder.start().awaitReady();
-
+    @BeforeAll
+    static void awaitPoliciesEnforced(KubernetesClient client, TestNamespace namespace) {
         await("the ModelServer policy enforced")
                 .atMost(ENFORCED_WITHIN)
                 .pollInterval(Duration.ofMillis(500))
@@ -91,14 +108,6 @@ class AdmissionPolicyOnRealClusterIT {
                                         .dryRun()
                                         .create()))
                         != null);
-    }
-
-    @AfterAll
-    static void uninstall(KubernetesClient client) {
-        if (operator != null) {
-            operator.close();
-        }
-        policies.forEach(p -> client.resource(p).delete());
     }
 
     @Test
@@ -154,7 +163,9 @@ class AdmissionPolicyOnRealClusterIT {
                         .getItems())
                 .hasSize(1);
         // Not the audit log: the checks that the operator policy is enforced were refused calls of the operator's name.
-        assertThat(operator.log()).doesNotContain("ValidatingAdmissionPolicy").doesNotContainIgnoringCase("forbidden");
+        assertThat(operator.process().log())
+                .doesNotContain("ValidatingAdmissionPolicy")
+                .doesNotContainIgnoringCase("forbidden");
     }
 
     @Test

@@ -1,26 +1,30 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitFinished;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitFinished;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.demo.SimulatedServerProfile;
+import dev.llmops.serving.e2e.support.E2eCluster;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.FaultChecks;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.operator.toolkit.Conditions;
 import dev.llmops.serving.simulator.Fault;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * First kube-apiserver is frozen for 5 s, shorter than the Lease's renew deadline: the operator rides it out. Then it
@@ -45,26 +49,13 @@ class ApiServerOutageIT {
     /** The kubelet's second restart comes 10 s after the first; the operator then starts in a few seconds. */
     private static final Duration RECOVERY_BOUND = Duration.ofSeconds(60);
 
-    private static OperatorProcess operator;
-
-    @BeforeAll
-    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(),
-                "needs the local control plane, whose API server the test stops, its fake GPU fleet and kubelet");
-        ProjectCrds.install(client);
-        cluster.simulate(namespace, STARTING, SLOW_LOADING);
-        operator = OperatorProcess.in(cluster, namespace).start().awaitReady().restartWhenExited();
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, SERVING);
-            ServingResources.deleteServer(client, namespace, STARTING);
-            operator.close();
-        }
-    }
+    /** On the local control plane, whose API server the test stops, with its fake GPU fleet and kubelet. */
+    @RegisterExtension
+    static final OperatorUnderTest operator = OperatorUnderTest.installed()
+            .onFakeGpuFleet()
+            .beforeStart((cluster, namespace) -> cluster.simulate(namespace, STARTING, SLOW_LOADING))
+            .restartedWhenExited()
+            .deletingServersBeforeStop(SERVING, STARTING);
 
     @Test
     @Order(1)
@@ -82,8 +73,8 @@ class ApiServerOutageIT {
                         .toInstant()
                         .isAfter(resumed));
         assertThat(lease(client, namespace).getSpec().getHolderIdentity()).isEqualTo(holder);
-        assertThat(operator.exits()).as("exits of the operator").isEmpty();
-        assertThat(operator.running()).isTrue();
+        assertThat(operator.process().exits()).as("exits of the operator").isEmpty();
+        assertThat(operator.process().running()).isTrue();
     }
 
     @Test
@@ -110,14 +101,14 @@ class ApiServerOutageIT {
         await("the operator exited on its lost Lease")
                 .atMost(Duration.ofMinutes(1))
                 .pollInterval(Duration.ofMillis(250))
-                .until(() -> !operator.exits().isEmpty());
-        assertThat(operator.log()).contains("Lost the leader-election lease");
+                .until(() -> !operator.process().exits().isEmpty());
+        assertThat(operator.process().log()).contains("Lost the leader-election lease");
         Instant[] recovered = new Instant[1];
         await("a restarted operator reconciling")
                 .atMost(Duration.ofMinutes(3))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> {
-                    if (operator.successfulReconciliations() > 0) {
+                    if (operator.process().successfulReconciliations() > 0) {
                         recovered[0] = Instant.now();
                     }
                     return recovered[0] != null;
@@ -134,8 +125,8 @@ class ApiServerOutageIT {
                 OUTAGE.toSeconds(),
                 Duration.between(stopped, benchmarkFinishedAt(client, namespace))
                         .toSeconds(),
-                Duration.between(stopped, operator.exits().get(0)).toMillis() / 1000.0,
-                operator.exits().size(),
+                Duration.between(stopped, operator.process().exits().get(0)).toMillis() / 1000.0,
+                operator.process().exits().size(),
                 firstReconcile.toMillis() / 1000.0);
         assertThat(firstReconcile).isLessThanOrEqualTo(RECOVERY_BOUND);
         FaultChecks.assertResultsLandedOnce(client, namespace, run);
@@ -145,7 +136,7 @@ class ApiServerOutageIT {
                         .get()))
                 .as("the serving ModelServer is Ready again")
                 .isTrue();
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 
     private static Instant benchmarkFinishedAt(KubernetesClient client, TestNamespace namespace) {

@@ -1,18 +1,23 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitFinished;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitFinished;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.e2e.support.E2eCluster;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.KubectlTable;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A BenchmarkRun through the real Job controller: its Job's pod runs the packaged runner against the simulated server,
@@ -24,26 +29,17 @@ class BenchmarkRunOnRealClusterIT {
     private static final String SERVER = "bench-target";
     private static final String RUN = "quick";
 
-    private static OperatorProcess operator;
+    @RegisterExtension
+    static final OperatorUnderTest operator =
+            OperatorUnderTest.installed().onFakeGpuFleet().deletingServersBeforeStop(SERVER);
+
     private static BenchmarkRun finished;
 
     @BeforeAll
-    static void runBenchmark(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+    static void runBenchmark(KubernetesClient client, TestNamespace namespace) {
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
         ServingResources.quickBenchmark(client, namespace, RUN, SERVER, 2, 4, 32);
         finished = awaitFinished(client, namespace, RUN);
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, SERVER);
-            operator.close();
-        }
     }
 
     @Test
@@ -85,6 +81,6 @@ class BenchmarkRunOnRealClusterIT {
 
     @Test
     void theChartGrantsEveryCallTheOperatorMade() {
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 }

@@ -1,17 +1,23 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitFinished;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitFinished;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.e2e.support.E2eCluster;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.KubectlTable;
+import dev.llmops.serving.e2e.support.LocalControlPlane;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.simulator.SimulatedCapacity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A capacity search through the real Job controller: the runner probes the simulated server, whose decode step slows
@@ -26,26 +32,17 @@ class CapacitySearchOnRealClusterIT {
     private static final int TPOT_LIMIT_MILLIS = 19;
     private static final int OUTPUT_TOKENS = 16;
 
-    private static OperatorProcess operator;
+    @RegisterExtension
+    static final OperatorUnderTest operator =
+            OperatorUnderTest.installed().onFakeGpuFleet().deletingServersBeforeStop(SERVER);
+
     private static BenchmarkRun finished;
 
     @BeforeAll
-    static void searchCapacity(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+    static void searchCapacity(KubernetesClient client, TestNamespace namespace) {
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
         ServingResources.concurrencyCapacitySearch(client, namespace, RUN, SERVER, TPOT_LIMIT_MILLIS, OUTPUT_TOKENS);
         finished = awaitFinished(client, namespace, RUN);
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, SERVER);
-            operator.close();
-        }
     }
 
     @Test
@@ -80,6 +77,6 @@ class CapacitySearchOnRealClusterIT {
 
     @Test
     void theChartGrantsEveryCallTheOperatorMade() {
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 }

@@ -2,6 +2,9 @@ package dev.llmops.serving.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.ProjectCrds;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;

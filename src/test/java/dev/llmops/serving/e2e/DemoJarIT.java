@@ -3,6 +3,8 @@ package dev.llmops.serving.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.e2e.support.Processes;
+import dev.llmops.serving.e2e.support.ProjectPaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,11 @@ package dev.llmops.serving.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.Manifests;
+import dev.llmops.serving.e2e.support.ProjectCrds;
+import dev.llmops.serving.e2e.support.ProjectPaths;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.operator.crd.RejectionRule;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Status;

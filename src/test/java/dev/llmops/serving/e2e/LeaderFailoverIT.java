@@ -1,13 +1,18 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitFinished;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitFinished;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.FaultChecks;
+import dev.llmops.serving.e2e.support.OperatorProcess;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.operator.toolkit.Conditions;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -21,9 +26,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two operator replicas with the chart's leader election; the leader is SIGKILLed while a benchmark runs. The standby
@@ -38,38 +42,12 @@ class LeaderFailoverIT {
     /** Beyond the Lease's duration, what a loaded machine may add: the poll, the standby's retry period, a GC. */
     private static final Duration TAKEOVER_SLACK = Duration.ofSeconds(15);
 
-    private static OperatorProcess first;
-    private static OperatorProcess second;
-
-    @BeforeAll
-    static void startReplicas(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        first = OperatorProcess.in(cluster, namespace)
-                .replica("operator-0")
-                .start()
-                .awaitReady();
-        await("operator-0 leading")
-                .atMost(Duration.ofMinutes(1))
-                .pollInterval(Duration.ofMillis(250))
-                .until(() -> first.identity().equals(holder(client, namespace)));
-        second = OperatorProcess.in(cluster, namespace)
-                .replica("operator-1")
-                .start()
-                .awaitReady();
-    }
-
-    @AfterAll
-    static void stopReplicas(KubernetesClient client, TestNamespace namespace) {
-        if (second != null) {
-            ServingResources.deleteServer(client, namespace, SERVER);
-            second.close();
-        }
-        if (first != null) {
-            first.close();
-        }
-    }
+    /** operator-0 leads when operator-1 starts. */
+    @RegisterExtension
+    static final OperatorUnderTest operators = OperatorUnderTest.installed()
+            .onFakeGpuFleet()
+            .replicas("operator-0", "operator-1")
+            .deletingServersBeforeStop(SERVER);
 
     @Test
     void theStandbyTakesOverTheRunningBenchmarkWithinTheLease(KubernetesClient client, TestNamespace namespace) {
@@ -85,7 +63,9 @@ class LeaderFailoverIT {
         ServingResources.quickBenchmark(client, namespace, RUN, SERVER, 4, 96, 64);
         FaultChecks.awaitRunnerWorking(client, namespace);
 
-        OperatorProcess leader = first.identity().equals(holder(client, namespace)) ? first : second;
+        OperatorProcess first = operators.replica("operator-0");
+        OperatorProcess second = operators.replica("operator-1");
+        OperatorProcess leader = first.leads() ? first : second;
         OperatorProcess standby = leader == first ? second : first;
         assertThat(holder(client, namespace)).as("Lease holder").isEqualTo(leader.identity());
         assertThat(standby.successfulReconciliations())

@@ -3,10 +3,12 @@ package dev.llmops.serving.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.llmops.serving.e2e.support.E2eCluster;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The permission check bites: the operator started with one rule fewer than the chart grants is refused by the API
@@ -16,33 +18,24 @@ import org.junit.jupiter.api.Test;
 @E2eTest
 class MissingRbacRuleIT {
 
-    private OperatorProcess operator;
-
-    @AfterEach
-    void stopOperator() {
-        if (operator != null) {
-            operator.close();
-        }
-    }
+    @RegisterExtension
+    static final OperatorUnderTest operator =
+            OperatorUnderTest.installed().withoutGrant("jobs").notAwaitedReady();
 
     @Test
-    void withoutTheJobsRuleTheOperatorIsForbiddenAndNeverReady(
-            E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        ProjectCrds.install(client);
-        operator = OperatorProcess.in(cluster, namespace).withoutGrant("jobs").start();
-
+    void withoutTheJobsRuleTheOperatorIsForbiddenAndNeverReady(E2eCluster cluster) {
         await("the API server's refusal in the operator log")
                 .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500))
-                .until(() -> operator.log().toLowerCase().contains("forbidden"));
-        assertThat(operator.log()).containsIgnoringCase("jobs");
+                .until(() -> operator.process().log().toLowerCase().contains("forbidden"));
+        assertThat(operator.process().log()).containsIgnoringCase("jobs");
         if (cluster.audit().isPresent()) {
-            assertThat(operator.forbiddenCalls()).anyMatch(call -> call.contains(" jobs"));
+            assertThat(operator.process().forbiddenCalls()).anyMatch(call -> call.contains(" jobs"));
         }
         await("never ready while refused")
                 .during(Duration.ofSeconds(15))
                 .atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(250))
-                .until(() -> !operator.ready());
+                .until(() -> !operator.process().ready());
     }
 }

@@ -1,23 +1,27 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitServer;
-import static dev.llmops.serving.e2e.ServingResources.serverPods;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitServer;
+import static dev.llmops.serving.e2e.support.ServingResources.serverPods;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.FakeGpuNodes;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The operator, installed as the chart installs it, runs ModelServers on the real scheduler and the kubelet stand-in:
@@ -31,24 +35,14 @@ class ModelServerOnRealClusterIT {
     private static final String SERVER = "sm120";
     private static final String TOO_BIG = "sixteen-gpus";
 
-    private static OperatorProcess operator;
+    @RegisterExtension
+    static final OperatorUnderTest operator =
+            OperatorUnderTest.installed().onFakeGpuFleet().deletingServersBeforeStop(TOO_BIG);
 
     @BeforeAll
-    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+    static void createServers(KubernetesClient client, TestNamespace namespace) {
         ServingResources.sm120Server(client, namespace, SERVER, 8, 2);
         ServingResources.sm120Server(client, namespace, TOO_BIG, 16, 1);
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, TOO_BIG);
-            operator.close();
-        }
     }
 
     @Test
@@ -132,6 +126,6 @@ class ModelServerOnRealClusterIT {
     @Test
     @Order(4)
     void theChartGrantsEveryCallTheOperatorMade() {
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 }

@@ -1,23 +1,26 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitFinished;
-import static dev.llmops.serving.e2e.ServingResources.awaitServer;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitFinished;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.URI;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -35,26 +38,15 @@ class OddNamesOnRealClusterIT {
     private static final String LONGEST = "qwen3-8b-instruct-" + "x".repeat(63 - "qwen3-8b-instruct-".length());
     private static final String RUN = "nightly.qwen3.8b." + "r".repeat(80);
 
-    private static OperatorProcess operator;
+    @RegisterExtension
+    static final OperatorUnderTest operator = OperatorUnderTest.installed()
+            .onFakeGpuFleet()
+            .deletingServersBeforeStop(servers().toArray(String[]::new));
 
     @BeforeAll
-    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+    static void createServers(KubernetesClient client, TestNamespace namespace) {
         for (String name : servers()) {
             ServingResources.sm120Server(client, namespace, name, 1, 1);
-        }
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            for (String name : servers()) {
-                ServingResources.deleteServer(client, namespace, name);
-            }
-            operator.close();
         }
     }
 
@@ -121,6 +113,6 @@ class OddNamesOnRealClusterIT {
 
     @Test
     void theChartGrantsEveryCallTheOperatorMade() {
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 }

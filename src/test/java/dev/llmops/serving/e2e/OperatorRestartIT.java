@@ -1,17 +1,19 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitFinished;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitFinished;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The operator is SIGKILLed while its benchmark pod runs; restarted, it adopts the Job instead of starting another. */
 @E2eTest
@@ -20,23 +22,9 @@ class OperatorRestartIT {
     private static final String SERVER = "restart-target";
     private static final String RUN = "survives-restart";
 
-    private static OperatorProcess operator;
-
-    @BeforeAll
-    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, SERVER);
-            operator.close();
-        }
-    }
+    @RegisterExtension
+    static final OperatorUnderTest operator =
+            OperatorUnderTest.installed().onFakeGpuFleet().deletingServersBeforeStop(SERVER);
 
     @Test
     void aKilledOperatorAdoptsTheRunningJobAndReportsItsResults(KubernetesClient client, TestNamespace namespace) {
@@ -50,7 +38,7 @@ class OperatorRestartIT {
                         .anyMatch(p -> p.getMetadata().getLabels().containsKey("batch.kubernetes.io/job-name")
                                 && "Running".equals(p.getStatus().getPhase())));
 
-        operator.kill();
+        operator.process().kill();
         assertThat(client.batch()
                         .v1()
                         .jobs()
@@ -61,7 +49,7 @@ class OperatorRestartIT {
                 .as("the Job still runs when the operator dies")
                 .satisfies(
                         job -> assertThat(job.getStatus().getCompletionTime()).isNull());
-        operator.restart().awaitReady();
+        operator.process().restart().awaitReady();
 
         BenchmarkRun run = awaitFinished(client, namespace, RUN);
         assertThat(run.getStatus().phase).as("status %s", run.getStatus()).isEqualTo(BenchmarkRunPhase.Succeeded);
@@ -74,6 +62,6 @@ class OperatorRestartIT {
                         .getItems())
                 .singleElement()
                 .satisfies(job -> assertThat(job.getMetadata().getName()).isEqualTo(run.getStatus().jobName));
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 }

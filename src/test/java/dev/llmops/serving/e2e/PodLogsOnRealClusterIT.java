@@ -3,10 +3,14 @@ package dev.llmops.serving.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.e2e.support.E2eCluster;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.operator.benchmark.BenchmarkJobDependent;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,9 +23,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Pod logs through the API server, as on a cluster with kubelets: kube-apiserver fetches them from the fleet's kubelet
@@ -37,20 +41,18 @@ class PodLogsOnRealClusterIT {
     private static final int TAIL_LINES = 3;
     private static final int LIMIT_BYTES = 100;
 
-    private static OperatorProcess operator;
+    @RegisterExtension
+    static final OperatorUnderTest operator = OperatorUnderTest.installed()
+            .onFakeGpuFleet()
+            .value("extraEnv[0].name", "LLMOPS_BENCHMARK_PROGRESS_POLL")
+            .value("extraEnv[0].value", "500ms")
+            .deletingServersBeforeStop(SERVER);
+
     private static BenchmarkRun finished;
     private static final Set<String> progressWhileRunning = ConcurrentHashMap.newKeySet();
 
     @BeforeAll
-    static void runBenchmark(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        operator = OperatorProcess.in(cluster, namespace)
-                .value("extraEnv[0].name", "LLMOPS_BENCHMARK_PROGRESS_POLL")
-                .value("extraEnv[0].value", "500ms")
-                .start()
-                .awaitReady();
+    static void runBenchmark(KubernetesClient client, TestNamespace namespace) {
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
         // Three stages of a few seconds in all, so the operator's polls see the run between stages.
         ServingResources.createRun(
@@ -76,14 +78,6 @@ class PodLogsOnRealClusterIT {
                                 && run.getStatus() != null
                                 && (run.getStatus().phase == BenchmarkRunPhase.Succeeded
                                         || run.getStatus().phase == BenchmarkRunPhase.Failed));
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, SERVER);
-            operator.close();
-        }
     }
 
     @Test
@@ -146,7 +140,7 @@ class PodLogsOnRealClusterIT {
 
     @Test
     void theChartGrantsEveryCallTheOperatorMade() {
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 
     private static ContainerResource benchmarkPod(KubernetesClient client, TestNamespace namespace) {

@@ -2,18 +2,22 @@ package dev.llmops.serving.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.demo.SimulatedServerProfile;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.LocalControlPlane;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A reference comparison through the real Job controller, as a pipeline gating an upgrade uses it: a run names an
@@ -39,19 +43,21 @@ class ReferenceComparisonOnRealClusterIT {
     private static final int REQUESTS = 12;
     private static final Duration VERDICT_TIMEOUT = Duration.ofSeconds(60);
 
-    private static OperatorProcess operator;
+    @RegisterExtension
+    static final OperatorUnderTest operator = OperatorUnderTest.installed()
+            .onFakeGpuFleet()
+            .beforeStart((cluster, namespace) -> {
+                cluster.simulate(namespace, BASELINE_SERVER, perTokenSlower(1.0));
+                cluster.simulate(namespace, SLOWER_SERVER, perTokenSlower(1.2));
+                cluster.simulate(namespace, NEAR_SERVER, perTokenSlower(1.01));
+            })
+            .deletingServersBeforeStop(BASELINE_SERVER, SLOWER_SERVER, NEAR_SERVER);
+
     private static GenericKubernetesResource slower;
     private static GenericKubernetesResource near;
 
     @BeforeAll
-    static void runReferenceAndCandidates(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        cluster.simulate(namespace, BASELINE_SERVER, perTokenSlower(1.0));
-        cluster.simulate(namespace, SLOWER_SERVER, perTokenSlower(1.2));
-        cluster.simulate(namespace, NEAR_SERVER, perTokenSlower(1.01));
-        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+    static void runReferenceAndCandidates(KubernetesClient client, TestNamespace namespace) {
         for (String server : List.of(BASELINE_SERVER, SLOWER_SERVER, NEAR_SERVER)) {
             ServingResources.sm120Server(client, namespace, server, 1, 1);
         }
@@ -62,16 +68,6 @@ class ReferenceComparisonOnRealClusterIT {
         slower = awaitVerdict(client, namespace, SLOWER);
         create(client, namespace, run(NEAR, NEAR_SERVER, REFERENCE));
         near = awaitVerdict(client, namespace, NEAR);
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            for (String server : List.of(BASELINE_SERVER, SLOWER_SERVER, NEAR_SERVER)) {
-                ServingResources.deleteServer(client, namespace, server);
-            }
-            operator.close();
-        }
     }
 
     @Test
@@ -116,7 +112,7 @@ class ReferenceComparisonOnRealClusterIT {
 
     @Test
     void theChartGrantsEveryCallTheOperatorMade() {
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 
     /**

@@ -5,6 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.e2e.support.E2eCluster;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -15,8 +20,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A cause outside the spec that outlasts the operator's retries — a cluster policy denying the operator's Deployments
@@ -33,32 +39,32 @@ class RetriesExhaustedIT {
     /** The operator SDK's retries (5 attempts, 2 s growing by 1.5) end about 20 s after the first failure. */
     private static final Duration STALLED_WITHIN = Duration.ofSeconds(90);
 
-    private OperatorProcess operator;
-    private List<HasMetadata> policy = List.of();
+    private static List<HasMetadata> policy = List.of();
 
-    @AfterEach
-    void cleanUp(KubernetesClient client) {
-        policy.forEach(p -> client.resource(p).delete());
-        if (operator != null) {
-            operator.close();
-        }
-    }
+    @RegisterExtension
+    static final OperatorUnderTest operator = OperatorUnderTest.installed()
+            .value("extraEnv[0].name", "LLMOPS_STALLED_RECHECK")
+            .value("extraEnv[0].value", RECHECK.toSeconds() + "s")
+            .beforeStart(RetriesExhaustedIT::freezeWorkloads);
 
-    @Test
-    void aDenyingPolicyStallsServerAndRunWithItsMessageAndTheyRecoverWhenItIsLifted(
-            E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        ProjectCrds.install(client);
+    /** The namespace frozen before the operator starts: it meets the policy from its first reconciliation. */
+    private static void freezeWorkloads(E2eCluster cluster, TestNamespace namespace) {
+        KubernetesClient client = cluster.client();
         policy = freeze(client, namespace);
         await("the policy enforced")
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> denied(client, namespace));
-        operator = OperatorProcess.in(cluster, namespace)
-                .value("extraEnv[0].name", "LLMOPS_STALLED_RECHECK")
-                .value("extraEnv[0].value", RECHECK.toSeconds() + "s")
-                .start()
-                .awaitReady();
+    }
 
+    @AfterAll
+    static void liftPolicy(KubernetesClient client) {
+        policy.forEach(p -> client.resource(p).delete());
+    }
+
+    @Test
+    void aDenyingPolicyStallsServerAndRunWithItsMessageAndTheyRecoverWhenItIsLifted(
+            KubernetesClient client, TestNamespace namespace) {
         ServingResources.sm120Server(client, namespace, "frozen", 1, 1);
         ServingResources.createRun(client, namespace, """
                 apiVersion: serving.llmops.dev/v1alpha1

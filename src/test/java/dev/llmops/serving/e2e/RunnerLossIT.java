@@ -2,13 +2,16 @@ package dev.llmops.serving.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -17,9 +20,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The benchmark pod is deleted or evicted mid-run. The Job (backoffLimit 1, evictions ignored by its pod failure
@@ -32,23 +35,13 @@ class RunnerLossIT {
     private static final String SERVER = "runner-loss-target";
     private static final int REQUESTS = 48;
 
-    private static OperatorProcess operator;
+    @RegisterExtension
+    static final OperatorUnderTest operator =
+            OperatorUnderTest.installed().onFakeGpuFleet().deletingServersBeforeStop(SERVER);
 
     @BeforeAll
-    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+    static void createServer(KubernetesClient client, TestNamespace namespace) {
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, SERVER);
-            operator.close();
-        }
     }
 
     @Test
@@ -66,7 +59,7 @@ class RunnerLossIT {
                 .as("the deleted pod counts against backoffLimit")
                 .isEqualTo(1);
         assertThat(job.getStatus().getSucceeded()).isEqualTo(1);
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 
     @Test

@@ -5,13 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.e2e.support.E2eCluster;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A BenchmarkRun cannot carry a Secret of its namespace to a host the operator's installation has not allow-listed:
@@ -22,12 +26,16 @@ import org.junit.jupiter.api.Test;
 class SecretHostAllowListOnRealClusterIT {
 
     private static final String ALLOWED_HOST = "allowed.example";
-    private static OperatorProcess operator;
 
-    @BeforeAll
-    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        ProjectCrds.install(client);
-        client.resource(new SecretBuilder()
+    @RegisterExtension
+    static final OperatorUnderTest operator = OperatorUnderTest.installed()
+            .value("benchmark.apiKeyHosts[0]", ALLOWED_HOST)
+            .beforeStart(SecretHostAllowListOnRealClusterIT::createApiKeySecret);
+
+    /** The key the runs name, there before the operator starts. */
+    private static void createApiKeySecret(E2eCluster cluster, TestNamespace namespace) {
+        cluster.client()
+                .resource(new SecretBuilder()
                         .withNewMetadata()
                         .withName("api-key")
                         .withNamespace(namespace.name())
@@ -35,17 +43,6 @@ class SecretHostAllowListOnRealClusterIT {
                         .withStringData(Map.of("key", "sk-not-for-strangers"))
                         .build())
                 .create();
-        operator = OperatorProcess.in(cluster, namespace)
-                .value("benchmark.apiKeyHosts[0]", ALLOWED_HOST)
-                .start()
-                .awaitReady();
-    }
-
-    @AfterAll
-    static void stopOperator() {
-        if (operator != null) {
-            operator.close();
-        }
     }
 
     @Test
@@ -64,7 +61,7 @@ class SecretHostAllowListOnRealClusterIT {
         assertThat(stalled.getReason()).isEqualTo(ConditionReasons.SECRET_HOST_NOT_ALLOWED);
         assertThat(stalled.getMessage()).contains("spec.target.apiKeySecret", "spec.target.url", "collector.example");
         assertThat(jobsOf(client, namespace, "exfiltrate")).isZero();
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 
     @Test

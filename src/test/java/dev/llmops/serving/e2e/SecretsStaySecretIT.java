@@ -1,10 +1,9 @@
 package dev.llmops.serving.e2e;
 
-import static dev.llmops.serving.e2e.ServingResources.awaitFinished;
-import static dev.llmops.serving.e2e.ServingResources.awaitServer;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitFinished;
+import static dev.llmops.serving.e2e.support.ServingResources.awaitServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
@@ -13,6 +12,11 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
 import dev.llmops.serving.common.SecretArgs;
+import dev.llmops.serving.e2e.support.E2eCluster;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.helm.RenderedChart;
 import dev.llmops.serving.operator.modelserver.SglangCommand;
 import dev.llmops.serving.simulator.SglangSimulator;
@@ -30,9 +34,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Secret values stay where Kubernetes keeps them, through the packaged operator on a real control plane: a ModelServer
@@ -61,18 +65,26 @@ class SecretsStaySecretIT {
 
     private static final String LITERAL_API_KEY = secret("literal-key-");
 
-    private static OperatorProcess operator;
     private static SglangSimulator external;
     private static TestNamespace restricted;
     private static ModelServer ready;
     private static BenchmarkRun ownKeyRun;
     private static BenchmarkRun externalRun;
 
-    @BeforeAll
-    static void runEverything(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
+    @RegisterExtension
+    static final OperatorUnderTest operator = OperatorUnderTest.installed()
+            .onFakeGpuFleet()
+            .beforeStart(SecretsStaySecretIT::createNamespacesSecretsAndExternalServer)
+            .valueAtStart("watchNamespaces[1]", () -> restricted.name())
+            .value("benchmark.apiKeyHosts[0]", "127.0.0.1")
+            // The most the operator ever logs: every reconcile, request and decision.
+            .value("logLevel", "DEBUG")
+            .deletingServersBeforeStop(SERVER)
+            .afterStop(SecretsStaySecretIT::stopExternalServerAndDeleteRestrictedNamespace);
+
+    /** The namespaces' Pod Security labels, the restricted second namespace, the keys, the external server. */
+    private static void createNamespacesSecretsAndExternalServer(E2eCluster cluster, TestNamespace namespace) {
+        KubernetesClient client = cluster.client();
         label(client, namespace.name(), Map.of(PSA + "enforce", "baseline", PSA + "warn", "restricted"));
         restricted = TestNamespace.create(client, SecretsStaySecretIT.class);
         label(client, restricted.name(), Map.of(PSA + "enforce", "restricted"));
@@ -85,14 +97,20 @@ class SecretsStaySecretIT {
                 .apiKey(RUNNER_KEY)
                 .recordGroundTruth(false)
                 .start();
-        operator = OperatorProcess.in(cluster, namespace)
-                .value("watchNamespaces[1]", restricted.name())
-                .value("benchmark.apiKeyHosts[0]", "127.0.0.1")
-                // The most the operator ever logs: every reconcile, request and decision.
-                .value("logLevel", "DEBUG")
-                .start()
-                .awaitReady();
+    }
 
+    /** After the operator, as it watches the restricted namespace. */
+    private static void stopExternalServerAndDeleteRestrictedNamespace(E2eCluster cluster, TestNamespace namespace) {
+        if (external != null) {
+            external.close();
+        }
+        if (restricted != null) {
+            restricted.delete(cluster.client());
+        }
+    }
+
+    @BeforeAll
+    static void runEverything(KubernetesClient client, TestNamespace namespace) {
         create(
                 client,
                 namespace.name(),
@@ -126,20 +144,6 @@ class SecretsStaySecretIT {
                 LITERAL_KEY_SERVER,
                 s -> s.getStatus() != null && stalled(s),
                 "Stalled on --api-key in spec.extraArgs");
-    }
-
-    @AfterAll
-    static void stop(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, SERVER);
-            operator.close();
-        }
-        if (external != null) {
-            external.close();
-        }
-        if (restricted != null) {
-            restricted.delete(client);
-        }
     }
 
     @Test
@@ -219,7 +223,7 @@ class SecretsStaySecretIT {
                         .doesNotContain(SERVER_KEY, RUNNER_KEY);
             }
         }
-        assertThat(operator.log())
+        assertThat(operator.process().log())
                 .as("the operator's log")
                 .contains(SERVER)
                 .doesNotContain(HF_TOKEN, SERVER_KEY, RUNNER_KEY, EXTRA_ARG_TOKEN, LITERAL_API_KEY);

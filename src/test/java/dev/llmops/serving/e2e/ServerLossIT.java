@@ -1,13 +1,16 @@
 package dev.llmops.serving.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.demo.SimulatedServerProfile;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.simulator.Fault;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -16,9 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The serving pod is deleted while a benchmark runs at concurrency: its simulated server stops as the pod's containers
@@ -37,28 +39,13 @@ class ServerLossIT {
     private static final SimulatedServerProfile SLOW_LOADING = new SimulatedServerProfile(
             Duration.ofMillis(30), Duration.ofMillis(10), null, 32, 0.2, Duration.ofSeconds(4), Fault.NONE);
 
-    private static OperatorProcess operator;
-
-    @BeforeAll
-    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        cluster.simulate(namespace, SERVER, SLOW_LOADING);
-        operator = OperatorProcess.in(cluster, namespace)
-                .value("extraEnv[0].name", "LLMOPS_BENCHMARK_PROGRESS_POLL")
-                .value("extraEnv[0].value", "500ms")
-                .start()
-                .awaitReady();
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, SERVER);
-            operator.close();
-        }
-    }
+    @RegisterExtension
+    static final OperatorUnderTest operator = OperatorUnderTest.installed()
+            .onFakeGpuFleet()
+            .beforeStart((cluster, namespace) -> cluster.simulate(namespace, SERVER, SLOW_LOADING))
+            .value("extraEnv[0].name", "LLMOPS_BENCHMARK_PROGRESS_POLL")
+            .value("extraEnv[0].value", "500ms")
+            .deletingServersBeforeStop(SERVER);
 
     @Test
     void theRunEndsWithinItsRequestTimeoutAndTheReplacementWaitsForItsGate(
@@ -147,7 +134,7 @@ class ServerLossIT {
                 .anyMatch(state -> state.contains("ready=true gate=true"))
                 .noneMatch(state -> state.contains("ready=true gate=false"));
         assertLossRecorded(finished);
-        operator.assertNothingForbidden();
+        operator.process().assertNothingForbidden();
     }
 
     /** Succeeded with the lost requests counted by class, or Failed with a message that names the lost server. */

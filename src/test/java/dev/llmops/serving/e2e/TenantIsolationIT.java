@@ -1,20 +1,24 @@
 package dev.llmops.serving.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.llmops.serving.api.contract.SampleBombs;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.OperatorUnderTest;
+import dev.llmops.serving.e2e.support.RunnerProcess;
+import dev.llmops.serving.e2e.support.ServingResources;
+import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.operator.benchmark.comparison.PlantedSamples;
 import dev.llmops.serving.operator.benchmark.comparison.SampleStore;
 import dev.llmops.serving.operator.toolkit.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A tenant's samples bomb, about 11 KB on the wire and millions of values once decoded, against the packaged operator
@@ -27,23 +31,13 @@ class TenantIsolationIT {
 
     private static final String SERVER = "tenant-isolation-target";
 
-    private static OperatorProcess operator;
+    @RegisterExtension
+    static final OperatorUnderTest operator =
+            OperatorUnderTest.installed().onFakeGpuFleet().deletingServersBeforeStop(SERVER);
 
     @BeforeAll
-    static void startOperator(E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
-        assumeTrue(
-                cluster.hasFakeGpuFleet(), "needs the fake GPU fleet and kubelet stand-in of the local control plane");
-        ProjectCrds.install(client);
-        operator = OperatorProcess.in(cluster, namespace).start().awaitReady();
+    static void createServer(KubernetesClient client, TestNamespace namespace) {
         ServingResources.sm120Server(client, namespace, SERVER, 1, 1);
-    }
-
-    @AfterAll
-    static void stopOperator(KubernetesClient client, TestNamespace namespace) {
-        if (operator != null) {
-            ServingResources.deleteServer(client, namespace, SERVER);
-            operator.close();
-        }
     }
 
     @Test
@@ -91,9 +85,10 @@ class TenantIsolationIT {
     }
 
     private static void assertOperatorLived() {
-        assertThat(operator.running()).as("the operator runs").isTrue();
-        assertThat(operator.exits())
-                .as(() -> "the operator's exits; its log:\n" + operator.log())
+        assertThat(operator.process().running()).as("the operator runs").isTrue();
+        assertThat(operator.process().exits())
+                .as(() ->
+                        "the operator's exits; its log:\n" + operator.process().log())
                 .isEmpty();
     }
 

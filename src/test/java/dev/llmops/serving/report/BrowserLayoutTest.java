@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
-import dev.llmops.serving.e2e.Processes;
+import dev.llmops.serving.e2e.support.Processes;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.io.File;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

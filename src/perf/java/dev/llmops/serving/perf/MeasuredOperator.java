@@ -1,6 +1,6 @@
 package dev.llmops.serving.perf;
 
-import dev.llmops.serving.e2e.Processes;
+import dev.llmops.serving.e2e.support.Processes;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import static org.awaitility.Awaitility.await;
 
@@ -58,7 +58,7 @@ public final class LocalControlPlane implements AutoCloseable {
      * slower per extra running request (as a GPU's decode step grows with the batch), so the concurrency that meets a
      * TPOT limit is known: {@code 10 ms × (1 + 0.2 × (streams − 1))}.
      */
-    static final SimulatedServerProfile SIMULATED_SERVER = new SimulatedServerProfile(
+    public static final SimulatedServerProfile SIMULATED_SERVER = new SimulatedServerProfile(
             Duration.ofMillis(30), Duration.ofMillis(10), null, 32, 0.2, Duration.ofSeconds(1), Fault.NONE);
 
     private final KubeAPIServer apiServer;

@@ -1,17 +1,17 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import java.nio.file.Path;
 
 /**
  * Files of the project checkout the suite reads, wherever the test JVM runs (failsafe passes the project directory).
  */
-final class ProjectPaths {
+public final class ProjectPaths {
 
     private static final Path PROJECT = Path.of(System.getProperty("e2e.projectDir", "."));
 
     private ProjectPaths() {}
 
-    static Path resolve(String relative) {
+    public static Path resolve(String relative) {
         return PROJECT.resolve(relative);
     }
 }

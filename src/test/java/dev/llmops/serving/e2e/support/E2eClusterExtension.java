@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -56,7 +56,7 @@ public final class E2eClusterExtension
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         Class<?> type = parameter.getParameter().getType();
         if (type == TestNamespace.class) {
-            return context.getStore(STORE).get(TestNamespace.class, TestNamespace.class);
+            return namespace(context);
         }
         E2eCluster cluster = cluster(context);
         return type == KubernetesClient.class ? cluster.client() : cluster;
@@ -71,14 +71,19 @@ public final class E2eClusterExtension
 
     @Override
     public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable cause) throws Throwable {
-        if (cause instanceof TestAbortedException) {
-            Class<?> testClass = context.getRequiredTestClass();
-            long methods = Arrays.stream(testClass.getDeclaredMethods())
-                    .filter(method -> method.isAnnotationPresent(Test.class))
-                    .count();
-            skipped(context).add(testClass.getSimpleName() + " (" + methods + " tests): " + cause.getMessage());
+        if (cause instanceof TestAbortedException aborted) {
+            recordSkippedClass(context, aborted);
         }
         throw cause;
+    }
+
+    /** Lists a whole test class as not run, for an assumption that failed before any of its tests. */
+    static void recordSkippedClass(ExtensionContext context, TestAbortedException cause) {
+        Class<?> testClass = context.getRequiredTestClass();
+        long methods = Arrays.stream(testClass.getDeclaredMethods())
+                .filter(method -> method.isAnnotationPresent(Test.class))
+                .count();
+        skipped(context).add(testClass.getSimpleName() + " (" + methods + " tests): " + cause.getMessage());
     }
 
     private static SkippedTests skipped(ExtensionContext context) {
@@ -102,7 +107,12 @@ public final class E2eClusterExtension
         }
     }
 
-    private static E2eCluster cluster(ExtensionContext context) {
+    /** The test class's namespace, created before any other extension or method of the class runs. */
+    static TestNamespace namespace(ExtensionContext context) {
+        return context.getStore(STORE).get(TestNamespace.class, TestNamespace.class);
+    }
+
+    static E2eCluster cluster(ExtensionContext context) {
         Path workDirectory = ProjectPaths.resolve("target/e2e");
         return context.getRoot()
                 .getStore(STORE)

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -297,6 +298,17 @@ public final class OperatorProcess implements AutoCloseable {
             throw new IllegalStateException("a single operator has a random identity; name the replica");
         }
         return podName;
+    }
+
+    /** Whether the leader-election Lease names this replica as its holder now. */
+    public boolean leads() {
+        // The chart names the Lease after the release; the suite's releases are named after their namespace.
+        Lease lease = cluster.client()
+                .leases()
+                .inNamespace(namespace)
+                .withName(namespace)
+                .get();
+        return lease != null && identity().equals(lease.getSpec().getHolderIdentity());
     }
 
     /**

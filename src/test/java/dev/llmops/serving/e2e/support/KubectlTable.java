@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,13 +11,13 @@ import java.util.regex.Pattern;
  * kubectl's table output (one table per kind) as rows of header to cell. Columns are read at the header's offsets,
  * so an empty cell or a value with a space ({@code 5 streams}) stays in its column.
  */
-final class KubectlTable {
+public final class KubectlTable {
 
     private static final Pattern HEADER_CELL = Pattern.compile("\\S+(?: \\S+)*");
 
     private KubectlTable() {}
 
-    static List<Map<String, String>> parse(String output) {
+    public static List<Map<String, String>> parse(String output) {
         List<Map<String, String>> rows = new ArrayList<>();
         List<String> header = List.of();
         List<Integer> offsets = List.of();

@@ -1,6 +1,6 @@
 package dev.llmops.serving.perf;
 
-import dev.llmops.serving.e2e.LocalControlPlane;
+import dev.llmops.serving.e2e.support.LocalControlPlane;
 import dev.llmops.serving.simulator.SglangSimulator;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.NodeBuilder;

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -8,7 +8,7 @@ import java.util.UUID;
 /** A namespace of one test class, so test classes never see each other's objects and leave nothing behind. */
 public record TestNamespace(String name) {
 
-    static TestNamespace create(KubernetesClient client, Class<?> testClass) {
+    public static TestNamespace create(KubernetesClient client, Class<?> testClass) {
         String prefix =
                 testClass.getSimpleName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
         String name = "e2e-" + prefix.substring(0, Math.min(prefix.length(), 40)) + "-"
@@ -24,7 +24,7 @@ public record TestNamespace(String name) {
     }
 
     /** Deletes the namespace; pods go first with no grace period, so nothing waits for a graceful deletion. */
-    void delete(KubernetesClient client) {
+    public void delete(KubernetesClient client) {
         client.pods().inNamespace(name).withGracePeriod(0).delete();
         client.namespaces().withName(name).delete();
     }

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import dev.llmops.serving.api.contract.SampleBombs;
 import dev.llmops.serving.demo.KubeletStandIn;
@@ -20,9 +20,9 @@ import java.util.Map;
  * process. The image {@value #SAMPLES_BOMB_IMAGE} plays a tenant's hostile runner image: it runs the real runner,
  * then prints a samples line that is small on the wire and huge once decoded.
  */
-final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
+public final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
 
-    static final String SAMPLES_BOMB_IMAGE = "registry.example/hostile/runner:samples-bomb";
+    public static final String SAMPLES_BOMB_IMAGE = "registry.example/hostile/runner:samples-bomb";
 
     private static final Path JAR = ProjectPaths.resolve("target/quarkus-app/quarkus-run.jar");
 

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import dev.llmops.serving.demo.apiserver.PodLogSource;
 import io.vertx.core.Vertx;

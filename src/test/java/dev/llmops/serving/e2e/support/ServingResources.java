@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import static org.awaitility.Awaitility.await;
 
@@ -17,15 +17,15 @@ import java.util.function.Predicate;
  * ModelServers and BenchmarkRuns sized for the fake fleet and the suite's clock: servers on the SM120 nodes, benchmarks
  * of a few short requests, so a whole run takes seconds.
  */
-final class ServingResources {
+public final class ServingResources {
 
-    static final Duration SERVER_READY_TIMEOUT = Duration.ofMinutes(2);
-    static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
+    public static final Duration SERVER_READY_TIMEOUT = Duration.ofMinutes(2);
+    public static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
 
     private ServingResources() {}
 
     /** A ModelServer on RTX PRO 6000 (SM120) nodes. */
-    static ModelServer sm120Server(
+    public static ModelServer sm120Server(
             KubernetesClient client, TestNamespace namespace, String name, int gpusPerReplica, int replicas) {
         return create(
                 client, namespace, ModelServer.class, """
@@ -52,7 +52,7 @@ final class ServingResources {
     }
 
     /** A BenchmarkRun of one warm-up request, one single-request prompt and one concurrency level. */
-    static BenchmarkRun quickBenchmark(
+    public static BenchmarkRun quickBenchmark(
             KubernetesClient client,
             TestNamespace namespace,
             String name,
@@ -71,7 +71,7 @@ final class ServingResources {
      * then {@code requests} requests of {@code maxTokens} at each level of {@code concurrency} (e.g. {@code "1, 2"});
      * {@code extraSpec} adds lines to the spec, each indented by two spaces and ending in a newline.
      */
-    static String quickRunManifest(
+    public static String quickRunManifest(
             String name, String server, String concurrency, int requests, int maxTokens, String extraSpec) {
         return """
                 apiVersion: serving.llmops.dev/v1alpha1
@@ -96,7 +96,7 @@ final class ServingResources {
     }
 
     /** A BenchmarkRun from its manifest. */
-    static BenchmarkRun createRun(KubernetesClient client, TestNamespace namespace, String yaml) {
+    public static BenchmarkRun createRun(KubernetesClient client, TestNamespace namespace, String yaml) {
         return create(client, namespace, BenchmarkRun.class, yaml);
     }
 
@@ -104,7 +104,7 @@ final class ServingResources {
      * A BenchmarkRun that only searches for the highest concurrency meeting a p99 TPOT limit, with random prompts of a
      * fixed output length and few requests per probe.
      */
-    static BenchmarkRun concurrencyCapacitySearch(
+    public static BenchmarkRun concurrencyCapacitySearch(
             KubernetesClient client,
             TestNamespace namespace,
             String name,
@@ -141,7 +141,7 @@ final class ServingResources {
                 """.formatted(name, server, outputTokens, tpotLimitMillis));
     }
 
-    static ModelServer awaitServer(
+    public static ModelServer awaitServer(
             KubernetesClient client,
             TestNamespace namespace,
             String name,
@@ -150,7 +150,7 @@ final class ServingResources {
         return awaitResource(client, namespace, ModelServer.class, name, condition, description, SERVER_READY_TIMEOUT);
     }
 
-    static BenchmarkRun awaitRun(
+    public static BenchmarkRun awaitRun(
             KubernetesClient client,
             TestNamespace namespace,
             String name,
@@ -160,7 +160,7 @@ final class ServingResources {
     }
 
     /** Waits until the run has succeeded or failed. */
-    static BenchmarkRun awaitFinished(KubernetesClient client, TestNamespace namespace, String name) {
+    public static BenchmarkRun awaitFinished(KubernetesClient client, TestNamespace namespace, String name) {
         return awaitRun(
                 client,
                 namespace,
@@ -171,7 +171,7 @@ final class ServingResources {
                 "finished");
     }
 
-    static List<Pod> serverPods(KubernetesClient client, TestNamespace namespace, String server) {
+    public static List<Pod> serverPods(KubernetesClient client, TestNamespace namespace, String server) {
         return client.pods()
                 .inNamespace(namespace.name())
                 .withLabel(Labels.MODEL_SERVER, server)
@@ -180,7 +180,7 @@ final class ServingResources {
     }
 
     /** Deletes the ModelServer and waits until its pods are gone, so the next test class finds the GPUs free. */
-    static void deleteServer(KubernetesClient client, TestNamespace namespace, String name) {
+    public static void deleteServer(KubernetesClient client, TestNamespace namespace, String name) {
         client.resources(ModelServer.class)
                 .inNamespace(namespace.name())
                 .withName(name)

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.List;
 
 /** What the fault tests check after a fault: one Job, one runner pod, the results in the status, recorded once. */
-final class FaultChecks {
+public final class FaultChecks {
 
     static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
 
@@ -25,7 +25,7 @@ final class FaultChecks {
      * Waits until the runner works: its pod runs and the pod's log (through the API server and the fleet's kubelet
      * log endpoint) shows the runner's first progress line, so a fault hits the benchmark mid-run, not the pod's start.
      */
-    static void awaitRunnerWorking(KubernetesClient client, TestNamespace namespace) {
+    public static void awaitRunnerWorking(KubernetesClient client, TestNamespace namespace) {
         await("the runner working")
                 .atMost(ServingResources.RUN_TIMEOUT)
                 .pollInterval(Duration.ofMillis(250))
@@ -45,7 +45,7 @@ final class FaultChecks {
         }
     }
 
-    static List<Pod> benchmarkPods(KubernetesClient client, TestNamespace namespace) {
+    public static List<Pod> benchmarkPods(KubernetesClient client, TestNamespace namespace) {
         return client.pods()
                 .inNamespace(namespace.name())
                 .withLabel(JOB_NAME_LABEL)
@@ -57,7 +57,7 @@ final class FaultChecks {
      * The run succeeded with its results in the status, through exactly one Job whose one pod ran the benchmark, and
      * its completion was recorded once (one event of its final phase), not once per operator that saw it.
      */
-    static void assertResultsLandedOnce(KubernetesClient client, TestNamespace namespace, BenchmarkRun run) {
+    public static void assertResultsLandedOnce(KubernetesClient client, TestNamespace namespace, BenchmarkRun run) {
         assertThat(run.getStatus().phase).as("status %s", run.getStatus()).isEqualTo(BenchmarkRunPhase.Succeeded);
         assertThat(run.getStatus().summary.peakTokensPerSecond).isPositive();
         assertThat(run.getStatus().stages).isNotEmpty();

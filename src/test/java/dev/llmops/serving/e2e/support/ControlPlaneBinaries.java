@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * Finds the control-plane binaries that hack/controlplane/build.sh laid out for kube-api-test, at the Kubernetes
  * version pinned in the build's wrapper module, so the suite never runs binaries of another version by accident.
  */
-record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path directory) {
+public record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path directory) {
 
     static final String BUILD_SCRIPT = "hack/controlplane/build.sh";
     private static final String PINNED_MODULE = "hack/controlplane/kubernetes/go.mod";
@@ -21,7 +21,7 @@ record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path directory)
             List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl");
 
     /** The binaries of the pinned version; fails with the command to run when any is missing. */
-    static ControlPlaneBinaries locate() {
+    public static ControlPlaneBinaries locate() {
         String version = pinnedVersion(ProjectPaths.resolve(PINNED_MODULE));
         String testDirSetting = System.getenv("KUBE_API_TEST_DIR");
         Path kubeApiTestDir = testDirSetting != null
@@ -38,7 +38,7 @@ record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path directory)
         return new ControlPlaneBinaries(version, kubeApiTestDir, directory);
     }
 
-    Path path(String name) {
+    public Path path(String name) {
         return directory.resolve(name);
     }
 

@@ -1,4 +1,4 @@
-package dev.llmops.serving.e2e;
+package dev.llmops.serving.e2e.support;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,11 +13,11 @@ import java.util.stream.Stream;
  * Manifests read as plain YAML, untouched by the project's model classes, so the API server judges exactly what a user
  * would apply.
  */
-final class Manifests {
+public final class Manifests {
 
     private Manifests() {}
 
-    static List<Path> yamlFiles(Path directory) {
+    public static List<Path> yamlFiles(Path directory) {
         try (Stream<Path> files = Files.list(directory)) {
             return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
         } catch (IOException e) {
@@ -25,7 +25,7 @@ final class Manifests {
         }
     }
 
-    static GenericKubernetesResource read(KubernetesClient client, Path file) {
+    public static GenericKubernetesResource read(KubernetesClient client, Path file) {
         try {
             return client.getKubernetesSerialization()
                     .unmarshal(Files.readString(file), GenericKubernetesResource.class);
