@@ -74,6 +74,7 @@ public final class ProjectCrds {
     static boolean isEstablished(CustomResourceDefinition crd) {
         return crd != null
                 && crd.getStatus() != null
+                && crd.getStatus().getConditions() != null
                 && crd.getStatus().getConditions().stream()
                         .anyMatch(c -> c.getType().equals("Established")
                                 && c.getStatus().equals("True"));
