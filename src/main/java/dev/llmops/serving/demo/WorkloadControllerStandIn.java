@@ -1,8 +1,7 @@
 package dev.llmops.serving.demo;
 
+import dev.llmops.serving.operator.toolkit.Owners;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -191,7 +190,7 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                 .withName(deployment.getMetadata().getName() + "-" + hash)
                 .withNamespace(deployment.getMetadata().getNamespace())
                 .withLabels(template.getMetadata().getLabels())
-                .withOwnerReferences(controllerReference(deployment))
+                .withOwnerReferences(Owners.controllerReference(deployment))
                 .endMetadata()
                 .withNewSpec()
                 .withReplicas(replicas)
@@ -206,17 +205,6 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                 .inNamespace(deployment.getMetadata().getNamespace())
                 .resource(replicaSet)
                 .create();
-    }
-
-    private static OwnerReference controllerReference(HasMetadata owner) {
-        return new OwnerReferenceBuilder()
-                .withApiVersion(owner.getApiVersion())
-                .withKind(owner.getKind())
-                .withName(owner.getMetadata().getName())
-                .withUid(owner.getMetadata().getUid())
-                .withController(true)
-                .withBlockOwnerDeletion(true)
-                .build();
     }
 
     private void create(HasMetadata owner, PodTemplateSpec template, String name, Map<String, String> extraLabels) {
@@ -234,7 +222,7 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                         template.getMetadata() == null
                                 ? null
                                 : template.getMetadata().getAnnotations())
-                .withOwnerReferences(controllerReference(owner))
+                .withOwnerReferences(Owners.controllerReference(owner))
                 .endMetadata()
                 .withSpec(template.getSpec())
                 .withNewStatus()
