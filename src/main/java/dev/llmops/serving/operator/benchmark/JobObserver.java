@@ -20,7 +20,9 @@ import java.util.Set;
 /**
  * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, while it
  * runs the last {@link ProgressLine} of the pod's log, once it completed the end of that log, with the samples, and
- * which of its pods were lost on the way.
+ * which of its pods were lost on the way. The Job and its pods arrive through separate watches, so a Job can be seen
+ * complete while its pod still looks running: the run then waits for the pod, instead of failing for want of a
+ * summary.
  */
 public class JobObserver {
 
@@ -55,15 +57,21 @@ public class JobObserver {
                     last.map(ContainerStateTerminated::getMessage).orElse(null));
         }
         if (terminalCondition(job, "Complete").isPresent()) {
-            return pods.stream()
+            Optional<Pod> succeeded = pods.stream()
                     .filter(p -> terminated(p)
                             .filter(t -> Integer.valueOf(0).equals(t.getExitCode()))
                             .isPresent())
-                    .findFirst()
-                    .map(p ->
-                            new JobOutcome.Completed(terminated(p).orElseThrow().getMessage(), null, samplesLog(p)))
-                    .orElseGet(() -> new JobOutcome.Completed(
-                            null, "no finished pod of Job " + name + " is left to read the summary from", null));
+                    .findFirst();
+            if (succeeded.isPresent()) {
+                Pod pod = succeeded.get();
+                return new JobOutcome.Completed(terminated(pod).orElseThrow().getMessage(), null, samplesLog(pod));
+            }
+            if (pods.stream().anyMatch(JobObserver::stillRunsInThisCopy)) {
+                // The Job's controller saw its pod finish; the pod informer has not delivered that yet, and will.
+                return new JobOutcome.Running(null);
+            }
+            return new JobOutcome.Completed(
+                    null, "no finished pod of Job " + name + " is left to read the summary from", null);
         }
         return new JobOutcome.Running(pods.stream()
                 .filter(p ->
@@ -129,6 +137,11 @@ public class JobObserver {
                 : job.getStatus().getConditions().stream()
                         .filter(c -> type.equals(c.getType()) && "True".equals(c.getStatus()))
                         .findFirst();
+    }
+
+    /** A pod this operator's copy shows neither finished nor deleted. */
+    private static boolean stillRunsInThisCopy(Pod pod) {
+        return terminated(pod).isEmpty() && pod.getMetadata().getDeletionTimestamp() == null;
     }
 
     private static Optional<ContainerStateTerminated> terminated(Pod pod) {
