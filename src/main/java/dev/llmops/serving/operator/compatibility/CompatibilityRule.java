@@ -10,6 +10,8 @@ import java.util.List;
  * @param speculativeAlgorithms spec.speculativeDecoding.algorithm must be one of these
  * @param computeMajors the accelerator's compute capability major must be one of these
  * @param sglangVersions the official image's SGLang release must lie in this range
+ * @param source the tracker links users follow
+ * @param verifiedIn where in the pinned release's source the fact was checked
  */
 public record CompatibilityRule(
         String name,
@@ -19,7 +21,8 @@ public record CompatibilityRule(
         VersionRange sglangVersions,
         String message,
         String fix,
-        String source) {
+        String source,
+        String verifiedIn) {
 
     public CompatibilityRule {
         flags = flags == null ? List.of() : List.copyOf(flags);

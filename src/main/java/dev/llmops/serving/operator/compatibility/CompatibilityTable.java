@@ -110,7 +110,8 @@ public record CompatibilityTable(
             }
             require(!blank(rule.message()), at + "no message");
             require(!blank(rule.fix()), at + "no fix");
-            require(rule.source() != null && rule.source().contains("https://"), at + "no source link");
+            require(rule.source() != null && rule.source().startsWith("https://"), at + "no source link");
+            require(!blank(rule.verifiedIn()), at + "no verifiedIn: where the pinned release's source shows it");
         }
     }
 

@@ -131,7 +131,7 @@ class CompatibilityRulesTest {
         assertThat(onSm120.get(0).describe())
                 .contains("--attention-backend trtllm_mla")
                 .contains("SM120")
-                .contains("fix: use --attention-backend triton")
+                .contains("fix: --attention-backend triton")
                 .contains("https://github.com/sgl-project/sglang/issues/24633");
         assertThat(CHECK.breaches(new Spec(10, null, "DFLASH", PINNED, recipe).toSpec(), PINNED))
                 .isEmpty();

@@ -23,6 +23,7 @@ class CompatibilityTableTest {
                 message: needs tcgen05
                 fix: use triton
                 source: https://github.com/sgl-project/sglang/issues/15342
+                verifiedIn: srt/arg_groups/overrides.py
             """;
 
     @Test
