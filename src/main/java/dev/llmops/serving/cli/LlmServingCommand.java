@@ -14,7 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** The one executable: the operator by default, plus the benchmark, probe, simulator, demo, report and validate tools. */
+/** The one executable: the operator by default, plus the bench, probe, simulate, demo, report and validate tools. */
 @TopCommand
 @Command(
         name = "llm-serving-operator",

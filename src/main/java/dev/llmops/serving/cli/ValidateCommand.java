@@ -157,7 +157,7 @@ public class ValidateCommand implements Callable<Integer> {
         return documents;
     }
 
-    /** The operator's default SGLang image, for a ModelServer that names none, read from its configuration's default. */
+    /** The operator's default SGLang image, for a ModelServer that names none, read from its configuration. */
     static String defaultImage() {
         try {
             return OperatorConfig.Sglang.class
