@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.SpeculativeDecodingSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -114,6 +117,16 @@ class CompatibilityRulesTest {
                 .containsExactlyInAnyOrderElementsOf(CompatibilityTable.bundled().rules().stream()
                         .map(CompatibilityRule::name)
                         .toList());
+    }
+
+    @Test
+    void theOperationsGuideListsEveryRuleWithItsSource() throws IOException {
+        String guide = Files.readString(Path.of("docs/operations.md"));
+        String section = guide.substring(guide.indexOf("### SGLang on RTX PRO 6000 (SM120)"));
+        assertThat(CompatibilityTable.bundled().rules())
+                .allSatisfy(rule -> assertThat(section)
+                        .contains("`" + rule.name() + "`")
+                        .contains(rule.source().split(" ")[0]));
     }
 
     @Test
