@@ -2,8 +2,8 @@
 # Runs the commands the README gives a user, exactly as the README writes them (read from README.md itself, so the two
 # cannot drift apart), from the packaged jar in its production profile, and fails unless each does what the README
 # says: the main job, the half-ready scenario, `demo --keep` with the kubectl command it prints, kubectl against the
-# demo's API, the report pipeline, a saved run converted to llm-d benchmark reports and CSV, the capacity search
-# against the simulator, and the CRD regeneration. Needs kubectl from hack/controlplane/build.sh.
+# demo's API, the report pipeline, manifests validated, a saved run converted to llm-d benchmark reports and CSV, the
+# capacity search against the simulator, and the CRD regeneration. Needs kubectl from hack/controlplane/build.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -142,6 +142,15 @@ if [[ $status -eq 0 ]]; then pass "capacity search exits 0"; else fail "capacity
 plain_output "$work/capacity.out" "capacity search"
 # Timers run late on a loaded machine, which only makes TPOT longer: 4 streams is the other possible answer.
 expect "$work/capacity.out" "capacity search: the simulator's capacity, 5 streams" '^capacity: [45] streams \(found after [0-9]+ probes\)'
+
+log "validating the examples, as the README writes it"
+validate="$(readme_block 'Check manifests before applying them')"
+status=0
+bash -c "$validate" >"$work/validate.out" 2>"$work/validate.err" || status=$?
+if [[ $status -eq 0 ]]; then pass "validate on the examples exits 0"; else fail "validate exits $status"; cat "$work/validate.out" "$work/validate.err" | tail -20; fi
+plain_output "$work/validate.out" "validate"
+expect "$work/validate.out" "validate: each ModelServer passes" '^deploy/examples/small-model-b200.yaml: ModelServer qwen3-8b: no compatibility rule broken$'
+expect "$work/validate.out" "validate: other kinds are passed over" '^deploy/examples/benchmark-eagle3.yaml: BenchmarkRun kimi-k2-eagle3: not a ModelServer, passed over$'
 
 log "a saved demo run as llm-d benchmark reports and CSV, as the README writes it"
 convert="$(readme_block 'Convert a run the demo saved')"

@@ -106,6 +106,16 @@ class ArchitectureTest {
             .because("shared helpers sit below everything that shares them");
 
     @ArchTest
+    static final ArchRule compatibilityTableDependsOnlyOnTheApi = noClasses()
+            .that()
+            .resideInAPackage("dev.llmops.serving.operator.compatibility..")
+            .should()
+            .dependOnClassesThat(resideInAPackage(PROJECT)
+                    .and(not(resideInAnyPackage(
+                            "dev.llmops.serving.operator.compatibility..", "dev.llmops.serving.api.."))))
+            .because("the ModelServer controller and the validate command share the check, so it knows neither");
+
+    @ArchTest
     static final ArchRule operatorImportsOnlyTheRunnersPublicParts = noClasses()
             .that()
             .resideInAPackage("dev.llmops.serving.operator..")

@@ -28,6 +28,7 @@ class ControllerBoundariesTest {
             "operator/modelserver", List.of("benchmark"),
             "operator/toolkit", List.of("modelserver", "benchmark"),
             "operator/config", List.of("modelserver", "benchmark"),
+            "operator/compatibility", List.of("modelserver", "benchmark"),
             "demo", List.of("modelserver", "benchmark"),
             "cli", List.of("modelserver", "benchmark"),
             "report", List.of("modelserver", "benchmark"),

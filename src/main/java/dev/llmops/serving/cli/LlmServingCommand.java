@@ -14,7 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** The one executable: the operator by default, plus the benchmark, probe, simulator and demo tools. */
+/** The one executable: the operator by default, plus the bench, probe, simulate, demo, report and validate tools. */
 @TopCommand
 @Command(
         name = "llm-serving-operator",
@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
             ProbeCommand.class,
             SimulateCommand.class,
             DemoCommand.class,
-            ReportCommand.class
+            ReportCommand.class,
+            ValidateCommand.class
         })
 public class LlmServingCommand implements Callable<Integer> {
 
@@ -37,7 +38,7 @@ public class LlmServingCommand implements Callable<Integer> {
      * the HTTP server on a random port, the operator SDK's controller configurations) cost more than half of their
      * start-up. The operator, `demo` (which runs the operator) and `--version` (Quarkus's configuration) start Quarkus.
      */
-    static final Set<String> STANDALONE_COMMANDS = Set.of("bench", "probe", "simulate", "report");
+    static final Set<String> STANDALONE_COMMANDS = Set.of("bench", "probe", "simulate", "report", "validate");
 
     @Option(names = "--verbose", description = "Without a command: the operator's --verbose.")
     boolean verbose;

@@ -14,6 +14,12 @@ public final class ConditionReasons {
 
     public static final String GENERATION_FAILED = "GenerationFailed";
 
+    /**
+     * ModelServer Stalled: its flags, speculative algorithm or image break a compatibility rule for its GPUs (nothing
+     * is created).
+     */
+    public static final String INCOMPATIBLE_WITH_ACCELERATOR = "IncompatibleWithAccelerator";
+
     /** BenchmarkRun phases' reasons. */
     public static final String PENDING = "Pending";
 

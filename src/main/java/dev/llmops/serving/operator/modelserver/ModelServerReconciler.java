@@ -5,6 +5,8 @@ import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
 import dev.llmops.serving.common.SecretArgs;
+import dev.llmops.serving.operator.compatibility.CompatibilityCheck;
+import dev.llmops.serving.operator.compatibility.CompatibilityTable;
 import dev.llmops.serving.operator.config.OperatorConfig;
 import dev.llmops.serving.operator.toolkit.ConditionMetrics;
 import dev.llmops.serving.operator.toolkit.Conditions;
@@ -131,6 +133,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
     private final ServerTransitionEvents transitions;
     private final Conditions conditions = Conditions.systemUtc();
     private final ConditionMetrics conditionMetrics;
+    private final CompatibilityCheck compatibility = new CompatibilityCheck(CompatibilityTable.bundled());
 
     public ModelServerReconciler(
             KubernetesClient client,
@@ -169,7 +172,10 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
 
     @Override
     public UpdateControl<ModelServer> reconcile(ModelServer server, Context<ModelServer> context) {
-        List<SpecValidator.Problem> problems = new ArrayList<>(SpecValidator.validate(server.getSpec()));
+        String image = SglangPodTemplate.image(server.getSpec(), config);
+        CompatibilityCheck.Result compatible = compatibility.check(server, image);
+        List<SpecValidator.Problem> problems = new ArrayList<>(SpecValidator.incompatibilities(compatible.breaches()));
+        problems.addAll(SpecValidator.validate(server.getSpec()));
         leaderWorkerSetInstalled.missingFor(server.getSpec(), client).ifPresent(problems::add);
         if (problems.isEmpty()) {
             context.managedWorkflowAndDependentResourceContext().reconcileManagedWorkflow();
@@ -201,7 +207,6 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                     .ifPresent(findings::add);
         }
 
-        String image = SglangPodTemplate.image(server.getSpec(), config);
         List<String> args = new ArrayList<>(SglangCommand.COMMAND);
         args.addAll(SglangCommand.args(server.getSpec()));
         ModelServerPhase before = server.getStatus() == null ? null : server.getStatus().phase;
@@ -210,6 +215,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                 new StatusReport.Observation(
                         problems, servingPods, inference, findings, image, SecretArgs.redact(args)),
                 conditions);
+        status.allowedIncompatibilities = compatible.allowed().isEmpty() ? null : compatible.allowed();
         boolean changed = !status.equals(server.getStatus());
         server.setStatus(status);
         if (changed && !StatusWrite.apply(server, context)) {

@@ -1,8 +1,10 @@
 package dev.llmops.serving.operator.modelserver;
 
+import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ParallelismSpec;
+import dev.llmops.serving.operator.compatibility.CompatibilityCheck;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import java.util.ArrayList;
@@ -30,6 +32,16 @@ public final class SpecValidator {
         checkNodeSelector(spec, problems);
         checkAffinity(spec, problems);
         return problems;
+    }
+
+    /** One problem per compatibility rule the server breaks on its GPUs, at the field that carries the match. */
+    public static List<Problem> incompatibilities(List<CompatibilityCheck.Breach> breaches) {
+        return breaches.stream()
+                .map(breach -> new Problem(
+                        ConditionReasons.INCOMPATIBLE_WITH_ACCELERATOR,
+                        breach.rule().flags().isEmpty() ? "spec.speculativeDecoding.algorithm" : "spec.extraArgs",
+                        breach.describe()))
+                .toList();
     }
 
     private static void checkRemoteCodeRevision(ModelServerSpec spec, List<Problem> problems) {

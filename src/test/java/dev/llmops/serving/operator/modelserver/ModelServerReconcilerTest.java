@@ -3,6 +3,7 @@ package dev.llmops.serving.operator.modelserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.api.v1alpha1.ConditionReasons;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
@@ -10,6 +11,7 @@ import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
 import dev.llmops.serving.modelserver.LoopbackHttp;
 import dev.llmops.serving.modelserver.ServerPods;
+import dev.llmops.serving.operator.compatibility.CompatibilityCheck;
 import dev.llmops.serving.operator.toolkit.Conditions;
 import dev.llmops.serving.operator.toolkit.PodLogs;
 import dev.llmops.serving.operator.toolkit.StaleStatusWrites;
@@ -636,6 +638,69 @@ class ModelServerReconcilerTest {
                         .withName("qwen3-8b")
                         .get())
                 .isNull();
+    }
+
+    @Test
+    void theKimiDflashRecipeOnSm120StallsNamingBothRulesWithoutDeployingAnything() {
+        ModelServer recipe = kimiDflashRecipe("sm120", 12, null);
+        ModelServer kimi = client.resource(recipe).create();
+
+        ModelServerStatus status = awaitStatus(kimi, s -> s.phase == ModelServerPhase.Failed);
+
+        assertCondition(status, ConditionTypes.STALLED, "True", ConditionReasons.INCOMPATIBLE_WITH_ACCELERATOR);
+        assertThat(Conditions.find(status.conditions, ConditionTypes.STALLED)
+                        .orElseThrow()
+                        .getMessage())
+                .contains("trtllm-mla-on-sm120", "--attention-backend trtllm_mla")
+                .contains("fa4-on-sm120", "--speculative-draft-attention-backend fa4")
+                .contains("SM120", "fix: ", "https://github.com/sgl-project/sglang/issues/15342");
+        assertThat(status.allowedIncompatibilities).isNull();
+        assertThat(client.apps()
+                        .deployments()
+                        .inNamespace("sm120")
+                        .withName("kimi-k2-eagle3")
+                        .get())
+                .isNull();
+    }
+
+    @Test
+    void theKimiDflashRecipeOnB200IsDeployed() {
+        ModelServer recipe = kimiDflashRecipe("sm100", 10, "NVIDIA-B200");
+        ModelServer kimi = client.resource(recipe).create();
+
+        awaitDeployment(kimi);
+        ModelServerStatus status = awaitStatus(kimi, s -> s.phase != null);
+        assertCondition(status, ConditionTypes.STALLED, "False", "NotStalled");
+    }
+
+    @Test
+    void theOverrideAnnotationLetsTheRecipeThroughAndTheStatusRecordsTheRulesItAllowed() {
+        ModelServer recipe = kimiDflashRecipe("allowed", 12, null);
+        recipe.getMetadata()
+                .setAnnotations(Map.of(CompatibilityCheck.ALLOW_ANNOTATION, "trtllm-mla-on-sm120, fa4-on-sm120"));
+        ModelServer kimi = client.resource(recipe).create();
+
+        awaitDeployment(kimi);
+        ModelServerStatus status = awaitStatus(kimi, s -> s.allowedIncompatibilities != null);
+        assertThat(status.allowedIncompatibilities).containsExactly("trtllm-mla-on-sm120", "fa4-on-sm120");
+        assertCondition(status, ConditionTypes.STALLED, "False", "NotStalled");
+    }
+
+    /** The published DFlash recipe for Kimi K2.5: trtllm_mla attention with fa4 draft attention. */
+    private static ModelServer kimiDflashRecipe(String namespace, Integer computeMajor, String product) {
+        ModelServer server = TestModelServers.example("kimi-k2-rtx-pro-6000-eagle3.yaml", namespace);
+        server.getSpec().accelerator.computeMajor = computeMajor;
+        server.getSpec().accelerator.product = product;
+        server.getSpec().speculativeDecoding.algorithm = "DFLASH";
+        server.getSpec().speculativeDecoding.draftModelPath = "z-lab/Kimi-K2.5-DFlash";
+        server.getSpec().speculativeDecoding.numSteps = null;
+        server.getSpec().speculativeDecoding.eagleTopK = null;
+        server.getSpec().speculativeDecoding.numDraftTokens = 8;
+        server.getSpec().extraArgs = new ArrayList<>(server.getSpec().extraArgs);
+        server.getSpec()
+                .extraArgs
+                .addAll(List.of("--attention-backend", "trtllm_mla", "--speculative-draft-attention-backend", "fa4"));
+        return server;
     }
 
     /**

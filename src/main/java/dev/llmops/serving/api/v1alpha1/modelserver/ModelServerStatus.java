@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1.modelserver;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,4 +46,10 @@ public class ModelServerStatus {
 
     @JsonPropertyDescription("The SGLang command line the pods run.")
     public List<String> serverArgs = new ArrayList<>();
+
+    @Size(max = 32)
+    @JsonPropertyDescription(
+            "Compatibility rules this server breaks but that its serving.llmops.dev/allow-incompatible annotation "
+                    + "allows (an expert's override); absent when none.")
+    public List<String> allowedIncompatibilities;
 }
