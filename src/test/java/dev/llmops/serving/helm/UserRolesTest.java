@@ -13,8 +13,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * People get the project's kinds through Kubernetes' own view, edit and admin roles: reading with view, writing the spec
- * with edit and admin, never the status, and none of it granted to the operator.
+ * People get the project's kinds through Kubernetes' own view, edit and admin roles: reading with view, writing the
+ * spec with edit and admin, never the status, and none of it granted to the operator.
  */
 class UserRolesTest {
 

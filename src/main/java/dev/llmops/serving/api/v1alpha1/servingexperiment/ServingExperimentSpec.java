@@ -128,8 +128,8 @@ public class ServingExperimentSpec {
 
     @Required
     @JsonPropertyDescription("The ModelServer spec every variant starts from: what the variants share (model, GPUs, "
-            + "model cache, secrets, readiness). Each variant's ModelServer is this spec with the variant's fields laid "
-            + "over it, and uses the same model cache, so the weights are downloaded once.")
+            + "model cache, secrets, readiness). Each variant's ModelServer is this spec with the variant's fields "
+            + "laid over it, and uses the same model cache, so the weights are downloaded once.")
     public ModelServerSpec server;
 
     @Required

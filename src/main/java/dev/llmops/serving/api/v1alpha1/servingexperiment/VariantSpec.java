@@ -47,8 +47,8 @@ public class VariantSpec {
 
     @Size(max = 128)
     @JsonPropertyDescription("Replaces spec.server.extraArgs, as a strategic merge replaces a list: repeat the "
-            + "server's arguments the variant keeps, e.g. [\"--reasoning-parser\", \"kimi_k2\", \"--attention-backend\","
-            + " \"triton\"].")
+            + "server's arguments the variant keeps, e.g. [\"--reasoning-parser\", \"kimi_k2\", "
+            + "\"--attention-backend\", \"triton\"].")
     public List<String> extraArgs;
 
     @Size(max = 128)
