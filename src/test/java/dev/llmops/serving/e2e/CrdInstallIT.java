@@ -23,7 +23,10 @@ class CrdInstallIT {
 
         assertThat(installed)
                 .extracting(crd -> crd.getMetadata().getName())
-                .containsExactlyInAnyOrder("benchmarkruns.serving.llmops.dev", "modelservers.serving.llmops.dev");
+                .containsExactlyInAnyOrder(
+                        "benchmarkruns.serving.llmops.dev",
+                        "modelservers.serving.llmops.dev",
+                        "servingexperiments.serving.llmops.dev");
         for (CustomResourceDefinition crd : installed) {
             Map<String, String> conditions = client
                     .apiextensions()
@@ -43,16 +46,14 @@ class CrdInstallIT {
             assertThat(conditions.get("Established")).startsWith("True");
             assertThat(conditions.get("NamesAccepted")).startsWith("True");
         }
-        assertThat(client.genericKubernetesResources("serving.llmops.dev/v1alpha1", "ModelServer")
-                        .inNamespace(namespace.name())
-                        .list()
-                        .getItems())
-                .isEmpty();
-        assertThat(client.genericKubernetesResources("serving.llmops.dev/v1alpha1", "BenchmarkRun")
-                        .inNamespace(namespace.name())
-                        .list()
-                        .getItems())
-                .isEmpty();
+        for (String kind : List.of("ModelServer", "BenchmarkRun", "ServingExperiment")) {
+            assertThat(client.genericKubernetesResources("serving.llmops.dev/v1alpha1", kind)
+                            .inNamespace(namespace.name())
+                            .list()
+                            .getItems())
+                    .as(kind)
+                    .isEmpty();
+        }
     }
 
     @Test

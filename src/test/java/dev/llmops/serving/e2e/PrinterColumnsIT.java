@@ -12,6 +12,12 @@ import dev.llmops.serving.api.v1alpha1.modelserver.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentPhase;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentStatus;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantPhase;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantResult;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.Winner;
 import dev.llmops.serving.e2e.support.E2eCluster;
 import dev.llmops.serving.e2e.support.E2eTest;
 import dev.llmops.serving.e2e.support.KubectlTable;
@@ -29,7 +35,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The real kubectl shows the printer columns of both kinds, filled from a status written through the subresource. */
+/** The real kubectl shows the printer columns of every kind, filled from a status written through the subresource. */
 @E2eTest
 class PrinterColumnsIT {
 
@@ -67,6 +73,25 @@ class PrinterColumnsIT {
         runStatus.comparison.peakThroughputSpeedup = 1.62;
         run.setStatus(runStatus);
         client.resource(run).updateStatus();
+
+        ServingExperiment experiment =
+                create(client, namespace, "servingexperiment-kimi.yaml", ServingExperiment.class);
+        ServingExperimentStatus experimentStatus = new ServingExperimentStatus();
+        experimentStatus.observedGeneration = experiment.getMetadata().getGeneration();
+        experimentStatus.phase = ServingExperimentPhase.Running;
+        experimentStatus.progress = "2/3 dflash-8";
+        experimentStatus.speedup = "1.4x [1.3, 1.5]";
+        VariantResult eagle3 = new VariantResult();
+        eagle3.name = "eagle3";
+        eagle3.phase = VariantPhase.Succeeded;
+        eagle3.timeToReadySeconds = 742.5;
+        experimentStatus.variants.add(eagle3);
+        experimentStatus.winner = new Winner();
+        experimentStatus.winner.name = "eagle3";
+        experimentStatus.winner.stage = "c32";
+        experimentStatus.winner.speedup = 1.4;
+        experiment.setStatus(experimentStatus);
+        client.resource(experiment).updateStatus();
     }
 
     @Test
@@ -101,6 +126,22 @@ class PrinterColumnsIT {
                 .containsEntry("PEAK TOK/S", "2140.5")
                 .containsEntry("AT CONC", "48")
                 .containsEntry("CAPACITY", "24 streams");
+    }
+
+    @Test
+    void kubectlGetShowsAnExperimentsProgressWinnerAndSpeedup(E2eCluster cluster, TestNamespace namespace) {
+        List<Map<String, String>> rows =
+                KubectlTable.parse(cluster.kubectl("get", "sx", "--namespace", namespace.name()));
+
+        assertThat(rows)
+                .singleElement()
+                .satisfies(row -> assertThat(row)
+                        .containsOnlyKeys("NAME", "PHASE", "PROGRESS", "WINNER", "SPEEDUP", "AGE")
+                        .containsEntry("NAME", "kimi-k2-decoding")
+                        .containsEntry("PHASE", "Running")
+                        .containsEntry("PROGRESS", "2/3 dflash-8")
+                        .containsEntry("WINNER", "eagle3")
+                        .containsEntry("SPEEDUP", "1.4x [1.3, 1.5]"));
     }
 
     @Test

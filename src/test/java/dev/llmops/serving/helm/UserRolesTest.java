@@ -13,17 +13,17 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * People get the two kinds through Kubernetes' own view, edit and admin roles: reading with view, writing the spec with
- * edit and admin, never the status, and none of it granted to the operator.
+ * People get the project's kinds through Kubernetes' own view, edit and admin roles: reading with view, writing the
+ * spec with edit and admin, never the status, and none of it granted to the operator.
  */
 class UserRolesTest {
 
     private static final String GROUP = "serving.llmops.dev";
-    private static final List<String> KINDS = List.of("modelservers", "benchmarkruns");
+    private static final List<String> KINDS = List.of("modelservers", "benchmarkruns", "servingexperiments");
     private static final String AGGREGATE = "rbac.authorization.k8s.io/aggregate-to-";
 
     @Test
-    void viewReadsBothKindsAndAggregatesIntoEveryUserRole() {
+    void viewReadsEveryKindAndAggregatesIntoEveryUserRole() {
         ClusterRole view = role(RenderedChart.render(Map.of()), FULLNAME + "-view");
 
         assertThat(view.getMetadata().getLabels())
@@ -38,7 +38,7 @@ class UserRolesTest {
     }
 
     @Test
-    void editWritesTheSpecOfBothKindsButNotTheirStatus() {
+    void editWritesTheSpecOfEveryKindButNotItsStatus() {
         ClusterRole edit = role(RenderedChart.render(Map.of()), FULLNAME + "-edit");
 
         assertThat(edit.getMetadata().getLabels())

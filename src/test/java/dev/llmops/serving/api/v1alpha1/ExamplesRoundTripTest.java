@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.junit.QuarkusTest;
@@ -36,9 +37,7 @@ class ExamplesRoundTripTest {
         assertThat(examples).hasSizeGreaterThanOrEqualTo(5);
         for (Path example : examples) {
             String yaml = Files.readString(example);
-            Class<? extends HasMetadata> type =
-                    yaml.contains("\nkind: ModelServer\n") ? ModelServer.class : BenchmarkRun.class;
-            HasMetadata parsed = client.getKubernetesSerialization().unmarshal(yaml, type);
+            HasMetadata parsed = client.getKubernetesSerialization().unmarshal(yaml, resourceClass(yaml));
             parsed.getMetadata().setNamespace("examples");
             HasMetadata created = client.resource(parsed).create();
             HasMetadata read = client.resources(parsed.getClass())
@@ -60,6 +59,16 @@ class ExamplesRoundTripTest {
                     .as(example + " : fields of the YAML that the object read back lacks or changes")
                     .isEmpty();
         }
+    }
+
+    private static Class<? extends HasMetadata> resourceClass(String yaml) {
+        for (Class<? extends HasMetadata> type :
+                List.of(ModelServer.class, BenchmarkRun.class, ServingExperiment.class)) {
+            if (yaml.contains("\nkind: " + HasMetadata.getKind(type) + "\n")) {
+                return type;
+            }
+        }
+        throw new IllegalArgumentException("an example of no kind of the project:\n" + yaml);
     }
 
     /**

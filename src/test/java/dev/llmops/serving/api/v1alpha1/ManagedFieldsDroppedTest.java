@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -26,6 +27,11 @@ class ManagedFieldsDroppedTest {
     @Test
     void benchmarkRunIsReadWithoutManagedFields() {
         assertReadWithoutManagedFields(BenchmarkRun.class, "BenchmarkRun");
+    }
+
+    @Test
+    void servingExperimentIsReadWithoutManagedFields() {
+        assertReadWithoutManagedFields(ServingExperiment.class, "ServingExperiment");
     }
 
     @Test

@@ -13,6 +13,7 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.StructType;
 import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
@@ -29,7 +30,8 @@ import java.util.Optional;
 
 /**
  * The x-kubernetes-validations rules of a CRD schema, type-checked against the schema and compiled with a real CEL
- * implementation, the way the API server compiles them when the CRD is created.
+ * implementation, the way the API server compiles them when the CRD is created: the standard functions and macros, and
+ * the strings extension the API server offers too (substring, indexOf, ...).
  */
 final class CelRules {
 
@@ -55,8 +57,9 @@ final class CelRules {
 
     private final Map<JSONSchemaProps, List<Compiled>> rulesBySchema = new IdentityHashMap<>();
     private final Map<String, StructType> structs = new LinkedHashMap<>();
-    private final CelRuntime runtime =
-            CelRuntimeFactory.standardCelRuntimeBuilder().build();
+    private final CelRuntime runtime = CelRuntimeFactory.standardCelRuntimeBuilder()
+            .addLibraries(CelExtensions.strings())
+            .build();
 
     /**
      * Compiles every rule below {@code root}; throws if one does not compile, as the API server would reject the CRD.
@@ -108,6 +111,7 @@ final class CelRules {
             CelType selfType = celType(schema, path);
             CelCompiler compiler = CelCompilerFactory.standardCelCompilerBuilder()
                     .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+                    .addLibraries(CelExtensions.strings())
                     .setTypeProvider(new StructTypes())
                     .addVar("self", selfType)
                     .addVar("oldSelf", selfType)

@@ -9,6 +9,7 @@ import dev.llmops.serving.api.contract.BenchmarkDefaults;
 import dev.llmops.serving.api.v1alpha1.ApiGroup;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentSpec;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
@@ -30,6 +31,17 @@ class CrdSchemaTest {
 
     static final CrdValidator MODEL_SERVER = CrdValidator.forKind("ModelServer");
     static final CrdValidator BENCHMARK_RUN = CrdValidator.forKind("BenchmarkRun");
+    static final CrdValidator SERVING_EXPERIMENT = CrdValidator.forKind("ServingExperiment");
+
+    /**
+     * Where a ServingExperiment's schema reuses another kind's types, and the path their rules' messages name, the one
+     * in the other kind: the API server prints the full path before each message.
+     */
+    static final Map<String, String> REUSED_TYPES = Map.of(
+            "spec.server", "spec",
+            "spec.benchmark", "spec",
+            "spec.variants[*].speculativeDecoding", "spec.speculativeDecoding",
+            "spec.variants[*].parallelism", "spec.parallelism");
 
     @Test
     void modelServerDefaults() {
@@ -102,14 +114,72 @@ class CrdSchemaTest {
         assertThat(spec).containsEntry("requestTimeoutSeconds", 900L).doesNotContainKey("singleRequest");
     }
 
+    @Test
+    void servingExperimentDefaults() {
+        assertThat(defaultAt(SERVING_EXPERIMENT, "spec.parallelVariants")).isEqualTo(1L);
+        assertThat(defaultAt(SERVING_EXPERIMENT, "spec.keepWinner")).isEqualTo(false);
+        assertThat(defaultAt(SERVING_EXPERIMENT, "spec.objective.type")).isEqualTo("Throughput");
+        assertThat(property(SERVING_EXPERIMENT, "spec.objective.stage").getDefault())
+                .as("empty means the highest level of whichever sweep spec.benchmark runs")
+                .isNull();
+        assertThat(property(SERVING_EXPERIMENT, "spec.maxDurationMinutes").getDefault())
+                .isNull();
+        assertThat(property(SERVING_EXPERIMENT, "spec.baseline").getDefault())
+                .as("empty means the first variant")
+                .isNull();
+    }
+
+    /**
+     * A variant is laid over spec.server field by field: a schema default in a variant's own field would replace the
+     * server's value with the default. Only the fields of the reused types that are whole objects may have them.
+     */
+    @Test
+    void aVariantsOwnFieldsHaveNoDefaults() {
+        JSONSchemaProps variant = property(SERVING_EXPERIMENT, "spec.variants[*]");
+        assertThat(variant.getProperties())
+                .allSatisfy((name, field) -> assertThat(field.getDefault())
+                        .as("default of spec.variants[*]." + name)
+                        .isNull());
+        assertThat(property(SERVING_EXPERIMENT, "spec.variants[*].resources.memory")
+                        .getDefault())
+                .isNull();
+    }
+
+    /**
+     * spec.benchmark is the BenchmarkRun's spec without what the experiment sets itself (target, baseline, reference,
+     * the readiness wait) and without its immutability rule, which the experiment states per field: one class, so the
+     * two kinds cannot drift apart.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theExperimentsBenchmarkIsTheBenchmarkRunsPlan() {
+        Map<String, Object> run = JSON.convertValue(property(BENCHMARK_RUN, "spec"), Map.class);
+        ((Map<String, Object>) run.get("properties"))
+                .keySet()
+                .removeAll(List.of("target", "waitTimeoutSeconds", "baseline", "reference"));
+        ((List<Map<String, Object>>) run.get("x-kubernetes-validations"))
+                .removeIf(rule -> rule.get("rule").equals("self == oldSelf"));
+        Map<String, Object> benchmark = JSON.convertValue(property(SERVING_EXPERIMENT, "spec.benchmark"), Map.class);
+        for (Map<String, Object> schema : List.of(run, benchmark)) {
+            schema.remove("description");
+            schema.remove("required");
+        }
+
+        assertThat(benchmark).isEqualTo(run);
+    }
+
     /**
      * A default only in Java is invisible to kubectl and to every other client; one only in the schema is lost on a
      * missing parent.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun", "ServingExperiment"})
     void javaFieldDefaultsAndSchemaDefaultsAgree(String kind) {
-        Object javaSpec = kind.equals("ModelServer") ? new ModelServerSpec() : new BenchmarkRunSpec();
+        Object javaSpec = switch (kind) {
+            case "ModelServer" -> new ModelServerSpec();
+            case "BenchmarkRun" -> new BenchmarkRunSpec();
+            default -> new ServingExperimentSpec();
+        };
         Object javaDefaults = JSON.convertValue(javaSpec, Map.class);
         List<String> disagreements = new ArrayList<>();
         compareDefaults(property(CrdValidator.forKind(kind), "spec"), javaDefaults, "spec", disagreements);
@@ -130,13 +200,21 @@ class CrdSchemaTest {
         assertThat(enumAt(BENCHMARK_RUN, "status.capacity.mode")).containsExactlyInAnyOrder("Concurrency", "Rate");
         assertThat(enumAt(BENCHMARK_RUN, "status.capacity.outcome"))
                 .containsExactlyInAnyOrder("Found", "BudgetExhausted", "NeverMet");
+        assertThat(enumAt(SERVING_EXPERIMENT, "spec.objective.type"))
+                .containsExactlyInAnyOrder("Capacity", "Throughput", "TPOT");
+        assertThat(enumAt(SERVING_EXPERIMENT, "status.phase"))
+                .containsExactlyInAnyOrder("Pending", "Running", "Succeeded", "Incomplete", "Failed");
+        assertThat(enumAt(SERVING_EXPERIMENT, "status.variants[*].phase"))
+                .containsExactlyInAnyOrder("Pending", "Deploying", "Benchmarking", "Succeeded", "Failed", "Skipped");
     }
 
     @Test
     void namesCategoryScopeAndStatusSubresource() {
         assertThat(MODEL_SERVER.crd().getSpec().getNames().getShortNames()).containsExactly("ms");
         assertThat(BENCHMARK_RUN.crd().getSpec().getNames().getShortNames()).containsExactly("br");
-        for (CrdValidator validator : List.of(MODEL_SERVER, BENCHMARK_RUN)) {
+        assertThat(SERVING_EXPERIMENT.crd().getSpec().getNames().getShortNames())
+                .containsExactly("sx");
+        for (CrdValidator validator : List.of(MODEL_SERVER, BENCHMARK_RUN, SERVING_EXPERIMENT)) {
             CustomResourceDefinition crd = validator.crd();
             assertThat(crd.getSpec().getGroup()).isEqualTo(ApiGroup.GROUP);
             assertThat(crd.getSpec().getNames().getCategories()).containsExactly(ApiGroup.CATEGORY);
@@ -168,11 +246,14 @@ class CrdSchemaTest {
                         "Capacity",
                         "Speedup",
                         "Age");
+        assertThat(onlyVersion(SERVING_EXPERIMENT).getAdditionalPrinterColumns())
+                .extracting(CustomResourceColumnDefinition::getName)
+                .containsExactly("Phase", "Progress", "Winner", "Speedup", "Age");
     }
 
     /** kubectl prints {@code <none>} for a column whose path is misspelled; nothing else would notice. */
     @ParameterizedTest
-    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun", "ServingExperiment"})
     void everyPrinterColumnPointsAtAFieldOfItsType(String kind) {
         CrdValidator validator = CrdValidator.forKind(kind);
         for (CustomResourceColumnDefinition column : onlyVersion(validator).getAdditionalPrinterColumns()) {
@@ -188,7 +269,7 @@ class CrdSchemaTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun", "ServingExperiment"})
     void everyDefaultPassesItsOwnSchemaAndRules(String kind) {
         assertThat(CrdValidator.forKind(kind).validateDefaults()).isEmpty();
     }
@@ -219,20 +300,87 @@ class CrdSchemaTest {
         assertThat(rulesAt(MODEL_SERVER, "spec.speculativeDecoding")).hasSize(3);
         assertThat(rulesAt(MODEL_SERVER, "spec.modelCache")).hasSize(2);
         assertThat(rulesAt(MODEL_SERVER, "spec.accelerator.computeMajor")).containsExactly("self == 10 || self == 12");
+        assertThat(SERVING_EXPERIMENT
+                        .crd()
+                        .getSpec()
+                        .getVersions()
+                        .get(0)
+                        .getSchema()
+                        .getOpenAPIV3Schema()
+                        .getXKubernetesValidations())
+                .extracting(ValidationRule::getFieldPath)
+                .as("the rule that reads metadata.name, at the resource root")
+                .containsExactly(".spec.variants");
+        assertThat(rulesAt(SERVING_EXPERIMENT, "spec")).hasSize(13);
+        assertThat(rulesAt(SERVING_EXPERIMENT, "spec.variants"))
+                .containsExactly("self.all(v, self.exists_one(w, w.name == v.name))");
+        assertThat(rulesAt(SERVING_EXPERIMENT, "spec.variants[*].env")).hasSize(2);
+        assertThat(rulesAt(SERVING_EXPERIMENT, "spec.objective")).hasSize(1);
+    }
+
+    /**
+     * Every field of a ServingExperiment's spec but maxDurationMinutes and keepWinner has a transition rule that
+     * refuses to change it, at the spec so that adding or removing an optional field counts, naming the field.
+     */
+    @Test
+    void aServingExperimentIsImmutableButForItsBudgetAndKeepWinner() {
+        List<ValidationRule> transitionRules = rules(property(SERVING_EXPERIMENT, "spec")).stream()
+                .filter(rule -> rule.getRule().contains("oldSelf"))
+                .toList();
+        assertThat(transitionRules)
+                .allSatisfy(rule ->
+                        assertThat(rule.getMessage()).startsWith("spec" + rule.getFieldPath() + " is immutable"));
+        List<String> guarded = transitionRules.stream()
+                .map(rule -> rule.getFieldPath().substring(1))
+                .toList();
+
+        List<String> fields = new ArrayList<>(
+                property(SERVING_EXPERIMENT, "spec").getProperties().keySet());
+        fields.removeAll(List.of("maxDurationMinutes", "keepWinner"));
+        assertThat(guarded).containsExactlyInAnyOrderElementsOf(fields);
+    }
+
+    /** The experiment's own status fields are bounded, so a status of 16 variants stays far below an object's limit. */
+    @Test
+    void theExperimentsOwnStatusListsAndStringsAreBounded() {
+        for (String path : List.of("status", "status.variants[*]", "status.winner")) {
+            property(SERVING_EXPERIMENT, path).getProperties().forEach((name, field) -> {
+                if ("array".equals(field.getType())) {
+                    assertThat(field.getMaxItems())
+                            .as("maxItems of " + path + "." + name)
+                            .isNotNull();
+                }
+                if ("string".equals(field.getType()) && field.getEnum() == null) {
+                    assertThat(field.getMaxLength())
+                            .as("maxLength of " + path + "." + name)
+                            .isNotNull();
+                }
+            });
+        }
     }
 
     /** Users see only the message: every rule has one, and it names the field it is about. */
     @ParameterizedTest
-    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun", "ServingExperiment"})
     void everyRuleHasAMessageNamingItsField(String kind) {
         forEachSchema(onlyVersion(CrdValidator.forKind(kind)).getSchema().getOpenAPIV3Schema(), "", (path, schema) -> {
             for (ValidationRule rule : rules(schema)) {
                 assertThat(rule.getMessage())
                         .as("message of " + rule.getRule() + " at " + path)
                         .isNotBlank()
-                        .contains(path);
+                        .contains(pathInOwnKind(path));
             }
         });
+    }
+
+    /** The path a rule's message names: inside a type another kind owns, the path in that kind. */
+    private static String pathInOwnKind(String path) {
+        return REUSED_TYPES.entrySet().stream()
+                .filter(reused -> path.equals(reused.getKey()) || path.startsWith(reused.getKey() + "."))
+                .map(reused ->
+                        reused.getValue() + path.substring(reused.getKey().length()))
+                .findFirst()
+                .orElse(path);
     }
 
     /**
@@ -241,7 +389,7 @@ class CrdSchemaTest {
      * equality such as {@code self == oldSelf} is estimated by the top-level field count only, so it needs no bound.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"ModelServer", "BenchmarkRun"})
+    @ValueSource(strings = {"ModelServer", "BenchmarkRun", "ServingExperiment"})
     void everyListOrMapWithRulesIsBounded(String kind) {
         forEachSchema(onlyVersion(CrdValidator.forKind(kind)).getSchema().getOpenAPIV3Schema(), "", (path, schema) -> {
             if (rules(schema).isEmpty()) {
@@ -322,11 +470,16 @@ class CrdSchemaTest {
     private static JSONSchemaProps property(CrdValidator validator, String path) {
         JSONSchemaProps schema = onlyVersion(validator).getSchema().getOpenAPIV3Schema();
         for (String name : path.split("\\.")) {
-            if (schema.getProperties() == null || !schema.getProperties().containsKey(name)) {
+            boolean item = name.endsWith("[*]");
+            String field = item ? name.substring(0, name.length() - "[*]".length()) : name;
+            if (schema.getProperties() == null || !schema.getProperties().containsKey(field)) {
                 fail("no field " + path + " in the "
                         + validator.crd().getSpec().getNames().getKind() + " schema");
             }
-            schema = schema.getProperties().get(name);
+            schema = schema.getProperties().get(field);
+            if (item) {
+                schema = schema.getItems().getSchema();
+            }
         }
         return schema;
     }

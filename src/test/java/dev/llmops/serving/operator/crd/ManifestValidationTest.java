@@ -91,6 +91,24 @@ class ManifestValidationTest {
     }
 
     @Test
+    void aServingExperimentMayChangeItsBudgetAndKeepWinnerOnly() {
+        CrdValidator validator = CrdValidator.forKind("ServingExperiment");
+        Map<String, Object> stored =
+                validator.withDefaults(single(Path.of("deploy/examples/servingexperiment-kimi.yaml")));
+        Map<String, Object> changed = validator.withDefaults(stored);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) changed.get("spec");
+        spec.put("maxDurationMinutes", 960L);
+        spec.put("keepWinner", true);
+
+        assertThat(validator.validateUpdate(stored, changed)).isEmpty();
+        spec.remove("maxDurationMinutes");
+        assertThat(validator.validateUpdate(stored, changed))
+                .as("the budget may be lifted too")
+                .isEmpty();
+    }
+
+    @Test
     void anErrorPrintsLikeTheApiServers() {
         List<FieldError> errors = CrdValidator.forKind("ModelServer")
                 .validateCreate(single(FIXTURES.resolve("invalid/ms-compute-major-9.yaml")));
