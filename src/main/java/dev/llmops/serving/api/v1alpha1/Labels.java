@@ -10,6 +10,10 @@ public final class Labels {
     public static final String PART_OF = "app.kubernetes.io/part-of";
     /** Names the owning ModelServer on pods, whose owner chain runs through a ReplicaSet or StatefulSet. */
     public static final String MODEL_SERVER = ApiGroup.GROUP + "/modelserver";
+    /** Names the ServingExperiment on the ModelServers and BenchmarkRuns it made for its variants. */
+    public static final String EXPERIMENT = ApiGroup.GROUP + "/experiment";
+    /** Names the experiment's variant a ModelServer or BenchmarkRun belongs to. */
+    public static final String VARIANT = ApiGroup.GROUP + "/variant";
 
     public static final String OPERATOR = "llm-serving-operator";
     /** Selects the objects this operator made, so its informers cache those and not the whole cluster's. */
