@@ -63,5 +63,14 @@ public final class ConditionReasons {
     /** The runs sent different requests, or no stage has enough pairs for a verdict. */
     public static final String NOT_COMPARABLE = "NotComparable";
 
+    /** ServingExperiment Stalled: spec.maxDurationMinutes ran out (phase Incomplete). */
+    public static final String BUDGET_EXHAUSTED = "BudgetExhausted";
+
+    /** ServingExperiment Stalled: every variant failed (phase Failed). */
+    public static final String NO_VARIANT_SUCCEEDED = "NoVariantSucceeded";
+
+    /** ServingExperiment Stalled: an object it would create has the name of one it does not own. */
+    public static final String NAME_TAKEN = "NameTaken";
+
     private ConditionReasons() {}
 }
