@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
+import dev.llmops.serving.operator.experiment.ExperimentTimeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,7 @@ class ArgoCdHealthTest {
     private static final Path HEALTH = Path.of("deploy/gitops/argocd/health");
     private static final String MODEL_SERVER_KEY = "resource.customizations.health.serving.llmops.dev_ModelServer";
     private static final String BENCHMARK_RUN_KEY = "resource.customizations.health.serving.llmops.dev_BenchmarkRun";
+    private static final String EXPERIMENT_KEY = "resource.customizations.health.serving.llmops.dev_ServingExperiment";
 
     static Stream<Arguments> modelServers() {
         return Stream.of(
@@ -135,6 +137,47 @@ class ArgoCdHealthTest {
                         Kstatus.Status.Failed));
     }
 
+    static Stream<Arguments> experiments() {
+        return Stream.of(
+                Arguments.of(
+                        "new, no status yet",
+                        OperatorStatuses.json(ExperimentTimeline.applied()),
+                        "Progressing",
+                        "Waiting for the operator",
+                        Kstatus.Status.Current),
+                Arguments.of(
+                        "second variant loading",
+                        OperatorStatuses.json(ExperimentTimeline.secondVariantLoading()),
+                        "Progressing",
+                        "Running (1/4 eagle3): eagle3: Deploying its ModelServer",
+                        Kstatus.Status.InProgress),
+                Arguments.of(
+                        "finished with a winner",
+                        OperatorStatuses.json(ExperimentTimeline.finishedWithAWinner()),
+                        "Healthy",
+                        "Succeeded: dflash-b8: 1.90x [1.80, 2.00] throughput at c32 over autoregressive",
+                        Kstatus.Status.Current),
+                Arguments.of(
+                        "budget ran out",
+                        OperatorStatuses.json(ExperimentTimeline.outOfTime()),
+                        "Degraded",
+                        "BudgetExhausted: spec.maxDurationMinutes ran out with 1 of 4 variants tried; autoregressive: ",
+                        Kstatus.Status.Failed),
+                Arguments.of(
+                        "every variant failed",
+                        OperatorStatuses.json(ExperimentTimeline.everyVariantFailed()),
+                        "Degraded",
+                        "NoVariantSucceeded: No variant succeeded: autoregressive (Its server did not start",
+                        Kstatus.Status.Failed));
+    }
+
+    @ParameterizedTest(name = "ServingExperiment {0}")
+    @MethodSource("experiments")
+    void experimentHealth(String situation, ObjectNode fixture, String health, String message, Kstatus.Status kstatus)
+            throws IOException {
+        assertHealth(HEALTH.resolve("servingexperiment.lua"), fixture, health, message, kstatus);
+    }
+
     @ParameterizedTest(name = "ModelServer {0}")
     @MethodSource("modelServers")
     void modelServerHealth(String situation, ObjectNode fixture, String health, String message, Kstatus.Status kstatus)
@@ -162,7 +205,9 @@ class ArgoCdHealthTest {
                 MODEL_SERVER_KEY,
                 Files.readString(HEALTH.resolve("modelserver.lua")),
                 BENCHMARK_RUN_KEY,
-                Files.readString(HEALTH.resolve("benchmarkrun.lua")));
+                Files.readString(HEALTH.resolve("benchmarkrun.lua")),
+                EXPERIMENT_KEY,
+                Files.readString(HEALTH.resolve("servingexperiment.lua")));
 
         assertThat(patch.path("metadata").path("name").asText()).isEqualTo("argocd-cm");
         scripts.forEach((key, script) -> {

@@ -319,7 +319,8 @@ final class OperatorStatuses {
         return new SampleStore.Kept("kept-samples", "sha256-of-kept-samples", null);
     }
 
-    private static ObjectNode json(Object resource) {
+    /** The resource as Argo CD and kstatus read it: its JSON. */
+    static ObjectNode json(Object resource) {
         try {
             JsonNode node = JSON.readTree(SERIALIZATION.asJson(resource));
             return (ObjectNode) node;

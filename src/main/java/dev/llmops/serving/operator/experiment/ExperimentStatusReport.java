@@ -22,6 +22,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -50,7 +51,13 @@ final class ExperimentStatusReport {
      * whose server or serving pods still exist, and the time.
      */
     record Observation(
-            Map<String, ModelServer> servers, Map<String, BenchmarkRun> runs, Set<String> holdingPool, Instant now) {}
+            Map<String, ModelServer> servers, Map<String, BenchmarkRun> runs, Set<String> holdingPool, Instant now) {
+
+        /** Times are written with second precision, as Kubernetes writes its own. */
+        Observation {
+            now = now.truncatedTo(ChronoUnit.SECONDS);
+        }
+    }
 
     /**
      * The status, the variants whose server should run, the variants whose run should exist (created only for those
@@ -115,11 +122,13 @@ final class ExperimentStatusReport {
             }
         }
 
+        boolean allFinished = variants.stream().allMatch(v -> FINISHED.contains(v.phase));
         ObjectiveFigures objective =
                 ObjectiveFigures.of(experiment.getSpec().objective, experiment.getSpec().benchmark);
-        status.winner = WinnerSelection.of(experiment, objective, variants, observed.runs())
-                .orElse(null);
-        boolean allFinished = variants.stream().allMatch(v -> FINISHED.contains(v.phase));
+        status.winner = allFinished
+                ? WinnerSelection.of(experiment, objective, variants, observed.runs())
+                        .orElse(null)
+                : null;
         status.phase = phase(variants, previous.phase, outOfTime, allFinished);
         if (allFinished && status.completionTime == null) {
             status.completionTime = now.toString();
@@ -300,7 +309,14 @@ final class ExperimentStatusReport {
                 ? ConditionReasons.BUDGET_EXHAUSTED
                 : ConditionReasons.NO_VARIANT_SUCCEEDED;
         String stalledMessage = status.phase == ServingExperimentPhase.Incomplete
-                ? "spec.maxDurationMinutes ran out after %s variants; %s".formatted(status.progress, outcome)
+                ? "spec.maxDurationMinutes ran out with %d of %d variants tried; %s"
+                        .formatted(
+                                variants.stream()
+                                        .filter(v ->
+                                                v.phase == VariantPhase.Succeeded || v.phase == VariantPhase.Failed)
+                                        .count(),
+                                variants.size(),
+                                outcome)
                 : "No variant succeeded: " + failures(variants);
         conditions.set(
                 status.conditions,

@@ -6,10 +6,10 @@ import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantPhase;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.dependent.Deleter;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
-import io.javaoperatorsdk.operator.processing.dependent.Creator;
+import io.javaoperatorsdk.operator.processing.dependent.CRUDKubernetesBulkDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.KubernetesBulkDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.Matcher;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -27,8 +27,7 @@ import java.util.stream.Stream;
 @KubernetesDependent(informer = @Informer(labelSelector = Labels.EXPERIMENT))
 public class VariantRunsDependent extends KubernetesDependentResource<BenchmarkRun, ServingExperiment>
         implements KubernetesBulkDependentResource<BenchmarkRun, ServingExperiment>,
-                Creator<BenchmarkRun, ServingExperiment>,
-                Deleter<ServingExperiment>,
+                CRUDKubernetesBulkDependentResource<BenchmarkRun, ServingExperiment>,
                 GarbageCollected<ServingExperiment> {
 
     public VariantRunsDependent() {
@@ -57,5 +56,15 @@ public class VariantRunsDependent extends KubernetesDependentResource<BenchmarkR
                 .filter(v -> v.phase != VariantPhase.Failed && v.phase != VariantPhase.Skipped)
                 .findFirst()
                 .map(v -> VariantObjects.childName(experiment, baseline));
+    }
+
+    /** What exists is what was desired: a variant's BenchmarkRun is created once and never changed. */
+    @Override
+    public Matcher.Result<BenchmarkRun> match(
+            BenchmarkRun actual,
+            BenchmarkRun desired,
+            ServingExperiment experiment,
+            Context<ServingExperiment> context) {
+        return Matcher.Result.nonComputed(true);
     }
 }

@@ -5,10 +5,10 @@ import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.api.reconciler.dependent.Deleter;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
-import io.javaoperatorsdk.operator.processing.dependent.Creator;
+import io.javaoperatorsdk.operator.processing.dependent.CRUDKubernetesBulkDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.KubernetesBulkDependentResource;
+import io.javaoperatorsdk.operator.processing.dependent.Matcher;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -26,8 +26,7 @@ import java.util.stream.Stream;
 @KubernetesDependent(informer = @Informer(labelSelector = Labels.EXPERIMENT))
 public class VariantServersDependent extends KubernetesDependentResource<ModelServer, ServingExperiment>
         implements KubernetesBulkDependentResource<ModelServer, ServingExperiment>,
-                Creator<ModelServer, ServingExperiment>,
-                Deleter<ServingExperiment>,
+                CRUDKubernetesBulkDependentResource<ModelServer, ServingExperiment>,
                 GarbageCollected<ServingExperiment> {
 
     public VariantServersDependent() {
@@ -49,5 +48,12 @@ public class VariantServersDependent extends KubernetesDependentResource<ModelSe
                         VariantObjects.variant(experiment, name).orElseThrow(),
                         VariantObjects.winnerServerName(experiment)));
         return Stream.concat(variants, winner).collect(Collectors.toMap(ResourceID::fromResource, Function.identity()));
+    }
+
+    /** What exists is what was desired: a variant's ModelServer is created once and never changed. */
+    @Override
+    public Matcher.Result<ModelServer> match(
+            ModelServer actual, ModelServer desired, ServingExperiment experiment, Context<ServingExperiment> context) {
+        return Matcher.Result.nonComputed(true);
     }
 }
