@@ -12,6 +12,7 @@ import io.javaoperatorsdk.operator.api.config.dependent.DependentResourceSpec;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Deleter;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
 import io.javaoperatorsdk.operator.processing.Controller;
+import io.javaoperatorsdk.operator.processing.dependent.BulkDependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.Creator;
 import io.javaoperatorsdk.operator.processing.dependent.Updater;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.GenericKubernetesDependentResource;
@@ -153,7 +154,10 @@ class RbacCoverageTest {
         if (Updater.class.isAssignableFrom(dependent)) {
             verbs.add("patch");
         }
-        if (Deleter.class.isAssignableFrom(dependent) && !GarbageCollected.class.isAssignableFrom(dependent)) {
+        // Garbage collection deletes what a dependent owns, but a bulk dependent deletes what it no longer desires.
+        if (Deleter.class.isAssignableFrom(dependent)
+                && (!GarbageCollected.class.isAssignableFrom(dependent)
+                        || BulkDependentResource.class.isAssignableFrom(dependent))) {
             verbs.add("delete");
         }
         if (GenericKubernetesDependentResource.class.isAssignableFrom(dependent)) {

@@ -6,14 +6,14 @@ import io.quarkiverse.operatorsdk.annotations.CSVMetadata.Provider;
 import io.quarkiverse.operatorsdk.annotations.SharedCSVMetadata;
 
 /**
- * What the OLM bundle's ClusterServiceVersion says about the operator, shared by both controllers: one bundle installs
+ * What the OLM bundle's ClusterServiceVersion says about the operator, shared by its controllers: one bundle installs
  * them together, in the namespaces an OperatorGroup targets (the chart's default) or in all (its watchAllNamespaces).
  */
 @CSVMetadata(
         bundleName = "llm-serving-operator",
         displayName = "LLM Serving Operator",
-        description = "Runs SGLang LLM servers on NVIDIA Blackwell GPUs under Kubernetes (ModelServer) and benchmarks"
-                + " them (BenchmarkRun).",
+        description = "Runs SGLang LLM servers on NVIDIA Blackwell GPUs under Kubernetes (ModelServer), benchmarks"
+                + " them (BenchmarkRun) and compares ways of serving a model one after another (ServingExperiment).",
         version = "0.1.0",
         keywords = {"llm", "sglang", "inference", "benchmark", "operator"},
         maturity = "alpha",
