@@ -223,6 +223,22 @@ class ServingExperimentOnRealClusterIT {
 
     @Test
     @Order(1)
+    void eachVariantTransitionAndTheEndAreEvents(KubernetesClient client, TestNamespace namespace) {
+        List<String> events = client.v1().events().inNamespace(namespace.name()).list().getItems().stream()
+                .filter(e -> EXPERIMENT.equals(e.getInvolvedObject().getName())
+                        && "ServingExperiment".equals(e.getInvolvedObject().getKind()))
+                .map(e -> e.getType() + " " + e.getReason() + " " + e.getMessage())
+                .toList();
+
+        assertThat(events)
+                .anyMatch(e -> e.startsWith("Warning VariantFailed trtllm-mla: Its server did not start"))
+                .anyMatch(e -> e.startsWith("Normal VariantBenchmarking dflash-b8: Ready after"))
+                .anyMatch(e -> e.startsWith("Normal VariantSucceeded eagle3"))
+                .anyMatch(e -> e.startsWith("Normal ExperimentSucceeded dflash-b8: "));
+    }
+
+    @Test
+    @Order(1)
     void theChartGrantsEveryCallTheOperatorMade() {
         operator.process().assertNothingForbidden();
     }
