@@ -125,16 +125,20 @@ final class ExperimentStatusReport {
         boolean allFinished = variants.stream().allMatch(v -> FINISHED.contains(v.phase));
         ObjectiveFigures objective =
                 ObjectiveFigures.of(experiment.getSpec().objective, experiment.getSpec().benchmark);
-        status.winner = allFinished
-                ? WinnerSelection.of(experiment, objective, variants, observed.runs())
-                        .orElse(null)
-                : null;
+        boolean endedBefore = previous.completionTime != null;
+        status.winner = endedBefore
+                ? copy(previous.winner)
+                : allFinished
+                        ? WinnerSelection.of(experiment, objective, variants, observed.runs())
+                                .orElse(null)
+                        : null;
         status.phase = phase(variants, previous.phase, outOfTime, allFinished);
         if (allFinished && status.completionTime == null) {
             status.completionTime = now.toString();
         }
-        if (status.winner != null && experiment.getSpec().keepWinner && allFinished) {
-            status.winner.modelServer = VariantObjects.winnerServerName(experiment);
+        if (status.winner != null) {
+            status.winner.modelServer =
+                    experiment.getSpec().keepWinner && allFinished ? VariantObjects.winnerServerName(experiment) : null;
         }
         status.progress = progress(variants);
         status.speedup = status.winner == null ? null : speedupText(status.winner, experiment);
@@ -418,6 +422,21 @@ final class ExperimentStatusReport {
         result.name = name;
         result.phase = VariantPhase.Pending;
         return result;
+    }
+
+    /** The winner named when the experiment ended: deleting a run afterwards does not change it. */
+    private static Winner copy(Winner winner) {
+        if (winner == null) {
+            return null;
+        }
+        Winner copy = new Winner();
+        copy.name = winner.name;
+        copy.stage = winner.stage;
+        copy.value = winner.value;
+        copy.speedup = winner.speedup;
+        copy.speedupInterval = winner.speedupInterval;
+        copy.reason = winner.reason;
+        return copy;
     }
 
     private static VariantResult copy(VariantResult result) {

@@ -307,6 +307,17 @@ class ExperimentStatusReportTest {
     }
 
     @Test
+    void theWinnerStaysWhenARunIsDeletedAfterTheEnd() {
+        runThrough(1.25, 1.8);
+        runs.remove("dflash-b8");
+
+        observe(T0.plus(Duration.ofHours(3)));
+
+        assertThat(experiment.getStatus().winner.name).isEqualTo("dflash-b8");
+        assertThat(experiment.getStatus().speedup).isEqualTo("1.90x [1.80, 2.00]");
+    }
+
+    @Test
     void keepWinnerServesTheWinnerUnderTheExperimentsNameOnceItEnds() {
         experiment.getSpec().keepWinner = true;
         runThrough(1.25, 1.8);
@@ -315,6 +326,10 @@ class ExperimentStatusReportTest {
 
         assertThat(report.keptWinner()).contains("dflash-b8");
         assertThat(experiment.getStatus().winner.modelServer).isEqualTo("kimi");
+
+        experiment.getSpec().keepWinner = false;
+        assertThat(observe(T0.plus(Duration.ofHours(4))).keptWinner()).isEmpty();
+        assertThat(experiment.getStatus().winner.modelServer).isNull();
     }
 
     @Test
