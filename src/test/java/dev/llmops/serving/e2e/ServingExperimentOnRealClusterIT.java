@@ -239,6 +239,66 @@ class ServingExperimentOnRealClusterIT {
 
     @Test
     @Order(1)
+    void anExperimentNeverTakesOverAModelServerItDidNotCreate(KubernetesClient client, TestNamespace namespace) {
+        ModelServer someoneElses = client.resource(
+                        client.getKubernetesSerialization().unmarshal("""
+                                apiVersion: serving.llmops.dev/v1alpha1
+                                kind: ModelServer
+                                metadata:
+                                  name: taken-a
+                                spec:
+                                  model:
+                                    path: Qwen/Qwen3-8B
+                                  accelerator:
+                                    gpusPerReplica: 16
+                                  parallelism:
+                                    tp: 16
+                                """, ModelServer.class))
+                .inNamespace(namespace.name())
+                .create();
+        client.resource(client.getKubernetesSerialization().unmarshal("""
+                                apiVersion: serving.llmops.dev/v1alpha1
+                                kind: ServingExperiment
+                                metadata:
+                                  name: taken
+                                spec:
+                                  server:
+                                    model:
+                                      path: Qwen/Qwen3-8B
+                                  variants:
+                                    - name: a
+                                """, ServingExperiment.class))
+                .inNamespace(namespace.name())
+                .create();
+
+        ServingExperiment stalled = await("the experiment stalled on the name")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> client.resources(ServingExperiment.class)
+                                .inNamespace(namespace.name())
+                                .withName("taken")
+                                .get(),
+                        sx -> sx.getStatus() != null
+                                && sx.getStatus().conditions.stream()
+                                        .anyMatch(c -> c.getType().equals("Stalled")
+                                                && c.getReason().equals("NameTaken")));
+        assertThat(stalled.getStatus().conditions)
+                .filteredOn(c -> c.getType().equals("Stalled"))
+                .singleElement()
+                .satisfies(c -> assertThat(c.getMessage())
+                        .startsWith("ModelServer taken-a exists and is not this experiment's"));
+        ModelServer after = client.resources(ModelServer.class)
+                .inNamespace(namespace.name())
+                .withName("taken-a")
+                .get();
+        assertThat(after.getMetadata().getOwnerReferences()).isEmpty();
+        assertThat(after.getSpec()).isEqualTo(someoneElses.getSpec());
+        client.resource(after).delete();
+    }
+
+    @Test
+    @Order(1)
     void theChartGrantsEveryCallTheOperatorMade() {
         operator.process().assertNothingForbidden();
     }
