@@ -316,11 +316,13 @@ class ServingExperimentOnRealClusterIT {
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> client.resources(BenchmarkRun.class)
                                 .inNamespace(namespace.name())
+                                .withLabel(Labels.EXPERIMENT, EXPERIMENT)
                                 .list()
                                 .getItems()
                                 .isEmpty()
                         && client.resources(ModelServer.class)
                                 .inNamespace(namespace.name())
+                                .withLabel(Labels.EXPERIMENT, EXPERIMENT)
                                 .list()
                                 .getItems()
                                 .isEmpty());

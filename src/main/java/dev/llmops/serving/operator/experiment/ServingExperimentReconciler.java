@@ -176,11 +176,9 @@ public class ServingExperimentReconciler implements Reconciler<ServingExperiment
         return Stream.concat(serversToCreate, runsToCreate)
                 .filter(existing -> existing != null && !Owners.isControlledBy(existing, experiment))
                 .findFirst()
-                .map(existing -> "%s %s exists and is not this experiment's: the experiment would need its name for "
-                        + "a variant. Rename or delete it, or create the experiment under another name"
-                                .formatted(
-                                        existing.getKind(),
-                                        existing.getMetadata().getName()));
+                .map(existing -> ("%s %s exists and is not this experiment's: the experiment would need its name for a "
+                                + "variant. Rename or delete it, or create the experiment under another name")
+                        .formatted(existing.getKind(), existing.getMetadata().getName()));
     }
 
     private static boolean hasPods(Context<ServingExperiment> context, String serverName) {
