@@ -150,7 +150,8 @@ bash -c "$validate" >"$work/validate.out" 2>"$work/validate.err" || status=$?
 if [[ $status -eq 0 ]]; then pass "validate on the examples exits 0"; else fail "validate exits $status"; cat "$work/validate.out" "$work/validate.err" | tail -20; fi
 plain_output "$work/validate.out" "validate"
 expect "$work/validate.out" "validate: each ModelServer passes" '^deploy/examples/small-model-b200.yaml: ModelServer qwen3-8b: no compatibility rule broken$'
-expect "$work/validate.out" "validate: other kinds are passed over" '^deploy/examples/benchmark-eagle3.yaml: BenchmarkRun kimi-k2-eagle3: not a ModelServer, passed over$'
+expect "$work/validate.out" "validate: each variant of an experiment passes" '^deploy/examples/servingexperiment-kimi.yaml: ServingExperiment kimi-k2-decoding variant dflash-8: no compatibility rule broken$'
+expect "$work/validate.out" "validate: other kinds are passed over" '^deploy/examples/benchmark-eagle3.yaml: BenchmarkRun kimi-k2-eagle3: neither a ModelServer nor a ServingExperiment, passed over$'
 
 log "a saved demo run as llm-d benchmark reports and CSV, as the README writes it"
 convert="$(readme_block 'Convert a run the demo saved')"

@@ -8,18 +8,22 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.llmops.serving.api.v1alpha1.ApiGroup;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import dev.llmops.serving.common.options.FileOptions;
 import dev.llmops.serving.operator.compatibility.CompatibilityCheck;
 import dev.llmops.serving.operator.compatibility.CompatibilityTable;
 import dev.llmops.serving.operator.config.OperatorConfig;
+import dev.llmops.serving.operator.experiment.VariantObjects;
 import io.smallrye.config.WithDefault;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,16 +31,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * Checks ModelServer manifests against the compatibility table before they are applied, as the operator would before
- * scheduling, so a user or a GitOps pipeline learns of a configuration that cannot run on its GPUs in a second, not
+ * Checks ModelServer manifests, and each variant of a ServingExperiment, against the compatibility table before they
+ * are applied, as the operator would before scheduling, so a user or a GitOps pipeline learns of a configuration that cannot run on its GPUs in a second, not
  * after an hour of weight loading.
  */
 @Command(
         name = "validate",
         mixinStandardHelpOptions = true,
         description = {
-            "Check ModelServer manifests (YAML or JSON, several documents per file) against the rules for"
-                    + " configurations known not to run on their GPUs, and print each rule broken with its fix.",
+            "Check ModelServer manifests, and each variant of a ServingExperiment, (YAML or JSON, several documents per"
+                    + " file) against the rules for configurations known not to run on their GPUs, and print each"
+                    + " rule broken with its fix.",
             "Other kinds are passed over. Exit codes: 0 no rule broken, 1 a rule broken, 2 unreadable input.",
             "  llm-serving-operator validate deploy/examples/*.yaml"
         })
@@ -80,35 +85,53 @@ public class ValidateCommand implements Callable<Integer> {
             for (JsonNode document : documents) {
                 String kind = document.path("kind").asText("");
                 String name = document.path("metadata").path("name").asText("(no name)");
-                if (!"ModelServer".equals(kind)
-                        || !document.path("apiVersion").asText("").startsWith(ApiGroup.GROUP + "/")) {
-                    out.printf("%s: %s %s: not a ModelServer, passed over%n", file, kind.isEmpty() ? "?" : kind, name);
-                    continue;
-                }
-                ModelServer server;
+                boolean ours = document.path("apiVersion").asText("").startsWith(ApiGroup.GROUP + "/");
+                Map<String, ModelServer> servers;
                 try {
-                    server = yaml.treeToValue(document, ModelServer.class);
-                } catch (IOException e) {
-                    err.println("validate: " + file + ": ModelServer " + name + " does not match its schema: "
+                    if (ours && "ModelServer".equals(kind)) {
+                        servers = Map.of("ModelServer " + name, yaml.treeToValue(document, ModelServer.class));
+                    } else if (ours && "ServingExperiment".equals(kind)) {
+                        servers = variantServers(name, yaml.treeToValue(document, ServingExperiment.class));
+                    } else {
+                        out.printf(
+                                "%s: %s %s: neither a ModelServer nor a ServingExperiment, passed over%n",
+                                file, kind.isEmpty() ? "?" : kind, name);
+                        continue;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    err.println("validate: " + file + ": " + kind + " " + name + " does not match its schema: "
                             + e.getMessage());
                     unreadable = true;
                     continue;
                 }
-                broken |= report(out, file, name, server, defaultImage);
+                for (Map.Entry<String, ModelServer> server : servers.entrySet()) {
+                    broken |= report(out, file, server.getKey(), server.getValue(), defaultImage);
+                }
             }
         }
         return unreadable ? UNREADABLE : broken ? RULE_BROKEN : 0;
+    }
+
+    /** An experiment's variants, each as the ModelServer it would deploy: spec.server with the variant laid over it. */
+    private static Map<String, ModelServer> variantServers(String name, ServingExperiment experiment) {
+        if (experiment.getSpec() == null || experiment.getSpec().server == null) {
+            throw new IllegalArgumentException("spec.server is missing");
+        }
+        Map<String, ModelServer> servers = new LinkedHashMap<>();
+        VariantObjects.servers(experiment)
+                .forEach((variant, server) -> servers.put("ServingExperiment " + name + " variant " + variant, server));
+        return servers;
     }
 
     private boolean report(PrintWriter out, Path file, String name, ModelServer server, String defaultImage) {
         String image = server.getSpec().image == null ? defaultImage : server.getSpec().image;
         CompatibilityCheck.Result result = check.check(server, image);
         if (result.breaches().isEmpty()) {
-            out.printf("%s: ModelServer %s: no compatibility rule broken%s%n", file, name, allowed(result));
+            out.printf("%s: %s: no compatibility rule broken%s%n", file, name, allowed(result));
             return false;
         }
         out.printf(
-                "%s: ModelServer %s: breaks %d compatibility rule%s%s%n",
+                "%s: %s: breaks %d compatibility rule%s%s%n",
                 file, name, result.breaches().size(), result.breaches().size() == 1 ? "" : "s", allowed(result));
         for (CompatibilityCheck.Breach breach : result.breaches()) {
             out.printf(

@@ -27,7 +27,7 @@ class ValidateCommandTest {
                 .contains("fa4-on-sm120: spec.extraArgs --speculative-draft-attention-backend fa4 on SM120")
                 .contains("    fix: --attention-backend triton")
                 .contains("    source: https://github.com/sgl-project/sglang/issues/15342")
-                .contains("ConfigMap notes: not a ModelServer, passed over");
+                .contains("ConfigMap notes: neither a ModelServer nor a ServingExperiment, passed over");
     }
 
     @Test
@@ -41,6 +41,42 @@ class ValidateCommandTest {
 
         assertThat(run.exitCode()).as(run.out() + run.err()).isZero();
         assertThat(run.out()).contains("ModelServer kimi-k2-eagle3: no compatibility rule broken");
+    }
+
+    @Test
+    void eachVariantOfAnExperimentIsCheckedAsTheServerItWouldDeploy(@TempDir Path dir) throws IOException {
+        Path experiment = dir.resolve("experiment.yaml");
+        Files.writeString(experiment, """
+                apiVersion: serving.llmops.dev/v1alpha1
+                kind: ServingExperiment
+                metadata:
+                  name: kimi
+                spec:
+                  server:
+                    model:
+                      path: moonshotai/Kimi-K2.5
+                    accelerator:
+                      computeMajor: 12
+                      gpusPerReplica: 8
+                    parallelism:
+                      tp: 8
+                    extraArgs: ["--attention-backend", "triton"]
+                  variants:
+                    - name: autoregressive
+                    - name: dflash-recipe
+                      speculativeDecoding:
+                        algorithm: DFLASH
+                        draftModelPath: z-lab/Kimi-K2.5-DFlash
+                      extraArgs: ["--attention-backend", "trtllm_mla"]
+                """);
+
+        Cli.Run run = Cli.run("validate", experiment.toString());
+
+        assertThat(run.exitCode()).isEqualTo(ValidateCommand.RULE_BROKEN);
+        assertThat(run.out())
+                .contains("ServingExperiment kimi variant autoregressive: no compatibility rule broken")
+                .contains("ServingExperiment kimi variant dflash-recipe: breaks 1 compatibility rule")
+                .contains("trtllm-mla-on-sm120: spec.extraArgs --attention-backend trtllm_mla on SM120");
     }
 
     @Test

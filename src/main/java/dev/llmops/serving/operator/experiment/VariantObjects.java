@@ -10,6 +10,7 @@ import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantSpec;
+import dev.llmops.serving.operator.compatibility.CompatibilityCheck;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -27,7 +28,7 @@ import java.util.Optional;
  * variant laid over it) and BenchmarkRun (spec.benchmark aimed at it), the model cache claim they share, and the
  * winner's server.
  */
-final class VariantObjects {
+public final class VariantObjects {
 
     private static final ObjectMapper COPIER = new ObjectMapper();
     private static final String MODEL_CACHE_SUFFIX = "-model-cache";
@@ -60,10 +61,25 @@ final class VariantObjects {
                 .findFirst();
     }
 
+    /** Each variant's ModelServer as the experiment would create it, by variant name, in spec order. */
+    public static Map<String, ModelServer> servers(ServingExperiment experiment) {
+        Map<String, ModelServer> servers = new LinkedHashMap<>();
+        experiment
+                .getSpec()
+                .variants
+                .forEach(variant ->
+                        servers.put(variant.name, server(experiment, variant, childName(experiment, variant.name))));
+        return servers;
+    }
+
     /** The variant's ModelServer, named {@code name}. */
     static ModelServer server(ServingExperiment experiment, VariantSpec variant, String name) {
         ModelServer server = new ModelServer();
         server.setMetadata(metadata(experiment, variant.name, name));
+        Optional.ofNullable(experiment.getMetadata().getAnnotations())
+                .map(annotations -> annotations.get(CompatibilityCheck.ALLOW_ANNOTATION))
+                .ifPresent(allowed ->
+                        server.getMetadata().setAnnotations(Map.of(CompatibilityCheck.ALLOW_ANNOTATION, allowed)));
         server.setSpec(overlay(experiment, variant));
         return server;
     }

@@ -7,7 +7,9 @@ import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
+import dev.llmops.serving.operator.compatibility.CompatibilityCheck;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +64,19 @@ class VariantObjectsTest {
                         .get("storage"))
                 .hasToString("2Ti");
         assertThat(experiment.getSpec().server.modelCache.size).isEqualTo("2Ti");
+    }
+
+    @Test
+    void anOverrideOfACompatibilityRuleOnTheExperimentReachesEveryVariantsServer() {
+        experiment.getMetadata().setAnnotations(Map.of(CompatibilityCheck.ALLOW_ANNOTATION, "trtllm-mla-on-sm120"));
+
+        assertThat(VariantObjects.servers(experiment)
+                        .get("broken")
+                        .getMetadata()
+                        .getAnnotations())
+                .containsExactly(Map.entry(CompatibilityCheck.ALLOW_ANNOTATION, "trtllm-mla-on-sm120"));
+        assertThat(VariantObjects.servers(experiment).keySet())
+                .containsExactly("autoregressive", "eagle3", "dflash-b8", "broken");
     }
 
     @Test
