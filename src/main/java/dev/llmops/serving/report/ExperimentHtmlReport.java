@@ -10,6 +10,15 @@ import java.util.List;
  */
 public final class ExperimentHtmlReport {
 
+    /**
+     * The variants table holds text in its phase, capacity and verdict columns (a capacity is a load such as
+     * "concurrency 48"), which stay left-aligned; the page otherwise looks like a run's.
+     */
+    private static final String VARIANTS_STYLE = """
+            .figures.variants td:nth-child(6),.figures.variants td:last-child,.figures.variants th:nth-child(6),\
+            .figures.variants th:last-child{text-align:left}
+            """;
+
     private ExperimentHtmlReport() {}
 
     public static String render(ExperimentResults results) {
@@ -19,6 +28,7 @@ public final class ExperimentHtmlReport {
                 .append(Html.text(title))
                 .append("</title><style>")
                 .append(HtmlReport.STYLE)
+                .append(VARIANTS_STYLE)
                 .append("</style></head><body><h1>")
                 .append(Html.text(title))
                 .append("</h1>")
@@ -28,7 +38,7 @@ public final class ExperimentHtmlReport {
                 .append("</strong></p>");
 
         HtmlTable variants = new HtmlTable(
-                HtmlTable.Kind.VERDICTS, ExperimentVariants.headers(results).toArray(String[]::new));
+                HtmlTable.Kind.VARIANTS, ExperimentVariants.headers(results).toArray(String[]::new));
         ExperimentVariants.rows(results).forEach(variants::row);
         html.append("<h2>Variants</h2>").append(variants.html());
 
