@@ -39,10 +39,11 @@ import picocli.CommandLine.Spec;
             "Reads the run from standard input unless --file is given, e.g.",
             "  kubectl get benchmarkrun NAME -o yaml | llm-serving-operator report > report.html",
             "With --format llmd, --output FILE.yaml writes one file per stage: FILE_<N>_<stage>.yaml, N from 0.",
-            "Given a ServingExperiment, renders the experiment: its variants side by side (time to Ready, figures,"
-                    + " speedup over the baseline with its 95 % interval, acceptance length, output agreement, verdict),"
-                    + " the winner, the failed variants' diagnoses and, with --runs, the latency-throughput curves of"
-                    + " all variants on one chart; CSV has one row per variant and stage, e.g.",
+            "Given a ServingExperiment, renders the experiment: its variants side by side (time to Ready,"
+                    + " figures, speedup over the baseline with its 95 % interval, acceptance length, output"
+                    + " agreement, verdict), the winner, the failed variants' diagnoses and, with --runs, the"
+                    + " latency-throughput curves of all variants on one chart; CSV has one row per variant and"
+                    + " stage, e.g.",
             "  kubectl get servingexperiment kimi -o yaml > kimi.yaml",
             "  kubectl get benchmarkruns -l serving.llmops.dev/experiment=kimi -o yaml > kimi-runs.yaml",
             "  llm-serving-operator report --file kimi.yaml --runs kimi-runs.yaml > kimi.html",

@@ -4,7 +4,6 @@ import static dev.llmops.serving.report.CsvReport.figure;
 import static dev.llmops.serving.report.CsvReport.line;
 import static dev.llmops.serving.report.CsvReport.text;
 
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.ConfidenceInterval;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
@@ -91,10 +90,8 @@ public final class ExperimentCsvReport {
                 .ifPresent(c ->
                         c.stages.stream().filter(s -> s.name != null).forEach(s -> speedups.putIfAbsent(s.name, s)));
         List<StageRow> rows = new ArrayList<>();
-        List<StageResult> measured = results.run(variant.name)
-                .map(BenchmarkRun::getStatus)
-                .map(s -> s.stages)
-                .orElse(List.of());
+        List<StageResult> measured =
+                results.run(variant.name).map(run -> run.getStatus().stages).orElse(List.of());
         for (StageResult stage : measured) {
             rows.add(new StageRow(stage, stage.name == null ? null : speedups.remove(stage.name)));
         }
