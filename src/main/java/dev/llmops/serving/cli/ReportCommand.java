@@ -193,7 +193,7 @@ public class ReportCommand implements Callable<Integer> {
             err.println("report: " + e.getMessage());
             return INVALID_INPUT;
         }
-        List<LlmdReport.VariantStages> variants = LlmdReport.render(results);
+        List<LlmdReport.VariantStages> variants = format == OutputFormat.llmd ? LlmdReport.render(results) : List.of();
         if (format == OutputFormat.llmd && variants.isEmpty()) {
             err.println("report: no variant of ServingExperiment "
                     + results.experiment().getMetadata().getName()
