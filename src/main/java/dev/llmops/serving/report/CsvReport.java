@@ -18,8 +18,21 @@ public final class CsvReport {
     private CsvReport() {}
 
     public static String render(BenchmarkRun run) {
+        List<String> header = new ArrayList<>(List.of("run"));
+        header.addAll(stageHeader());
+        StringBuilder csv = new StringBuilder(line(header));
+        String name = HtmlReport.name(run);
+        for (StageResult stage : run.getStatus().stages) {
+            List<String> cells = new ArrayList<>(List.of(text(name)));
+            cells.addAll(stageCells(stage));
+            csv.append(line(cells));
+        }
+        return csv.toString();
+    }
+
+    /** The columns of a stage: its load, throughput, errors and latency percentiles. */
+    static List<String> stageHeader() {
         List<String> header = new ArrayList<>(List.of(
-                "run",
                 "stage",
                 "concurrency",
                 "request_rate",
@@ -36,33 +49,32 @@ public final class CsvReport {
                 header.add(latency.label.toLowerCase() + "_" + percentile.label + "_ms");
             }
         }
-        StringBuilder csv = new StringBuilder(line(header));
-        String name = HtmlReport.name(run);
-        for (StageResult stage : run.getStatus().stages) {
-            List<String> cells = new ArrayList<>(List.of(
-                    text(name),
-                    text(stage.name),
-                    figure(stage.requestRate == null ? stage.concurrency : null),
-                    figure(stage.requestRate),
-                    figure(stage.achievedConcurrency),
-                    figure(stage.achievedRequestRate),
-                    figure(stage.completed),
-                    figure(stage.failed),
-                    figure(stage.durationSeconds),
-                    figure(stage.requestsPerSecond),
-                    figure(stage.outputTokensPerSecond),
-                    figure(stage.totalTokensPerSecond)));
-            for (Stages.Latency latency : Stages.Latency.values()) {
-                for (Stages.Percentile percentile : Stages.Percentile.values()) {
-                    cells.add(figure(Stages.percentile(latency.stats.apply(stage), percentile)));
-                }
-            }
-            csv.append(line(cells));
-        }
-        return csv.toString();
+        return header;
     }
 
-    private static String line(List<String> cells) {
+    /** A stage's cells, matching {@link #stageHeader}. */
+    static List<String> stageCells(StageResult stage) {
+        List<String> cells = new ArrayList<>(List.of(
+                text(stage.name),
+                figure(stage.requestRate == null ? stage.concurrency : null),
+                figure(stage.requestRate),
+                figure(stage.achievedConcurrency),
+                figure(stage.achievedRequestRate),
+                figure(stage.completed),
+                figure(stage.failed),
+                figure(stage.durationSeconds),
+                figure(stage.requestsPerSecond),
+                figure(stage.outputTokensPerSecond),
+                figure(stage.totalTokensPerSecond)));
+        for (Stages.Latency latency : Stages.Latency.values()) {
+            for (Stages.Percentile percentile : Stages.Percentile.values()) {
+                cells.add(figure(Stages.percentile(latency.stats.apply(stage), percentile)));
+            }
+        }
+        return cells;
+    }
+
+    static String line(List<String> cells) {
         return cells.stream().map(CsvReport::field).collect(Collectors.joining(",")) + CRLF;
     }
 
@@ -78,7 +90,7 @@ public final class CsvReport {
      * Outside text cut to a readable length; a leading =, +, -, @, tab or carriage return (OWASP's list for CSV
      * injection) gets a quote mark so a spreadsheet shows it rather than running it as a formula.
      */
-    private static String text(String value) {
+    static String text(String value) {
         if (value == null) {
             return "";
         }
@@ -86,7 +98,7 @@ public final class CsvReport {
         return !bounded.isEmpty() && FORMULA_STARTS.indexOf(bounded.charAt(0)) >= 0 ? "'" + bounded : bounded;
     }
 
-    private static String figure(Number value) {
+    static String figure(Number value) {
         return value == null ? "" : value.toString();
     }
 }

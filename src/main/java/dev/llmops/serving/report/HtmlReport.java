@@ -16,7 +16,7 @@ import java.util.function.Function;
  */
 public final class HtmlReport {
 
-    private static final String STYLE = """
+    static final String STYLE = """
             body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:1400px;\
             color:#222;padding:0 1rem;overflow-wrap:anywhere}
             h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}

@@ -12,6 +12,8 @@ final class HtmlTable {
         FIGURES("figures"),
         /** Figures with a verdict in the second column, which stays left-aligned. */
         VERDICTS("figures verdicts"),
+        /** An experiment's variants: figures with text in some columns, which its page's style left-aligns. */
+        VARIANTS("figures verdicts variants"),
         CONDITIONS("text conditions"),
         PROVENANCE("text provenance");
 

@@ -248,7 +248,7 @@ public final class MarkdownReport {
         }
     }
 
-    private static void table(StringBuilder md, List<String> headers) {
+    static void table(StringBuilder md, List<String> headers) {
         md.append("| ")
                 .append(headers.stream().map(MarkdownReport::text).collect(Collectors.joining(" | ")))
                 .append(" |\n|");
@@ -258,7 +258,7 @@ public final class MarkdownReport {
         md.append('\n');
     }
 
-    private static void row(StringBuilder md, String... cells) {
+    static void row(StringBuilder md, String... cells) {
         md.append('|');
         for (String cell : cells) {
             md.append(' ').append(text(cell)).append(" |");

@@ -4,19 +4,29 @@ import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentSpec;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentStatus;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * Reads a BenchmarkRun as kubectl prints it (YAML or JSON), in any phase, and says plainly why a document cannot be
- * reported on. A plain YAML mapper, not the Kubernetes client's serialization, which would first look up every kind
- * it knows (some 1,300 classes loaded for one document).
+ * Reads a BenchmarkRun, a ServingExperiment or an experiment's runs as kubectl prints them (YAML or JSON), in any
+ * phase, and says plainly why a document cannot be reported on. A plain YAML mapper, not the Kubernetes client's
+ * serialization, which would first look up every kind it knows (some 1,300 classes loaded for one document).
  */
 public final class RunLoader {
+
+    private static final String EXPERIMENT = "ServingExperiment";
+    private static final String RUN_HINT = "pass the output of kubectl get benchmarkrun NAME -o yaml";
+    private static final String RUNS_HINT =
+            "pass the output of kubectl get benchmarkruns -l serving.llmops.dev/experiment=NAME -o yaml";
 
     private final ObjectMapper yaml = listsNeverNull();
 
@@ -30,21 +40,120 @@ public final class RunLoader {
             throw new IllegalArgumentException(
                     source + " is empty: expected a BenchmarkRun, e.g. kubectl get benchmarkrun NAME -o yaml");
         }
-        JsonNode parsed;
-        try {
-            parsed = yaml.readTree(document);
-        } catch (Exception e) {
-            throw new IllegalArgumentException(source + " is not YAML or JSON: " + e.getMessage(), e);
+        return run(parse(document, source), source, RUN_HINT);
+    }
+
+    /** Whether the document is a ServingExperiment, which the report renders with its variants' runs. */
+    public boolean holdsExperiment(String document) {
+        if (document == null || document.isBlank()) {
+            return false;
         }
-        if (parsed == null || !"BenchmarkRun".equals(parsed.path("kind").asText())) {
-            throw new IllegalArgumentException(source + " holds " + describe(parsed)
-                    + ", not one BenchmarkRun: pass the output of kubectl get benchmarkrun NAME -o yaml");
+        try {
+            return EXPERIMENT.equals(yaml.readTree(document).path("kind").asText());
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /**
+     * @param source where the document came from, named in error messages
+     * @return the experiment; one without a status yet gets an empty one
+     * @throws IllegalArgumentException when the document is not one named ServingExperiment of at most
+     *     {@value ServingExperimentSpec#MAX_VARIANTS} variants
+     */
+    public ServingExperiment loadExperiment(String document, String source) {
+        JsonNode parsed = parse(document, source);
+        String hint = "pass the output of kubectl get servingexperiment NAME -o yaml";
+        if (parsed == null || !EXPERIMENT.equals(parsed.path("kind").asText())) {
+            throw new IllegalArgumentException(
+                    source + " holds " + describe(parsed) + ", not one ServingExperiment: " + hint);
         }
         String name = parsed.path("metadata").path("name").asText(null);
         if (name == null) {
+            throw new IllegalArgumentException(source + " holds a ServingExperiment without metadata.name: " + hint);
+        }
+        ServingExperiment experiment;
+        try {
+            experiment = yaml.treeToValue(parsed, ServingExperiment.class);
+        } catch (Exception e) {
             throw new IllegalArgumentException(
-                    source + " holds a BenchmarkRun without metadata.name: pass the output of"
-                            + " kubectl get benchmarkrun NAME -o yaml");
+                    source + ": ServingExperiment " + name + " does not match its schema: " + e.getMessage(), e);
+        }
+        if (experiment.getStatus() == null) {
+            experiment.setStatus(new ServingExperimentStatus());
+        }
+        int variants = Math.max(
+                experiment.getStatus().variants.size(),
+                experiment.getSpec() == null ? 0 : experiment.getSpec().variants.size());
+        if (variants > ServingExperimentSpec.MAX_VARIANTS) {
+            throw new IllegalArgumentException(source + ": ServingExperiment " + name + " has " + variants
+                    + " variants, more than the " + ServingExperimentSpec.MAX_VARIANTS + " an experiment may have");
+        }
+        return experiment;
+    }
+
+    /**
+     * The runs of a {@code kind: List} (what kubectl prints for several objects), of a stream of YAML documents, or of
+     * one run; at most one per variant an experiment may have.
+     *
+     * @param source where the documents came from, named in error messages
+     * @throws IllegalArgumentException when a document or list item is not a named BenchmarkRun, or there are too many
+     */
+    public List<BenchmarkRun> loadRuns(String document, String source) {
+        if (document == null || document.isBlank()) {
+            throw new IllegalArgumentException(source + " is empty: expected BenchmarkRuns, e.g. kubectl get "
+                    + "benchmarkruns -l serving.llmops.dev/experiment=NAME -o yaml");
+        }
+        List<JsonNode> items = new ArrayList<>();
+        try (MappingIterator<JsonNode> documents =
+                yaml.readerFor(JsonNode.class).readValues(document)) {
+            while (documents.hasNextValue()) {
+                JsonNode parsed = documents.nextValue();
+                if (parsed != null && "List".equals(parsed.path("kind").asText())) {
+                    parsed.path("items").forEach(item -> add(items, item, source));
+                } else if (parsed != null && !parsed.isNull() && !parsed.isMissingNode()) {
+                    add(items, parsed, source);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalArgumentException(source + " is not YAML or JSON: " + e.getMessage(), e);
+        }
+        List<BenchmarkRun> runs = new ArrayList<>();
+        for (int index = 0; index < items.size(); index++) {
+            runs.add(run(items.get(index), source + " item " + (index + 1), RUNS_HINT));
+        }
+        return runs;
+    }
+
+    private static void add(List<JsonNode> items, JsonNode item, String source) {
+        if (items.size() == ServingExperimentSpec.MAX_VARIANTS) {
+            throw new IllegalArgumentException(source + " holds more than " + ServingExperimentSpec.MAX_VARIANTS
+                    + " objects, more runs than an experiment has variants: " + RUNS_HINT);
+        }
+        items.add(item);
+    }
+
+    private JsonNode parse(String document, String source) {
+        if (document == null || document.isBlank()) {
+            throw new IllegalArgumentException(source + " is empty");
+        }
+        try {
+            return yaml.readTree(document);
+        } catch (Exception e) {
+            throw new IllegalArgumentException(source + " is not YAML or JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private BenchmarkRun run(JsonNode parsed, String source, String hint) {
+        if (parsed == null || !"BenchmarkRun".equals(parsed.path("kind").asText())) {
+            throw new IllegalArgumentException(
+                    source + " holds " + describe(parsed) + ", not one BenchmarkRun: " + hint);
+        }
+        String name = parsed.path("metadata").path("name").asText(null);
+        if (name == null) {
+            throw new IllegalArgumentException(source + " holds a BenchmarkRun without metadata.name: " + hint);
         }
         BenchmarkRun run;
         try {

@@ -3,6 +3,8 @@ package dev.llmops.serving.report;
 import static dev.llmops.serving.report.SvgFrame.BOTTOM;
 import static dev.llmops.serving.report.SvgFrame.HEIGHT;
 import static dev.llmops.serving.report.SvgFrame.LEFT;
+import static dev.llmops.serving.report.SvgFrame.LEGEND_COLUMNS;
+import static dev.llmops.serving.report.SvgFrame.LEGEND_ROW;
 import static dev.llmops.serving.report.SvgFrame.PALETTE;
 import static dev.llmops.serving.report.SvgFrame.RIGHT;
 import static dev.llmops.serving.report.SvgFrame.Scale;
@@ -30,6 +32,9 @@ final class SvgCurveChart {
 
     private static final int TICKS = 5;
 
+    /** Legend rows the frame has room for; each further row (an experiment of many variants) makes it taller. */
+    private static final int ROOMY_LEGEND_ROWS = 2;
+
     /** One run's curve. */
     record Curve(String name, int colour, List<Point> points) {}
 
@@ -39,7 +44,8 @@ final class SvgCurveChart {
     private SvgCurveChart() {}
 
     static String render(String title, String xLabel, String yLabel, List<Curve> curves) {
-        StringBuilder svg = open(title);
+        int legendRows = (curves.size() + LEGEND_COLUMNS - 1) / LEGEND_COLUMNS;
+        StringBuilder svg = open(title, HEIGHT + Math.max(0, legendRows - ROOMY_LEGEND_ROWS) * LEGEND_ROW);
         double maxX = 0;
         double maxY = 0;
         for (Curve curve : curves) {

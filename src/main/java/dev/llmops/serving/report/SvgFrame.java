@@ -17,14 +17,19 @@ final class SvgFrame {
 
     /** The opening tag, with the title for screen readers and on top of the chart. */
     static StringBuilder open(String title) {
+        return open(title, HEIGHT);
+    }
+
+    /** The opening tag of a chart taller than the others, for a legend of more than two rows. */
+    static StringBuilder open(String title, int height) {
         StringBuilder svg = new StringBuilder(String.format(
                 Locale.ROOT,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" "
                         + "viewBox=\"0 0 %d %d\" data-title=\"%s\">",
                 WIDTH,
-                HEIGHT,
+                height,
                 WIDTH,
-                HEIGHT,
+                height,
                 Html.escape(title)));
         svg.append("<title>").append(Html.escape(title)).append("</title>");
         svg.append(text(WIDTH / 2.0, 22, "middle", "chart-title", title));
@@ -47,10 +52,16 @@ final class SvgFrame {
                 Html.escape(yLabel)));
     }
 
+    /** How many legend entries a row holds. */
+    static final int LEGEND_COLUMNS = 3;
+
+    /** Height of a legend row. */
+    static final int LEGEND_ROW = 16;
+
     /** The index-th legend entry, three to a row under the x axis. */
     static void legendEntry(StringBuilder svg, int index, String colour, String dashArray, String name) {
-        double px = LEFT + (index % 3) * (WIDTH - LEFT - RIGHT) / 3.0;
-        double py = HEIGHT - BOTTOM + 52 + (index / 3) * 16;
+        double px = LEFT + (index % LEGEND_COLUMNS) * (WIDTH - LEFT - RIGHT) / (double) LEGEND_COLUMNS;
+        double py = HEIGHT - BOTTOM + 52 + (index / LEGEND_COLUMNS) * LEGEND_ROW;
         svg.append(String.format(
                 Locale.ROOT,
                 "<line class=\"legend\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "

@@ -1,2 +1,2 @@
-/** HTML, Markdown and CSV reports of a saved BenchmarkRun. */
+/** HTML, Markdown, CSV and llm-d reports of a saved BenchmarkRun, or of a saved ServingExperiment and its runs. */
 package dev.llmops.serving.report;

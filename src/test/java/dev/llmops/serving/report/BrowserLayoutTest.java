@@ -50,7 +50,7 @@ class BrowserLayoutTest {
                   lines.push('wide ' + e.tagName + ' ' + Math.round(right) + ' ' + text);
                 }
                 if (e.tagName === 'TD' && getComputedStyle(e).textAlign === 'right'
-                    && !/^[-\\d.,×—–\\s]*$/.test(text)) {
+                    && !/^[-\\d.,×—–%\\s]*$/.test(text)) {
                   lines.push('right-aligned ' + text);
                 }
               });
@@ -111,6 +111,11 @@ class BrowserLayoutTest {
         run.getStatus().warnings = List.of(unbroken);
         run.getStatus().target = unbroken;
         assertFits(HtmlReport.render(run, Optional.of(load(ReportTest.BASELINE))));
+    }
+
+    @Test
+    void experimentWithAFailedVariantFitsTheWindow() throws Exception {
+        assertFits(ExperimentHtmlReport.render(ExperimentReportTest.withRuns()));
     }
 
     private void assertFits(String html) throws Exception {

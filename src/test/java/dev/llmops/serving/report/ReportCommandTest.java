@@ -15,7 +15,10 @@ import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The report subcommand reads a run from a file or a pipe and writes HTML and Markdown where it is told. */
+/**
+ * The report subcommand reads a run or an experiment (with its runs) from a file or a pipe and writes each format where
+ * it is told.
+ */
 class ReportCommandTest {
 
     @TempDir
@@ -146,6 +149,174 @@ class ReportCommandTest {
                         "llm-serving-operator report: Invalid value for option '--output': " + inMissingDirectory
                                 + " cannot be created: directory " + dir.resolve("missing") + " does not exist",
                         TRY_HELP);
+    }
+
+    @Test
+    void anExperimentWithItsRunsIsOneHtmlPageWithEveryVariantOnOneChart() throws IOException {
+        Path html = dir.resolve("kimi.html");
+        Path md = dir.resolve("kimi.md");
+
+        Cli.Run run = report(
+                "--file",
+                ExperimentReportTest.EXPERIMENT.toString(),
+                "--runs",
+                ExperimentReportTest.RUNS.toString(),
+                "--output",
+                html.toString(),
+                "--markdown",
+                md.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        Document report = Jsoup.parse(Files.readString(html));
+        assertThat(report.title()).isEqualTo("ServingExperiment kimi");
+        assertThat(ReportTest.rows(report, "Variants")).hasSize(4);
+        assertThat(report.select("svg.chart g.series").eachAttr("data-series"))
+                .containsExactly("autoregressive", "eagle3", "dflash-b8");
+        assertThat(ReportTest.rows(report, "Failed variants").get(0).text()).contains("FlashInferNvccTooOld");
+        assertThat(Files.readString(md)).startsWith("### ServingExperiment `kimi`");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void anExperimentFromStandardInputWithoutRunsIsItsStatusAndSaysTheCurvesNeedTheRuns() throws IOException {
+        InputStream stdin = System.in;
+        Cli.Run run;
+        try {
+            System.setIn(new ByteArrayInputStream(Files.readAllBytes(ExperimentReportTest.EXPERIMENT)));
+            run = report("--format", "md");
+        } finally {
+            System.setIn(stdin);
+        }
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("| dflash-b8 | Succeeded | 701.9 | 150.2 | 2010.0 |")
+                .contains("The latency–throughput curves need the variants' BenchmarkRuns")
+                .contains("pass them with --runs");
+    }
+
+    @Test
+    void anExperimentAsCsvHasOneRowPerVariantAndStage() {
+        Cli.Run run = report(
+                "--file",
+                ExperimentReportTest.EXPERIMENT.toString(),
+                "--runs",
+                ExperimentReportTest.RUNS.toString(),
+                "--format",
+                "csv");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(CsvReportTest.parse(run.out())).hasSize(1 + 3 * 3 + 1);
+    }
+
+    @Test
+    void anExperimentAsLlmdFilesIsOneFilePerVariantAndStage() throws IOException {
+        Path output = dir.resolve("kimi.yaml");
+
+        Cli.Run run = report(
+                "--file",
+                ExperimentReportTest.EXPERIMENT.toString(),
+                "--runs",
+                ExperimentReportTest.RUNS.toString(),
+                "--format",
+                "llmd",
+                "--output",
+                output.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactlyInAnyOrder(
+                            "kimi_autoregressive_0_single.yaml",
+                            "kimi_autoregressive_1_c8.yaml",
+                            "kimi_autoregressive_2_c32.yaml",
+                            "kimi_eagle3_0_single.yaml",
+                            "kimi_eagle3_1_c8.yaml",
+                            "kimi_eagle3_2_c32.yaml",
+                            "kimi_dflash-b8_0_single.yaml",
+                            "kimi_dflash-b8_1_c8.yaml",
+                            "kimi_dflash-b8_2_c32.yaml");
+        }
+        assertThat(Files.readString(dir.resolve("kimi_dflash-b8_2_c32.yaml")))
+                .startsWith("version: \"0.2\"")
+                .contains("kimi-dflash-b8");
+    }
+
+    @Test
+    void anExperimentAsAnLlmdStreamNamesEachDocumentsVariantAndStage() {
+        Cli.Run run = report(
+                "--file",
+                ExperimentReportTest.EXPERIMENT.toString(),
+                "--runs",
+                ExperimentReportTest.RUNS.toString(),
+                "--format",
+                "llmd");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out().lines().filter(line -> line.startsWith("--- #")))
+                .containsExactly(
+                        "--- # variant autoregressive stage single",
+                        "--- # variant autoregressive stage c8",
+                        "--- # variant autoregressive stage c32",
+                        "--- # variant eagle3 stage single",
+                        "--- # variant eagle3 stage c8",
+                        "--- # variant eagle3 stage c32",
+                        "--- # variant dflash-b8 stage single",
+                        "--- # variant dflash-b8 stage c8",
+                        "--- # variant dflash-b8 stage c32");
+    }
+
+    @Test
+    void anExperimentWithoutRunsHasNoLlmdReport() {
+        Cli.Run run = report("--file", ExperimentReportTest.EXPERIMENT.toString(), "--format", "llmd");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines())
+                .containsExactly("report: no variant of ServingExperiment kimi has a run with a finished stage, and an"
+                        + " llm-d benchmark report describes a measured stage: pass the variants' BenchmarkRuns with"
+                        + " --runs");
+    }
+
+    @Test
+    void aRunOfAnotherExperimentIsRefusedAndNothingIsWritten() throws IOException {
+        Path runs = dir.resolve("runs.yaml");
+        Files.writeString(
+                runs,
+                Files.readString(ExperimentReportTest.RUNS)
+                        .replaceFirst("serving.llmops.dev/experiment: kimi", "serving.llmops.dev/experiment: glm"));
+        Path html = dir.resolve("kimi.html");
+
+        Cli.Run run = report(
+                "--file",
+                ExperimentReportTest.EXPERIMENT.toString(),
+                "--runs",
+                runs.toString(),
+                "--output",
+                html.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines())
+                .containsExactly("report: BenchmarkRun kimi-autoregressive is not a run of ServingExperiment kimi (its"
+                        + " label serving.llmops.dev/experiment is glm): pass only this experiment's runs, e.g."
+                        + " kubectl get benchmarkruns -l serving.llmops.dev/experiment=kimi -o yaml");
+        assertThat(html).doesNotExist();
+    }
+
+    @Test
+    void runsAndBaselineGoOnlyWithTheInputTheyBelongTo() {
+        Cli.Run runsWithARun =
+                report("--file", ReportTest.CANDIDATE.toString(), "--runs", ExperimentReportTest.RUNS.toString());
+        assertThat(runsWithARun.exitCode()).isEqualTo(2);
+        assertThat(runsWithARun.errLines())
+                .containsExactly("report: --runs goes with a ServingExperiment, and " + ReportTest.CANDIDATE
+                        + " holds none: pass the output of kubectl get servingexperiment NAME -o yaml");
+
+        Cli.Run baselineWithAnExperiment = report(
+                "--file", ExperimentReportTest.EXPERIMENT.toString(), "--baseline", ReportTest.BASELINE.toString());
+        assertThat(baselineWithAnExperiment.exitCode()).isEqualTo(2);
+        assertThat(baselineWithAnExperiment.errLines())
+                .containsExactly("report: --baseline goes with a BenchmarkRun: each variant of an experiment is"
+                        + " already compared with its baseline variant");
     }
 
     private static Cli.Run report(String... args) {
