@@ -32,8 +32,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * Checks ModelServer manifests, and each variant of a ServingExperiment, against the compatibility table before they
- * are applied, as the operator would before scheduling, so a user or a GitOps pipeline learns of a configuration that cannot run on its GPUs in a second, not
- * after an hour of weight loading.
+ * are applied, as the operator would before scheduling, so a user or a GitOps pipeline learns of a configuration that
+ * cannot run on its GPUs in a second, not after an hour of weight loading.
  */
 @Command(
         name = "validate",

@@ -42,8 +42,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A ServingExperiment of four variants on a node pool that holds one 8-GPU server: the real scheduler, Job controller
- * and garbage collector run it, the operator is killed while the second variant is benchmarked, and the variants' speeds
- * are set in their simulated servers, so the winner is known in advance.
+ * and garbage collector run it, the operator is killed while the second variant is benchmarked, and the variants'
+ * speeds are set in their simulated servers, so the winner is known in advance.
  */
 @E2eTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

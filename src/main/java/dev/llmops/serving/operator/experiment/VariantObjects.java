@@ -24,9 +24,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The names and the desired form of what an experiment creates (its dependents add the owner reference): each variant's ModelServer (spec.server with the
- * variant laid over it) and BenchmarkRun (spec.benchmark aimed at it), the model cache claim they share, and the
- * winner's server.
+ * The names and the desired form of what an experiment creates (its dependents add the owner reference): each
+ * variant's ModelServer (spec.server with the variant laid over it) and BenchmarkRun (spec.benchmark aimed at it), the
+ * model cache claim they share, and the winner's server.
  */
 public final class VariantObjects {
 
@@ -84,7 +84,7 @@ public final class VariantObjects {
         return server;
     }
 
-    /** The variant's BenchmarkRun: the experiment's benchmark against the variant's server, paired with the baseline. */
+    /** The variant's BenchmarkRun: the experiment's benchmark against its server, paired with the baseline's run. */
     static BenchmarkRun run(ServingExperiment experiment, VariantSpec variant, Optional<String> baselineRun) {
         String name = childName(experiment, variant.name);
         BenchmarkRun run = new BenchmarkRun();

@@ -83,7 +83,8 @@ class RequestSamplesTest {
                 assertThat(stage.outputTokens()).containsOnly(8);
                 for (int i = 0; i < stage.size(); i++) {
                     assertThat(stage.ttftMillis()[i]).isPositive();
-                    assertThat(stage.tpotMillis()[i]).isPositive();
+                    // tokens that arrive in one read end at the first token's moment: TPOT 0, never less
+                    assertThat(stage.tpotMillis()[i]).isNotNegative();
                     assertThat(stage.e2eMillis()[i]).isGreaterThanOrEqualTo(stage.ttftMillis()[i]);
                 }
             }
