@@ -92,7 +92,7 @@ public final class KubeletStandIn implements AutoCloseable {
     private static final Duration FAILING_START_RUN = Duration.ofMillis(500);
     /** The kubelet's crash-loop back-off, shortened for a demo: it doubles per restart up to the maximum. */
     private static final Duration FIRST_BACK_OFF = Duration.ofSeconds(1);
-
+    /** Where the kubelet stops doubling at five minutes, the demo stops at this. */
     private static final Duration MAX_BACK_OFF = Duration.ofSeconds(8);
 
     private final KubernetesClient client;
