@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the commands the README gives a user, exactly as the README writes them (read from README.md itself, so the two
 # cannot drift apart), from the packaged jar in its production profile, and fails unless each does what the README
-# says: the main job, the half-ready scenario, `demo --keep` with the kubectl command it prints, kubectl against the
-# demo's API, the report pipeline, manifests validated, a saved run converted to llm-d benchmark reports and CSV, the
-# capacity search against the simulator, and the CRD regeneration. Needs kubectl from hack/controlplane/build.sh.
+# says: the main job, the broken-draft, half-ready and experiment scenarios, `demo --keep` with the kubectl command it
+# prints, kubectl against the demo's API, the report pipeline, manifests validated, a saved run converted to llm-d
+# benchmark reports and CSV, the capacity search against the simulator, and the CRD regeneration. Needs kubectl from
+# hack/controlplane/build.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -72,6 +73,19 @@ if [[ $status -eq 0 ]]; then pass "half-ready exits 0 (it ended as documented)";
 plain_output "$work/half.out" "half-ready"
 expect "$work/half.out" "half-ready: the ModelServer is diagnosed" 'is not ready: GenerationFailing'
 expect "$work/half.out" "half-ready: the BenchmarkRun fails with ServerNotReady" 'Stalled True +ServerNotReady +Gave up after waitTimeoutSeconds'
+
+log "experiment scenario: $demo --scenario experiment"
+status=0
+$demo --scenario experiment >"$work/experiment.out" 2>"$work/experiment.err" || status=$?
+if [[ $status -eq 0 ]]; then pass "experiment exits 0 (it ended as documented)"; else fail "experiment exits $status"; fi
+plain_output "$work/experiment.out" "experiment"
+expect "$work/experiment.out" "experiment: live variant phases" '^\[ *[0-9.]+s\] sx/qwen3-8b Running [0-9]/4 eagle3 .* eagle3 Benchmarking'
+expect "$work/experiment.out" "experiment: the servers take the node in turn" '^\[ *[0-9.]+s\] node: qwen3-8b-dflash-b8 started \(1 server on the node\)$'
+refuse "$work/experiment.out" "experiment: never two servers on the node" 'node: .* \([2-9] servers on the node\)'
+expect "$work/experiment.out" "experiment: DFlash in the matrix, with its interval" '^dflash-b8 +Succeeded +[0-9.]+ s +[0-9.]+ +[0-9.]+x \[[0-9.]+, [0-9.]+\] +[0-9.]+ +100% agree$'
+expect "$work/experiment.out" "experiment: the failing variant's diagnosis" '^cu128-image +Failed +failed at [0-9.]+ s +FlashInferNvccTooOld$'
+expect "$work/experiment.out" "experiment: the winner line" '^Winner: dflash-b8: [0-9.]+x \[[0-9.]+, [0-9.]+\] throughput at c16 over autoregressive'
+expect "$work/experiment.out" "experiment: one server at a time" '^No two servers were on the node at once\.$'
 
 log "a mistyped flag, as the README describes it: one line naming the option, then Try '... --help'"
 status=0

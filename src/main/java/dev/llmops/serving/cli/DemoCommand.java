@@ -5,6 +5,9 @@ import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentPhase;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentStatus;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantPhase;
 import dev.llmops.serving.common.options.OptionValues;
 import dev.llmops.serving.demo.DemoConsole;
 import dev.llmops.serving.demo.DemoRunner;
@@ -56,8 +59,10 @@ public class DemoCommand implements Callable<Integer> {
             names = "--scenario",
             defaultValue = "speculative-decoding",
             description = "speculative-decoding (an autoregressive and an EAGLE3 server, benchmarked and compared),"
-                    + " broken-draft (the same pair, the EAGLE3 server faster but saying something else) or"
-                    + " half-ready (a server that lists its model but cannot generate). Default: ${DEFAULT-VALUE}.")
+                    + " broken-draft (the same pair, the EAGLE3 server faster but saying something else),"
+                    + " half-ready (a server that lists its model but cannot generate) or experiment (a"
+                    + " ServingExperiment of four variants taking one GPU node in turn: autoregressive, EAGLE3, DFlash"
+                    + " and one that cannot start). Default: ${DEFAULT-VALUE}.")
     String scenario;
 
     @Option(
@@ -81,7 +86,8 @@ public class DemoCommand implements Callable<Integer> {
     @Option(
             names = "--save",
             paramLabel = "DIR",
-            description = "Write the final ModelServers and BenchmarkRuns as YAML into DIR (input for `report`).")
+            description = "Write the final ServingExperiments, ModelServers and BenchmarkRuns as YAML into DIR (input"
+                    + " for `report`).")
     Path saveDirectory;
 
     @Option(names = "--verbose", description = "Also print the log of the operator, the Kubernetes client and Quarkus.")
@@ -135,14 +141,15 @@ public class DemoCommand implements Callable<Integer> {
                     spec.commandLine(), e.getMessage() + ": " + Causes.rootMessage(e) + "; choose another --port");
         }
         out.printf("Kubernetes API   %s (embedded; CRDs from deploy/crds)%n", kubernetes.url());
-        out.println("Operator         ModelServer and BenchmarkRun controllers, in this process");
+        out.println("Operator         ModelServer, BenchmarkRun and ServingExperiment controllers, in this process");
         out.println("Nodes            simulated: SGLang servers on 127.0.0.x behind pods; benchmark pods run the real "
                 + "runner");
         Path kubeconfig =
                 keep ? shutdown.add(new TemporaryKubeconfig(kubernetes)).path() : null;
         if (kubeconfig != null) {
             out.printf(
-                    "kubectl          kubectl --kubeconfig %s get ms,br -n %s%n", kubeconfig, DemoScenario.NAMESPACE);
+                    "kubectl          kubectl --kubeconfig %s get %s -n %s%n",
+                    kubeconfig, demo.kinds(), DemoScenario.NAMESPACE);
         }
         out.println();
         Operator controllers = startOperator(kubernetes);
@@ -170,9 +177,9 @@ public class DemoCommand implements Callable<Integer> {
         }
         if (kubeconfig != null) {
             out.printf(
-                    "%nThe embedded API keeps running. Try:%n  kubectl --kubeconfig %s get ms,br -n %s%nCtrl-C "
+                    "%nThe embedded API keeps running. Try:%n  kubectl --kubeconfig %s get %s -n %s%nCtrl-C "
                             + "stops it.%n",
-                    kubeconfig, DemoScenario.NAMESPACE);
+                    kubeconfig, demo.kinds(), DemoScenario.NAMESPACE);
             Quarkus.waitForExit();
         }
         if (shutdown.interrupted()) {
@@ -202,6 +209,9 @@ public class DemoCommand implements Callable<Integer> {
             out.printf("%nThe benchmarks did not finish within %d s.%n", timeoutSeconds);
             return false;
         }
+        if ("experiment".equals(demo.name())) {
+            return experimentAsExpected(outcome, out);
+        }
         if ("half-ready".equals(demo.name())) {
             boolean failedAsExpected = outcome.runs().stream()
                     .allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Failed
@@ -226,6 +236,33 @@ public class DemoCommand implements Callable<Integer> {
             return succeeded && flagged;
         }
         return succeeded;
+    }
+
+    /**
+     * The experiment succeeded with DFlash the winner, the variant on the CUDA 12.8 image failed with the SM120
+     * FlashInfer diagnosis, and no two variants' servers were on the node at once.
+     */
+    private static boolean experimentAsExpected(DemoRunner.Outcome outcome, PrintStream out) {
+        ServingExperimentStatus status = outcome.experiments().get(0).getStatus();
+        boolean won = status.phase == ServingExperimentPhase.Succeeded
+                && status.winner != null
+                && DemoScenario.EXPECTED_WINNER.equals(status.winner.name);
+        boolean diagnosed = status.variants.stream()
+                .anyMatch(v -> v.name.equals(DemoScenario.FAILING_VARIANT)
+                        && v.phase == VariantPhase.Failed
+                        && v.diagnosis != null
+                        && DemoScenario.FAILING_DIAGNOSIS.equals(v.diagnosis.reason));
+        boolean oneAtATime = outcome.mostServersAtOnce() == 1;
+        out.printf(
+                "%n%s%n",
+                won && diagnosed && oneAtATime
+                        ? "As expected: the variants took the node one at a time, " + DemoScenario.EXPECTED_WINNER
+                                + " won beyond noise, and " + DemoScenario.FAILING_VARIANT + " failed to start with "
+                                + DemoScenario.FAILING_DIAGNOSIS + "."
+                        : "Unexpected: " + DemoScenario.EXPECTED_WINNER + " should win, "
+                                + DemoScenario.FAILING_VARIANT + " should fail with " + DemoScenario.FAILING_DIAGNOSIS
+                                + ", and the variants should take the node one at a time.");
+        return won && diagnosed && oneAtATime;
     }
 
     private static boolean conditionTrue(BenchmarkRun run, String conditionType) {
@@ -257,7 +294,8 @@ public class DemoCommand implements Callable<Integer> {
     }
 
     private static List<io.fabric8.kubernetes.api.model.HasMetadata> concat(DemoRunner.Outcome outcome) {
-        List<io.fabric8.kubernetes.api.model.HasMetadata> all = new java.util.ArrayList<>(outcome.servers());
+        List<io.fabric8.kubernetes.api.model.HasMetadata> all = new java.util.ArrayList<>(outcome.experiments());
+        all.addAll(outcome.servers());
         all.addAll(outcome.runs());
         return all;
     }

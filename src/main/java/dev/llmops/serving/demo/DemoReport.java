@@ -15,18 +15,19 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.function.Function;
 
 /** Prints what a person running the demo wants to see: state changes as they happen, then kubectl-style tables. */
 final class DemoReport {
 
     private final PrintStream out;
-    private final long startNanos = System.nanoTime();
+    private final long startNanos;
     private String lastState = "";
 
-    DemoReport(PrintStream out) {
+    /** @param startNanos when the demo started ({@link System#nanoTime}), which progress lines count from */
+    DemoReport(PrintStream out, long startNanos) {
         this.out = out;
+        this.startNanos = startNanos;
     }
 
     /** One line per change of any resource's phase, progress or reason. */
@@ -47,12 +48,21 @@ final class DemoReport {
         String state = String.join("  |  ", parts);
         if (!state.equals(lastState)) {
             lastState = state;
-            out.printf(Locale.ROOT, "[%5.1fs] %s%n", (System.nanoTime() - startNanos) / 1e9, state);
+            out.println(stamped(startNanos, state));
         }
     }
 
+    /** A progress line: the seconds since the demo started, then the text. */
+    static String stamped(long startNanos, String text) {
+        return String.format(Locale.ROOT, "[%5.1fs] %s", seconds(startNanos), text);
+    }
+
+    static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
     void modelServers(List<ModelServer> servers) {
-        Table table = new Table("NAME", "MODEL", "GPUS", "PHASE", "READY", "ENDPOINT");
+        TextTable table = new TextTable("NAME", "MODEL", "GPUS", "PHASE", "READY", "ENDPOINT");
         for (ModelServer server : servers) {
             ModelServerStatus status = server.getStatus() == null ? new ModelServerStatus() : server.getStatus();
             table.row(
@@ -81,8 +91,8 @@ final class DemoReport {
     }
 
     void benchmarkRuns(List<BenchmarkRun> runs) {
-        Table table =
-                new Table("NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "SPEEDUP");
+        TextTable table = new TextTable(
+                "NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "SPEEDUP");
         for (BenchmarkRun run : runs) {
             BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus() : run.getStatus();
             table.row(
@@ -116,7 +126,7 @@ final class DemoReport {
 
     private void stages(String run, List<StageResult> stages) {
         out.printf("%nResults of %s:%n", run);
-        Table table = new Table(
+        TextTable table = new TextTable(
                 "STAGE",
                 "CONC",
                 "OK",
@@ -150,7 +160,8 @@ final class DemoReport {
     /** The paired comparison as kubectl get -o yaml holds it: per stage the verdict and 95 % intervals. */
     private void speedups(String run, BaselineComparison comparison) {
         out.printf("%nSpeedup of %s over %s (above 1 is faster; 95 %% interval):%n", run, comparison.baseline);
-        Table table = new Table("STAGE", "VERDICT", "PAIRS", "THROUGHPUT", "TPOT P50", "TTFT P50", "ACCEPT LEN");
+        TextTable table =
+                new TextTable("STAGE", "VERDICT", "PAIRS", "THROUGHPUT", "TPOT P50", "TTFT P50", "ACCEPT LEN");
         comparison.stages.forEach(s -> table.row(
                 s.name,
                 text(s.verdict),
@@ -177,7 +188,7 @@ final class DemoReport {
         }
     }
 
-    private static String interval(Double estimate, ConfidenceInterval interval) {
+    static String interval(Double estimate, ConfidenceInterval interval) {
         String value = ratio(estimate);
         return interval == null || interval.low == null || interval.high == null
                 ? value
@@ -194,7 +205,7 @@ final class DemoReport {
             return;
         }
         out.printf("%nConditions of %s:%n", what);
-        Table table = new Table("CONDITIONS", "REASON", "MESSAGE");
+        TextTable table = new TextTable("CONDITIONS", "REASON", "MESSAGE");
         ConditionGroups.of(conditions).forEach(g -> table.row(g.conditions(), g.reasons(), g.message()));
         table.print(out);
     }
@@ -205,50 +216,19 @@ final class DemoReport {
                 : String.format(Locale.ROOT, "%.1f ms", pick.apply(stats));
     }
 
-    private static String number(Double value) {
+    static String number(Double value) {
         return number(value, "%.1f");
     }
 
-    private static String number(Double value, String format) {
+    static String number(Double value, String format) {
         return value == null ? "" : String.format(Locale.ROOT, format, value);
     }
 
-    private static String ratio(Double value) {
+    static String ratio(Double value) {
         return value == null ? "" : String.format(Locale.ROOT, "%.2fx", value);
     }
 
-    private static String text(Object value) {
+    static String text(Object value) {
         return value == null ? "" : value.toString();
-    }
-
-    /** Left-aligned columns separated by three spaces, like kubectl. */
-    private static final class Table {
-        private final List<String[]> rows = new ArrayList<>();
-
-        Table(String... header) {
-            rows.add(header);
-        }
-
-        void row(String... cells) {
-            rows.add(cells);
-        }
-
-        void print(PrintStream out) {
-            int columns = rows.get(0).length;
-            int[] widths = new int[columns];
-            for (String[] row : rows) {
-                for (int i = 0; i < columns; i++) {
-                    widths[i] = Math.max(widths[i], Objects.toString(row[i], "").length());
-                }
-            }
-            for (String[] row : rows) {
-                StringBuilder line = new StringBuilder();
-                for (int i = 0; i < columns; i++) {
-                    String cell = Objects.toString(row[i], "");
-                    line.append(cell).append(i < columns - 1 ? " ".repeat(widths[i] - cell.length() + 3) : "");
-                }
-                out.println(line.toString().stripTrailing());
-            }
-        }
     }
 }

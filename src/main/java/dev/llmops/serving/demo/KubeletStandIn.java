@@ -40,6 +40,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -87,6 +88,12 @@ public final class KubeletStandIn implements AutoCloseable {
     private static final int ADDRESS_ATTEMPTS = 20;
     /** 128 + SIGKILL, what a container killed at the end of its grace period exits with. */
     private static final int KILLED_EXIT_CODE = 137;
+    /** How long a server that fails at start runs before it exits. */
+    private static final Duration FAILING_START_RUN = Duration.ofMillis(500);
+    /** The kubelet's crash-loop back-off, shortened for a demo: it doubles per restart up to the maximum. */
+    private static final Duration FIRST_BACK_OFF = Duration.ofSeconds(1);
+    /** Where the kubelet stops doubling at five minutes, the demo stops at this. */
+    private static final Duration MAX_BACK_OFF = Duration.ofSeconds(8);
 
     private final KubernetesClient client;
     private final Predicate<Pod> scope;
@@ -94,6 +101,7 @@ public final class KubeletStandIn implements AutoCloseable {
     private final BenchmarkLauncher launcher;
     private final Map<String, SglangSimulator> simulators = new ConcurrentHashMap<>();
     private final Map<String, Future<?>> benchmarkRuns = new ConcurrentHashMap<>();
+    private final Map<String, Future<?>> crashLoops = new ConcurrentHashMap<>();
     private final Set<String> started = ConcurrentHashMap.newKeySet();
     private final RecordedLogs logs = new RecordedLogs();
     private final AtomicInteger nextAddress = new AtomicInteger(2);
@@ -212,6 +220,12 @@ public final class KubeletStandIn implements AutoCloseable {
 
     private void startServer(Pod pod, List<String> args) {
         SimulatedServerProfile profile = profiles.apply(pod);
+        if (profile.startupFailure() != null) {
+            String address = allocateAddress();
+            updateStatus(pod, current -> withRestartedContainer(withRunningStatus(current, address, false), 0));
+            later(pod, FAILING_START_RUN, () -> exitAtStart(pod, profile.startupFailure(), 0));
+            return;
+        }
         SglangSimulator simulator = null;
         String address = null;
         for (int attempt = 1; simulator == null; attempt++) {
@@ -249,6 +263,97 @@ public final class KubeletStandIn implements AutoCloseable {
                 .fault(profile.fault())
                 .recordGroundTruth(false)
                 .start();
+    }
+
+    /**
+     * The server container exits with the log it wrote (its termination message too, under FallbackToLogsOnError) and
+     * waits in CrashLoopBackOff; after the back-off it is started again, to fail the same way.
+     */
+    private void exitAtStart(Pod pod, String log, int restarts) {
+        Container container = pod.getSpec().getContainers().get(0);
+        try (PrintWriter writer = new PrintWriter(logs.open(
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                pod.getMetadata().getUid(),
+                container.getName()))) {
+            writer.print(log.endsWith("\n") ? log : log + "\n");
+        }
+        String message = "FallbackToLogsOnError".equals(container.getTerminationMessagePolicy()) ? tail(log) : "";
+        Duration doubled = FIRST_BACK_OFF.multipliedBy(1L << Math.min(restarts, 3));
+        Duration backOff = doubled.compareTo(MAX_BACK_OFF) > 0 ? MAX_BACK_OFF : doubled;
+        updateStatus(pod, current -> withCrashedContainer(current, restarts, message, backOff));
+        later(pod, backOff, () -> {
+            updateStatus(pod, current -> withRestartedContainer(current, restarts + 1));
+            later(pod, FAILING_START_RUN, () -> exitAtStart(pod, log, restarts + 1));
+        });
+    }
+
+    /** The next step of a pod's crash loop, after the delay, unless the pod has been stopped by then. */
+    private void later(Pod pod, Duration delay, Runnable step) {
+        String uid = pod.getMetadata().getUid();
+        crashLoops.put(
+                uid,
+                loop.schedule(
+                        () -> {
+                            if (!closed && crashLoops.containsKey(uid)) {
+                                try {
+                                    step.run();
+                                } catch (RuntimeException e) {
+                                    LOG.warnf(e, "kubelet stand-in, pod %s: %s", Cache.metaNamespaceKeyFunc(pod), e);
+                                }
+                            }
+                        },
+                        delay.toMillis(),
+                        TimeUnit.MILLISECONDS));
+    }
+
+    /** The container exited with an error and waits to be restarted: CrashLoopBackOff, the exit as its last state. */
+    private static Pod withCrashedContainer(Pod pod, int restarts, String message, Duration backOff) {
+        String now = WorkloadControllerStandIn.now();
+        ContainerStatus container = pod.getStatus().getContainerStatuses().get(0);
+        String startedAt = container.getState() != null && container.getState().getRunning() != null
+                ? container.getState().getRunning().getStartedAt()
+                : now;
+        container.setLastState(new ContainerStateBuilder()
+                .withNewTerminated()
+                .withExitCode(1)
+                .withReason("Error")
+                .withMessage(message)
+                .withContainerID(container.getContainerID())
+                .withStartedAt(startedAt)
+                .withFinishedAt(now)
+                .endTerminated()
+                .build());
+        container.setState(new ContainerStateBuilder()
+                .withNewWaiting()
+                .withReason("CrashLoopBackOff")
+                .withMessage("back-off %ds restarting failed container=%s pod=%s_%s(%s)"
+                        .formatted(
+                                backOff.toSeconds(),
+                                container.getName(),
+                                pod.getMetadata().getName(),
+                                pod.getMetadata().getNamespace(),
+                                pod.getMetadata().getUid()))
+                .endWaiting()
+                .build());
+        container.setRestartCount(restarts);
+        container.setStarted(false);
+        withReadiness(pod, false);
+        return pod;
+    }
+
+    /** The back-off is over: the container runs again, not started (its start-up probe has not passed). */
+    private static Pod withRestartedContainer(Pod pod, int restarts) {
+        ContainerStatus container = pod.getStatus().getContainerStatuses().get(0);
+        container.setState(new ContainerStateBuilder()
+                .withNewRunning()
+                .withStartedAt(WorkloadControllerStandIn.now())
+                .endRunning()
+                .build());
+        container.setRestartCount(restarts);
+        container.setStarted(false);
+        withReadiness(pod, false);
+        return pod;
     }
 
     /**
@@ -572,6 +677,10 @@ public final class KubeletStandIn implements AutoCloseable {
 
     private void stop(String uid) {
         started.remove(uid);
+        Future<?> crashLoop = crashLoops.remove(uid);
+        if (crashLoop != null) {
+            crashLoop.cancel(false);
+        }
         Future<?> benchmark = benchmarkRuns.remove(uid);
         if (benchmark != null) {
             benchmark.cancel(true);

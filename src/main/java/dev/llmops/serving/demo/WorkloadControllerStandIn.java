@@ -1,7 +1,11 @@
 package dev.llmops.serving.demo;
 
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import dev.llmops.serving.operator.toolkit.Owners;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -14,6 +18,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +41,10 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
 
     static final String TEMPLATE_HASH = "pod-template-hash";
     static final String JOB_NAME = "batch.kubernetes.io/job-name";
+    /** The kinds whose objects own others in a demo: a dependent of another kind's object is left alone. */
+    private static final Set<String> OWNER_KINDS =
+            Set.of("ServingExperiment", "ModelServer", "BenchmarkRun", "Deployment", "ReplicaSet", "Job");
+
     private static final Logger LOG = Logger.getLogger(WorkloadControllerStandIn.class);
 
     private final KubernetesClient client;
@@ -235,21 +244,48 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                 .create();
     }
 
+    /**
+     * Deletes what the garbage collector would: objects all of whose owners are gone. Each kind is listed before the
+     * kinds that own it, so an owner created after its dependent was listed is in its own list.
+     */
     private void collectOrphans(
             List<Pod> pods, List<ReplicaSet> replicaSets, List<Deployment> deployments, List<Job> jobs) {
-        Set<String> deploymentUids = uids(deployments);
-        replicaSets.stream()
-                .filter(r -> r.getMetadata().getOwnerReferences().stream()
-                        .noneMatch(o -> deploymentUids.contains(o.getUid())))
+        List<HasMetadata> dependents = new ArrayList<>();
+        dependents.addAll(pods);
+        dependents.addAll(replicaSets);
+        dependents.addAll(deployments);
+        dependents.addAll(jobs);
+        dependents.addAll(client.services().inAnyNamespace().list().getItems());
+        dependents.addAll(client.configMaps().inAnyNamespace().list().getItems());
+        dependents.addAll(
+                client.persistentVolumeClaims().inAnyNamespace().list().getItems());
+        List<ModelServer> servers =
+                client.resources(ModelServer.class).inAnyNamespace().list().getItems();
+        List<BenchmarkRun> runs =
+                client.resources(BenchmarkRun.class).inAnyNamespace().list().getItems();
+        dependents.addAll(servers);
+        dependents.addAll(runs);
+        Set<String> owners = uids(replicaSets);
+        owners.addAll(uids(deployments));
+        owners.addAll(uids(jobs));
+        owners.addAll(uids(servers));
+        owners.addAll(uids(runs));
+        owners.addAll(uids(client.resources(ServingExperiment.class)
+                .inAnyNamespace()
+                .list()
+                .getItems()));
+        dependents.stream()
+                .filter(d -> d.getMetadata().getDeletionTimestamp() == null)
+                .filter(d -> orphaned(d, owners))
                 .forEach(this::delete);
-        Set<String> podOwners = uids(replicaSets);
-        podOwners.addAll(uids(jobs));
-        pods.stream()
-                .filter(p -> p.getMetadata().getOwnerReferences().stream()
-                        .anyMatch(o -> Set.of("ReplicaSet", "Job").contains(o.getKind())))
-                .filter(p ->
-                        p.getMetadata().getOwnerReferences().stream().noneMatch(o -> podOwners.contains(o.getUid())))
-                .forEach(this::delete);
+    }
+
+    /** Owned only by kinds this stand-in lists, and none of those owners exists any more. */
+    private static boolean orphaned(HasMetadata object, Set<String> liveOwners) {
+        List<OwnerReference> references = object.getMetadata().getOwnerReferences();
+        return !references.isEmpty()
+                && references.stream().allMatch(o -> OWNER_KINDS.contains(o.getKind()))
+                && references.stream().noneMatch(o -> liveOwners.contains(o.getUid()));
     }
 
     private static Set<String> uids(List<? extends HasMetadata> objects) {

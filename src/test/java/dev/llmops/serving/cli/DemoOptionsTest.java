@@ -18,7 +18,6 @@ class DemoOptionsTest {
     @CsvSource(delimiter = '|', textBlock = """
             --port     | 99999 | 99999 is not a port number (0 to 65535; 0 picks a free one)
             --timeout  | 0     | 0 is below 1 second
-            --scenario | full  | full is not a scenario: use one of speculative-decoding, broken-draft, half-ready
             """)
     void aBadValueIsOneLineNamingTheOption(String option, String value, String problem) {
         Cli.Run run = Cli.run("demo", option, value);
@@ -27,6 +26,18 @@ class DemoOptionsTest {
         assertThat(run.errLines())
                 .containsExactly(
                         "llm-serving-operator demo: Invalid value for option '" + option + "': " + problem, TRY_HELP);
+    }
+
+    @Test
+    void anUnknownScenarioNamesTheScenarios() {
+        Cli.Run run = Cli.run("demo", "--scenario", "full");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.errLines())
+                .containsExactly(
+                        "llm-serving-operator demo: Invalid value for option '--scenario': full is not a scenario: use"
+                                + " one of speculative-decoding, broken-draft, half-ready, experiment",
+                        TRY_HELP);
     }
 
     @Test

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class DemoReportTest {
 
     private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    private final DemoReport report = new DemoReport(new PrintStream(printed, true, StandardCharsets.UTF_8));
+    private final DemoReport report =
+            new DemoReport(new PrintStream(printed, true, StandardCharsets.UTF_8), System.nanoTime());
 
     @Test
     void aRunningRunShowsItsProgressAsTheStatusHoldsIt() {

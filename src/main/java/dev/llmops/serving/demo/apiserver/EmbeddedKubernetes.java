@@ -27,8 +27,10 @@ import java.util.List;
 public final class EmbeddedKubernetes implements AutoCloseable {
 
     /** The CRDs as committed under deploy/crds, packaged on the classpath by the build. */
-    static final List<String> CRD_RESOURCES =
-            List.of("/crds/modelservers.serving.llmops.dev-v1.yml", "/crds/benchmarkruns.serving.llmops.dev-v1.yml");
+    static final List<String> CRD_RESOURCES = List.of(
+            "/crds/modelservers.serving.llmops.dev-v1.yml",
+            "/crds/benchmarkruns.serving.llmops.dev-v1.yml",
+            "/crds/servingexperiments.serving.llmops.dev-v1.yml");
 
     private final KubernetesMockServer server;
     private final KubernetesApiDispatcher dispatcher;

@@ -99,7 +99,12 @@ class EmbeddedKubernetesDiscoveryTest {
 
         assertThat(names(list.path("resources")))
                 .containsExactlyInAnyOrder(
-                        "modelservers", "modelservers/status", "benchmarkruns", "benchmarkruns/status");
+                        "modelservers",
+                        "modelservers/status",
+                        "benchmarkruns",
+                        "benchmarkruns/status",
+                        "servingexperiments",
+                        "servingexperiments/status");
         JsonNode modelServers = resource(list, "modelservers");
         assertThat(modelServers.path("kind").asText()).isEqualTo("ModelServer");
         assertThat(modelServers.path("singularName").asText()).isEqualTo("modelserver");
@@ -110,6 +115,9 @@ class EmbeddedKubernetesDiscoveryTest {
         assertThat(resource(list, "benchmarkruns").path("shortNames"))
                 .extracting(JsonNode::asText)
                 .containsExactly("br");
+        assertThat(resource(list, "servingexperiments").path("shortNames"))
+                .extracting(JsonNode::asText)
+                .containsExactly("sx");
     }
 
     @Test

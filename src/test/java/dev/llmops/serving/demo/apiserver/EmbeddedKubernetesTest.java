@@ -44,7 +44,10 @@ class EmbeddedKubernetesTest {
                         .list()
                         .getItems())
                 .extracting(crd -> crd.getMetadata().getName())
-                .containsExactlyInAnyOrder("modelservers.serving.llmops.dev", "benchmarkruns.serving.llmops.dev");
+                .containsExactlyInAnyOrder(
+                        "modelservers.serving.llmops.dev",
+                        "benchmarkruns.serving.llmops.dev",
+                        "servingexperiments.serving.llmops.dev");
     }
 
     @Test
