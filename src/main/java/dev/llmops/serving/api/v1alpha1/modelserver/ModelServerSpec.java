@@ -42,6 +42,14 @@ import lombok.EqualsAndHashCode;
 @EqualsAndHashCode
 public class ModelServerSpec {
 
+    /** CEL over a list of env entries: each valueFrom names its key, fieldPath or resource, as Kubernetes requires. */
+    public static final String ENV_VALUE_FROM_COMPLETE = "self.all(e, !has(e.valueFrom) || ["
+            + "!has(e.valueFrom.secretKeyRef) || has(e.valueFrom.secretKeyRef.key),"
+            + " !has(e.valueFrom.configMapKeyRef) || has(e.valueFrom.configMapKeyRef.key),"
+            + " !has(e.valueFrom.fieldRef) || has(e.valueFrom.fieldRef.fieldPath),"
+            + " !has(e.valueFrom.resourceFieldRef) || has(e.valueFrom.resourceFieldRef.resource)"
+            + "].all(ok, ok))";
+
     @Required
     @JsonPropertyDescription("The model to serve.")
     public ModelSpec model;
@@ -74,12 +82,7 @@ public class ModelServerSpec {
             message = "spec.env: every entry needs a name, as Kubernetes requires of a container's environment",
             reason = "FieldValueRequired")
     @ValidationRule(
-            value = "self.all(e, !has(e.valueFrom) || ["
-                    + "!has(e.valueFrom.secretKeyRef) || has(e.valueFrom.secretKeyRef.key),"
-                    + " !has(e.valueFrom.configMapKeyRef) || has(e.valueFrom.configMapKeyRef.key),"
-                    + " !has(e.valueFrom.fieldRef) || has(e.valueFrom.fieldRef.fieldPath),"
-                    + " !has(e.valueFrom.resourceFieldRef) || has(e.valueFrom.resourceFieldRef.resource)"
-                    + "].all(ok, ok))",
+            value = ModelServerSpec.ENV_VALUE_FROM_COMPLETE,
             message = "spec.env: a valueFrom needs its key (secretKeyRef, configMapKeyRef), fieldPath (fieldRef) or "
                     + "resource (resourceFieldRef), as Kubernetes requires",
             reason = "FieldValueRequired")

@@ -3,6 +3,7 @@ package dev.llmops.serving.api.v1alpha1.servingexperiment;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.llmops.serving.api.v1alpha1.modelserver.ComputeResourcesSpec;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ParallelismSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.SpeculativeDecodingSpec;
 import io.fabric8.generator.annotation.Pattern;
@@ -58,12 +59,7 @@ public class VariantSpec {
                     + "environment",
             reason = "FieldValueRequired")
     @ValidationRule(
-            value = "self.all(e, !has(e.valueFrom) || ["
-                    + "!has(e.valueFrom.secretKeyRef) || has(e.valueFrom.secretKeyRef.key),"
-                    + " !has(e.valueFrom.configMapKeyRef) || has(e.valueFrom.configMapKeyRef.key),"
-                    + " !has(e.valueFrom.fieldRef) || has(e.valueFrom.fieldRef.fieldPath),"
-                    + " !has(e.valueFrom.resourceFieldRef) || has(e.valueFrom.resourceFieldRef.resource)"
-                    + "].all(ok, ok))",
+            value = ModelServerSpec.ENV_VALUE_FROM_COMPLETE,
             message = "spec.variants[*].env: a valueFrom needs its key (secretKeyRef, configMapKeyRef), fieldPath "
                     + "(fieldRef) or resource (resourceFieldRef), as Kubernetes requires",
             reason = "FieldValueRequired")
