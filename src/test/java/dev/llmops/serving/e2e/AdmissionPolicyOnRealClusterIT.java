@@ -146,7 +146,7 @@ class AdmissionPolicyOnRealClusterIT {
             await("the " + rule.kind() + " policy enforced")
                     .atMost(ENFORCED_WITHIN)
                     .pollInterval(Duration.ofMillis(500))
-                    .until(() -> dryRunRejection(client, namespace, rule, rule.refused()) != null);
+                    .until(() -> dryRunRejection(client, namespace, rule, "docker.io/attacker/miner:latest") != null);
         }
         client.apiextensions()
                 .v1()
@@ -513,6 +513,14 @@ class AdmissionPolicyOnRealClusterIT {
                         secrets),
                 new Rule(
                         "ServingExperiment",
+                        "spec.server.scheduling.runtimeClassName",
+                        "    scheduling:\n",
+                        "runtimeClassName: %s",
+                        "nvidia-legacy",
+                        "nvidia",
+                        "allowed runtime classes are nvidia"),
+                new Rule(
+                        "ServingExperiment",
                         "spec.server.scheduling.priorityClassName",
                         "    scheduling:\n",
                         "priorityClassName: %s",
@@ -527,6 +535,14 @@ class AdmissionPolicyOnRealClusterIT {
                         otherSecret,
                         ALLOWED_SECRET,
                         secrets),
+                new Rule(
+                        "ServingExperiment",
+                        "spec.server.env[].valueFrom.configMapKeyRef.name",
+                        "    env:\n",
+                        configMapEnv,
+                        otherConfigMap,
+                        ALLOWED_CONFIG_MAP,
+                        configMaps),
                 new Rule(
                         "ServingExperiment",
                         "spec.variants[1].image",
@@ -605,7 +621,7 @@ class AdmissionPolicyOnRealClusterIT {
                                 name: %s
                                 key: token
                         scheduling:
-                          runtimeClassName: nvidia
+                          nodeSelector: {pool: gpu}
                       variants:
                         - name: baseline
                         - name: tuned
