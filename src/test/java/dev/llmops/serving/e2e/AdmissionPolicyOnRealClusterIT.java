@@ -3,6 +3,7 @@ package dev.llmops.serving.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentSpec;
 import dev.llmops.serving.e2e.support.E2eCluster;
 import dev.llmops.serving.e2e.support.E2eTest;
 import dev.llmops.serving.e2e.support.OperatorUnderTest;
@@ -11,6 +12,7 @@ import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.helm.RenderedChart;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
@@ -29,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,6 +65,8 @@ class AdmissionPolicyOnRealClusterIT {
 
     private static final String LEGACY_IMAGE = "docker.io/legacy/sglang:v0.5.18-cu130";
     private static final Duration ENFORCED_WITHIN = Duration.ofSeconds(60);
+    /** The most env entries the schema lets spec.server and each variant have. */
+    private static final int MAX_ENV = 128;
 
     private static final Map<String, Object> POLICY_VALUES = policyValues();
 
@@ -338,6 +343,59 @@ class AdmissionPolicyOnRealClusterIT {
         assertThat(dryRunRejection(client, namespace, rule, rule.admitted()))
                 .as("near miss admitted")
                 .isNull();
+    }
+
+    @Test
+    @Order(2)
+    void theLargestServingExperimentTheSchemaAllowsIsJudgedWithinTheApiServersCostBudget(
+            KubernetesClient client, TestNamespace namespace) {
+        assertThat(rejection(() -> client.resource(largestExperiment(namespace, PINNED_IMAGE))
+                        .dryRun()
+                        .create()))
+                .as("admitted")
+                .isNull();
+        assertThat(rejection(() -> client.resource(largestExperiment(namespace, NEIGHBOURING_IMAGE))
+                        .dryRun()
+                        .create()))
+                .as("its last variant's image refused")
+                .contains("spec.variants[" + (ServingExperimentSpec.MAX_VARIANTS - 1) + "].image " + NEIGHBOURING_IMAGE
+                        + " is not allowed");
+    }
+
+    /**
+     * A ServingExperiment with as many variants and env entries as its schema allows, every one of them checked by the
+     * policy (allowed Secrets and ConfigMaps), the last variant running {@code lastImage}.
+     */
+    private static GenericKubernetesResource largestExperiment(TestNamespace namespace, String lastImage) {
+        List<Map<String, Object>> env = IntStream.range(0, MAX_ENV)
+                .mapToObj(i -> Map.<String, Object>of(
+                        "name",
+                        "VALUE_" + i,
+                        "valueFrom",
+                        i % 2 == 0
+                                ? Map.of("secretKeyRef", Map.of("name", ALLOWED_SECRET, "key", "token"))
+                                : Map.of("configMapKeyRef", Map.of("name", ALLOWED_CONFIG_MAP, "key", "value"))))
+                .toList();
+        int last = ServingExperimentSpec.MAX_VARIANTS - 1;
+        List<Map<String, Object>> variants = IntStream.rangeClosed(0, last)
+                .mapToObj(i -> Map.<String, Object>of(
+                        "name", "variant-" + i, "image", i == last ? lastImage : PINNED_IMAGE, "env", env))
+                .toList();
+        GenericKubernetesResource experiment = new GenericKubernetesResource();
+        experiment.setApiVersion("serving.llmops.dev/v1alpha1");
+        experiment.setKind("ServingExperiment");
+        experiment.setMetadata(new ObjectMetaBuilder()
+                .withName("largest")
+                .withNamespace(namespace.name())
+                .build());
+        experiment.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "server",
+                        Map.of("model", Map.of("path", "Qwen/Qwen3-8B"), "image", PINNED_IMAGE, "env", env),
+                        "variants",
+                        variants));
+        return experiment;
     }
 
     @ParameterizedTest(name = "{0}")
