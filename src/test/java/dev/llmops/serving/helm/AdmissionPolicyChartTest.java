@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chart's admission policies are opt-in, carry the configured lists into their CEL, apply where the operator
- * watches, and the operator's self-policy covers everything its RBAC lets it create with a pod inside.
+ * watches, check a ServingExperiment as the ModelServers and BenchmarkRuns it would create, and the operator's
+ * self-policy covers everything its RBAC lets it create with a pod inside, ephemeral containers included.
  */
 class AdmissionPolicyChartTest {
 
@@ -85,12 +86,10 @@ class AdmissionPolicyChartTest {
                 .anySatisfy(m -> assertThat(m)
                         .startsWith("spec.env[].valueFrom.configMapKeyRef.name")
                         .endsWith("prompts"));
-        assertThat(policy(chart, "benchmarkruns").getSpec().getValidations())
-                .extracting(Validation::getMessage)
-                .extracting(m -> m.substring(0, m.indexOf(' ')))
+        assertThat(fields(policy(chart, "benchmarkruns")))
                 .containsExactly(
-                        "spec.runner.image", "spec.target.apiKeySecret.name", "spec.dataset.shareGpt.configMap.name");
-        for (String name : List.of("modelservers", "benchmarkruns")) {
+                        "spec.runner.image", "spec.dataset.shareGpt.configMap.name", "spec.target.apiKeySecret.name");
+        for (String name : List.of("modelservers", "benchmarkruns", "servingexperiments")) {
             ValidatingAdmissionPolicyBinding binding = binding(chart, name);
             assertThat(binding.getSpec().getPolicyName()).isEqualTo(FULLNAME + "-" + name);
             assertThat(binding.getSpec().getValidationActions()).containsExactly("Deny");
@@ -108,18 +107,83 @@ class AdmissionPolicyChartTest {
     }
 
     @Test
+    void aServingExperimentIsCheckedAsTheModelServersAndBenchmarkRunsItWouldCreateAndEachVariantToo() {
+        RenderedChart chart = RenderedChart.render(Map.of(
+                WORKLOADS + "enabled",
+                true,
+                WORKLOADS + "allowedImages[0]",
+                "registry.example.com/ml/",
+                WORKLOADS + "allowedRuntimeClassNames[0]",
+                "nvidia",
+                WORKLOADS + "allowedPriorityClassNames[0]",
+                "gpu-serving",
+                WORKLOADS + "allowedSecrets[0]",
+                "hf-token",
+                WORKLOADS + "allowedConfigMaps[0]",
+                "prompts"));
+
+        ValidatingAdmissionPolicy experiments = policy(chart, "servingexperiments");
+        assertThat(experiments.getSpec().getMatchConstraints().getResourceRules())
+                .flatExtracting(NamedRuleWithOperations::getResources)
+                .containsExactly("servingexperiments");
+        assertThat(experiments.getSpec().getFailurePolicy()).isEqualTo("Fail");
+        assertThat(fields(experiments))
+                .containsExactly(
+                        "spec.server.image",
+                        "spec.server.scheduling.runtimeClassName",
+                        "spec.server.scheduling.priorityClassName",
+                        "spec.server.env[].valueFrom.secretKeyRef.name",
+                        "spec.server.huggingFaceTokenSecret.name",
+                        "spec.server.apiKeySecret.name",
+                        "spec.server.env[].valueFrom.configMapKeyRef.name",
+                        "spec.variants[].image",
+                        "spec.variants[].env[].valueFrom.secretKeyRef.name",
+                        "spec.variants[].env[].valueFrom.configMapKeyRef.name",
+                        "spec.benchmark.runner.image",
+                        "spec.benchmark.dataset.shareGpt.configMap.name");
+        assertThat(experiments.getSpec().getValidations())
+                .extracting(Validation::getMessage)
+                .allSatisfy(m -> assertThat(m)
+                        .endsWith(
+                                m.contains("image")
+                                        ? "registry.example.com/ml/"
+                                        : m.contains("runtimeClassName")
+                                                ? "nvidia"
+                                                : m.contains("priorityClassName")
+                                                        ? "gpu-serving"
+                                                        : m.contains("secretKeyRef") || m.contains("Secret")
+                                                                ? "hf-token"
+                                                                : "prompts"));
+        assertThat(expressions(experiments))
+                .as("spec.server checked as a ModelServer's spec")
+                .containsAll(expressions(policy(chart, "modelservers")).stream()
+                        .map(e -> e.replace("object.spec.", "object.spec.server."))
+                        .toList())
+                .as("spec.benchmark checked as a BenchmarkRun's spec, when it has one")
+                .containsAll(expressions(policy(chart, "benchmarkruns")).stream()
+                        .filter(e -> !e.contains("object.spec.target"))
+                        .map(e ->
+                                "!has(object.spec.benchmark) || " + e.replace("object.spec.", "object.spec.benchmark."))
+                        .toList());
+        assertThat(variables(experiments))
+                .containsEntry(
+                        "env",
+                        variables(policy(chart, "modelservers"))
+                                .get("env")
+                                .replace("object.spec.", "object.spec.server."));
+    }
+
+    @Test
     void eachEmptyListLeavesItsFieldsUncheckedAndAllEmptyIsRefused() {
         RenderedChart chart = RenderedChart.render(
                 Map.of(WORKLOADS + "enabled", true, WORKLOADS + "allowedRuntimeClassNames[0]", "nvidia"));
 
-        assertThat(policy(chart, "modelservers").getSpec().getValidations())
-                .extracting(Validation::getMessage)
-                .singleElement()
-                .asString()
-                .startsWith("spec.scheduling.runtimeClassName");
+        assertThat(fields(policy(chart, "modelservers"))).containsExactly("spec.scheduling.runtimeClassName");
+        assertThat(fields(policy(chart, "servingexperiments")))
+                .containsExactly("spec.server.scheduling.runtimeClassName");
         assertThat(chart.all(ValidatingAdmissionPolicy.class))
                 .extracting(p -> p.getMetadata().getName())
-                .containsExactly(FULLNAME + "-modelservers");
+                .containsExactly(FULLNAME + "-modelservers", FULLNAME + "-servingexperiments");
         assertThat(binding(chart, "modelservers")
                         .getSpec()
                         .getMatchResources()
@@ -180,7 +244,7 @@ class AdmissionPolicyChartTest {
                 .filter(POD_CARRYING::contains)
                 .collect(Collectors.toSet());
         assertThat(creatable).isNotEmpty();
-        assertThat(matched).containsAll(creatable).containsAll(POD_CARRYING);
+        assertThat(matched).containsAll(creatable).containsAll(POD_CARRYING).contains("pods/ephemeralcontainers");
         assertThat(operator.getSpec().getValidations())
                 .extracting(Validation::getMessage)
                 .anySatisfy(m -> assertThat(m).contains("hostNetwork, hostPID and hostIPC"))
@@ -199,6 +263,20 @@ class AdmissionPolicyChartTest {
     private static ValidatingAdmissionPolicyBinding binding(RenderedChart chart, String suffix) {
         return chart.find(ValidatingAdmissionPolicyBinding.class, FULLNAME + "-" + suffix)
                 .orElseThrow(() -> new AssertionError("no binding " + FULLNAME + "-" + suffix));
+    }
+
+    /** The field each validation of the policy checks: the first word of its message. */
+    private static List<String> fields(ValidatingAdmissionPolicy policy) {
+        return policy.getSpec().getValidations().stream()
+                .map(Validation::getMessage)
+                .map(m -> m.substring(0, m.indexOf(' ')))
+                .toList();
+    }
+
+    private static List<String> expressions(ValidatingAdmissionPolicy policy) {
+        return policy.getSpec().getValidations().stream()
+                .map(Validation::getExpression)
+                .toList();
     }
 
     private static Map<String, String> variables(ValidatingAdmissionPolicy policy) {
