@@ -131,7 +131,7 @@ no rule.
 {{- end }}
 
 {{/*
-Where the policies on ModelServers and BenchmarkRuns apply: the watched namespaces, as a binding's matchResources
+Where the policies on ModelServers, BenchmarkRuns and ServingExperiments apply: the watched namespaces, as a binding's matchResources
 (none with watchAllNamespaces: every namespace).
 */}}
 {{- define "llm-serving-operator.watchedNamespacesMatch" -}}
