@@ -131,8 +131,8 @@ no rule.
 {{- end }}
 
 {{/*
-Where the policies on ModelServers, BenchmarkRuns and ServingExperiments apply: the watched namespaces, as a binding's matchResources
-(none with watchAllNamespaces: every namespace).
+Where the policies on ModelServers, BenchmarkRuns and ServingExperiments apply: the watched namespaces, as a
+binding's matchResources (none with watchAllNamespaces: every namespace).
 */}}
 {{- define "llm-serving-operator.watchedNamespacesMatch" -}}
 {{- if not .Values.watchAllNamespaces }}
