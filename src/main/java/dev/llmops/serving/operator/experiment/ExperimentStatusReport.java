@@ -102,10 +102,12 @@ final class ExperimentStatusReport {
 
         Map<String, VariantResult> before =
                 previous.variants.stream().collect(Collectors.toMap(v -> v.name, Function.identity(), (a, b) -> a));
+        ObjectiveFigures objective =
+                ObjectiveFigures.of(experiment.getSpec().objective, experiment.getSpec().benchmark);
         List<VariantResult> variants = new ArrayList<>();
         for (VariantSpec spec : experiment.getSpec().variants) {
             VariantResult result = before.containsKey(spec.name) ? copy(before.get(spec.name)) : pending(spec.name);
-            advance(experiment, result, observed);
+            advance(experiment, objective, result, observed);
             variants.add(result);
         }
         status.variants = variants;
@@ -123,8 +125,6 @@ final class ExperimentStatusReport {
         }
 
         boolean allFinished = variants.stream().allMatch(v -> FINISHED.contains(v.phase));
-        ObjectiveFigures objective =
-                ObjectiveFigures.of(experiment.getSpec().objective, experiment.getSpec().benchmark);
         boolean endedBefore = previous.completionTime != null;
         status.winner = endedBefore
                 ? copy(previous.winner)
@@ -174,7 +174,8 @@ final class ExperimentStatusReport {
     }
 
     /** Moves one variant along by what its own server and run show. */
-    private void advance(ServingExperiment experiment, VariantResult result, Observation observed) {
+    private void advance(
+            ServingExperiment experiment, ObjectiveFigures objective, VariantResult result, Observation observed) {
         ModelServer server = observed.servers().get(result.name);
         BenchmarkRun run = observed.runs().get(result.name);
         if (result.phase == VariantPhase.Deploying && server != null && current(server)) {
@@ -210,7 +211,7 @@ final class ExperimentStatusReport {
             }
         }
         if (run != null && run.getStatus() != null) {
-            figures(experiment, result, run.getStatus());
+            figures(objective, result, run.getStatus());
         }
     }
 
@@ -226,9 +227,7 @@ final class ExperimentStatusReport {
     }
 
     /** The run's figures the experiment shows; the run keeps the rest. */
-    private static void figures(ServingExperiment experiment, VariantResult result, BenchmarkRunStatus run) {
-        ObjectiveFigures objective =
-                ObjectiveFigures.of(experiment.getSpec().objective, experiment.getSpec().benchmark);
+    private static void figures(ObjectiveFigures objective, VariantResult result, BenchmarkRunStatus run) {
         result.summary = run.summary;
         result.capacity = run.capacity;
         result.comparison = run.comparison;
