@@ -77,6 +77,19 @@ public record SimulatedServerProfile(
                 ttft, stepDelay, acceptance, maxRunning, batchSlowdown, loading, value, startupFailure);
     }
 
+    /** This server with each decoding step {@code factor} times as long (below 1: faster), TTFT unchanged. */
+    public SimulatedServerProfile withStepDelayScaledBy(double factor) {
+        return new SimulatedServerProfile(
+                ttft,
+                Duration.ofNanos(Math.round(stepDelay.toNanos() * factor)),
+                acceptance,
+                maxRunning,
+                batchSlowdown,
+                loading,
+                fault,
+                startupFailure);
+    }
+
     /** This server, loading for the given time instead. */
     public SimulatedServerProfile withLoading(Duration value) {
         return new SimulatedServerProfile(

@@ -71,7 +71,8 @@ public final class ExperimentOverheadBenchmark {
             MeasuredOperator.createNamespaces(client, NAMESPACE);
             Seen<Pod> podsGone = Seen.deleted(client, Pod.class);
             Seen<ModelServer> serversCreated = Seen.added(client, ModelServer.class);
-            Seen<ModelServer> serversReady = Seen.when(client, ModelServer.class, ExperimentOverheadBenchmark::ready);
+            Seen<ModelServer> serversReady =
+                    Seen.when(client, ModelServer.class, TimeToReadyBenchmark::modelServerReady);
             Seen<BenchmarkRun> runsCreated = Seen.added(client, BenchmarkRun.class);
             Seen<Job> jobsCreated = Seen.added(client, Job.class);
             Path log = work.resolve("operator.log");
@@ -198,13 +199,6 @@ public final class ExperimentOverheadBenchmark {
             }
             return moment;
         }
-    }
-
-    private static boolean ready(ModelServer server) {
-        return server.getStatus() != null
-                && server.getStatus().conditions.stream()
-                        .anyMatch(c ->
-                                c.getType().equals("Ready") && c.getStatus().equals("True"));
     }
 
     private static double seconds(long fromNanos, long toNanos) {

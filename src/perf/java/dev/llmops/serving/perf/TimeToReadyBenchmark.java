@@ -207,7 +207,8 @@ public final class TimeToReadyBenchmark {
                 .build();
     }
 
-    private static boolean modelServerReady(ModelServer server) {
+    /** Whether the ModelServer's Ready condition is True. */
+    static boolean modelServerReady(ModelServer server) {
         return server.getStatus() != null
                 && server.getStatus().conditions.stream()
                         .anyMatch(c ->

@@ -132,15 +132,7 @@ class ReferenceComparisonOnRealClusterIT {
 
     /** The suite's quick server with each decode step {@code factor} times as long (TTFT unchanged). */
     private static SimulatedServerProfile perTokenSlower(double factor) {
-        SimulatedServerProfile base = LocalControlPlane.SIMULATED_SERVER;
-        return new SimulatedServerProfile(
-                base.ttft(),
-                Duration.ofNanos(Math.round(base.stepDelay().toNanos() * factor)),
-                base.acceptance(),
-                base.maxRunning(),
-                base.batchSlowdown(),
-                base.loading(),
-                base.fault());
+        return LocalControlPlane.SIMULATED_SERVER.withStepDelayScaledBy(factor);
     }
 
     private static void create(KubernetesClient client, TestNamespace namespace, String yaml) {

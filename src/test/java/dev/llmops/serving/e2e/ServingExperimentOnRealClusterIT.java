@@ -337,15 +337,7 @@ class ServingExperimentOnRealClusterIT {
 
     /** The test fleet's quick server, each decoding step {@code factor} times faster. */
     private static SimulatedServerProfile perTokenFaster(double factor) {
-        SimulatedServerProfile base = LocalControlPlane.SIMULATED_SERVER;
-        return new SimulatedServerProfile(
-                base.ttft(),
-                Duration.ofNanos(Math.round(base.stepDelay().toNanos() / factor)),
-                base.acceptance(),
-                base.maxRunning(),
-                base.batchSlowdown(),
-                base.loading(),
-                base.fault());
+        return LocalControlPlane.SIMULATED_SERVER.withStepDelayScaledBy(1 / factor);
     }
 
     /**
