@@ -106,7 +106,9 @@ final class ExperimentStatusReport {
                 ObjectiveFigures.of(experiment.getSpec().objective, experiment.getSpec().benchmark);
         List<VariantResult> variants = new ArrayList<>();
         for (VariantSpec spec : experiment.getSpec().variants) {
-            VariantResult result = before.containsKey(spec.name) ? copy(before.get(spec.name)) : pending(spec.name);
+            VariantResult result = before.containsKey(spec.name)
+                    ? VariantObjects.copied(before.get(spec.name), VariantResult.class)
+                    : pending(spec.name);
             advance(experiment, objective, result, observed);
             variants.add(result);
         }
@@ -127,7 +129,7 @@ final class ExperimentStatusReport {
         boolean allFinished = variants.stream().allMatch(v -> FINISHED.contains(v.phase));
         boolean endedBefore = previous.completionTime != null;
         status.winner = endedBefore
-                ? copy(previous.winner)
+                ? VariantObjects.copied(previous.winner, Winner.class)
                 : allFinished
                         ? WinnerSelection.of(experiment, objective, variants, observed.runs())
                                 .orElse(null)
@@ -421,40 +423,5 @@ final class ExperimentStatusReport {
         result.name = name;
         result.phase = VariantPhase.Pending;
         return result;
-    }
-
-    /** The winner named when the experiment ended: deleting a run afterwards does not change it. */
-    private static Winner copy(Winner winner) {
-        if (winner == null) {
-            return null;
-        }
-        Winner copy = new Winner();
-        copy.name = winner.name;
-        copy.stage = winner.stage;
-        copy.value = winner.value;
-        copy.speedup = winner.speedup;
-        copy.speedupInterval = winner.speedupInterval;
-        copy.reason = winner.reason;
-        return copy;
-    }
-
-    private static VariantResult copy(VariantResult result) {
-        VariantResult copy = new VariantResult();
-        copy.name = result.name;
-        copy.phase = result.phase;
-        copy.modelServer = result.modelServer;
-        copy.benchmarkRun = result.benchmarkRun;
-        copy.startTime = result.startTime;
-        copy.completionTime = result.completionTime;
-        copy.timeToReadySeconds = result.timeToReadySeconds;
-        copy.timeToFailureSeconds = result.timeToFailureSeconds;
-        copy.diagnosis = result.diagnosis;
-        copy.summary = result.summary;
-        copy.capacity = result.capacity;
-        copy.specAcceptLength = result.specAcceptLength;
-        copy.comparison = result.comparison;
-        copy.qualitySuspect = result.qualitySuspect;
-        copy.message = result.message;
-        return copy;
     }
 }

@@ -40,6 +40,11 @@ public final class VariantObjects {
         return experiment.getMetadata().getName() + "-" + variant;
     }
 
+    /** A deep copy through JSON (null stays null): changing the copy leaves the original as it was. */
+    static <T> T copied(Object value, Class<T> type) {
+        return COPIER.convertValue(value, type);
+    }
+
     /** The winner's ModelServer is named after the experiment, so a route to it can be written before it ends. */
     static String winnerServerName(ServingExperiment experiment) {
         return experiment.getMetadata().getName();
@@ -89,7 +94,7 @@ public final class VariantObjects {
         String name = childName(experiment, variant.name);
         BenchmarkRun run = new BenchmarkRun();
         run.setMetadata(metadata(experiment, variant.name, name));
-        BenchmarkRunSpec spec = COPIER.convertValue(experiment.getSpec().benchmark, BenchmarkRunSpec.class);
+        BenchmarkRunSpec spec = copied(experiment.getSpec().benchmark, BenchmarkRunSpec.class);
         spec.target = new BenchmarkTarget();
         spec.target.modelServer = name;
         spec.baseline = baselineRun.orElse(null);
@@ -126,7 +131,7 @@ public final class VariantObjects {
      * server's, env merges by name, resources field by field; a cache the operator creates becomes the shared claim.
      */
     static ModelServerSpec overlay(ServingExperiment experiment, VariantSpec variant) {
-        ModelServerSpec spec = COPIER.convertValue(experiment.getSpec().server, ModelServerSpec.class);
+        ModelServerSpec spec = copied(experiment.getSpec().server, ModelServerSpec.class);
         if (variant.image != null) {
             spec.image = variant.image;
         }
@@ -155,7 +160,7 @@ public final class VariantObjects {
             spec.modelCache.size = null;
             spec.modelCache.storageClassName = null;
         }
-        return COPIER.convertValue(spec, ModelServerSpec.class);
+        return copied(spec, ModelServerSpec.class);
     }
 
     private static List<EnvVar> mergedByName(List<EnvVar> server, List<EnvVar> variant) {
