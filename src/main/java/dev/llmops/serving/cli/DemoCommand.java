@@ -117,10 +117,10 @@ public class DemoCommand implements Callable<Integer> {
                 "--scenario",
                 DemoScenario.NAMES.contains(scenario),
                 "is not a scenario: use one of " + String.join(", ", DemoScenario.NAMES));
-        DemoConsole.configure(verbose, System.console() != null);
+        DemoConsole console = DemoConsole.configure(verbose, System.console() != null);
         DemoScenario demo = DemoScenario.named(scenario);
         PrintStream out = System.out;
-        try (DemoShutdown shutdown = DemoShutdown.install(out)) {
+        try (DemoShutdown shutdown = DemoShutdown.install(out, console::stopping)) {
             try {
                 return run(demo, shutdown, out);
             } catch (Exception e) {

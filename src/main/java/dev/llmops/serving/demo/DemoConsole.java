@@ -1,5 +1,6 @@
 package dev.llmops.serving.demo;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Filter;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -12,22 +13,35 @@ import org.jboss.logmanager.handlers.ConsoleHandler;
 
 /**
  * Keeps the demo's output what a person reads: the log's console handlers pass only this project's warnings and
- * errors (everything with --verbose), and write no colour codes unless the output is a terminal.
+ * errors (everything with --verbose), none once the demo is stopping, and write no colour codes unless the output is a
+ * terminal.
  */
 public final class DemoConsole {
 
     static final String PROJECT_CATEGORY = "dev.llmops.";
 
+    private final AtomicBoolean stopping = new AtomicBoolean();
+
     private DemoConsole() {}
 
     /** Applies to the console handlers Quarkus has set up; lasts until the process ends. */
-    public static void configure(boolean verbose, boolean terminal) {
+    public static DemoConsole configure(boolean verbose, boolean terminal) {
+        DemoConsole console = new DemoConsole();
         for (Handler handler : LogContext.getLogContext().getLogger("").getHandlers()) {
-            configure(handler, verbose, terminal);
+            console.configure(handler, verbose, terminal);
         }
+        return console;
     }
 
-    private static void configure(Handler handler, boolean verbose, boolean terminal) {
+    /**
+     * From now on the console passes no log record, unless --verbose asked for every one: while the demo stops, what
+     * the operator logs about its API going away under a reconcile in flight is not news to the person who stopped it.
+     */
+    public void stopping() {
+        stopping.set(true);
+    }
+
+    private void configure(Handler handler, boolean verbose, boolean terminal) {
         if (handler instanceof ExtHandler parent) {
             for (Handler child : parent.getHandlers()) {
                 configure(child, verbose, terminal);
@@ -38,7 +52,9 @@ public final class DemoConsole {
         }
         if (!verbose) {
             Filter configured = console.getFilter();
-            console.setFilter(r -> fromProjectAndWorthSeeing(r) && (configured == null || configured.isLoggable(r)));
+            console.setFilter(r -> !stopping.get()
+                    && fromProjectAndWorthSeeing(r)
+                    && (configured == null || configured.isLoggable(r)));
         }
         if (!terminal && console.getFormatter() instanceof ColorPatternFormatter colour) {
             console.setFormatter(new PatternFormatter(colour.getPattern()));

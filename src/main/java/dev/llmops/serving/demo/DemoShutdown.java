@@ -18,17 +18,22 @@ public final class DemoShutdown implements AutoCloseable {
 
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final PrintStream out;
+    private final Runnable beforeStopping;
     private final Thread hook = new Thread(this::interrupt, "demo-shutdown");
     private volatile boolean interrupted;
     private boolean stopped;
 
-    private DemoShutdown(PrintStream out) {
+    private DemoShutdown(PrintStream out, Runnable beforeStopping) {
         this.out = out;
+        this.beforeStopping = beforeStopping;
     }
 
-    /** Registers the shutdown hook; {@link #close()} stops everything and removes it. */
-    public static DemoShutdown install(PrintStream out) {
-        DemoShutdown shutdown = new DemoShutdown(out);
+    /**
+     * Registers the shutdown hook; {@link #close()} stops everything and removes it. {@code beforeStopping} runs once
+     * stopping begins, before anything is stopped.
+     */
+    public static DemoShutdown install(PrintStream out, Runnable beforeStopping) {
+        DemoShutdown shutdown = new DemoShutdown(out, beforeStopping);
         Runtime.getRuntime().addShutdownHook(shutdown.hook);
         return shutdown;
     }
@@ -66,6 +71,9 @@ public final class DemoShutdown implements AutoCloseable {
     }
 
     private synchronized void stopAll() {
+        if (!stopped) {
+            beforeStopping.run();
+        }
         stopped = true;
         while (!resources.isEmpty()) {
             try {
