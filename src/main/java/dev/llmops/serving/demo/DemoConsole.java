@@ -13,16 +13,18 @@ import org.jboss.logmanager.handlers.ConsoleHandler;
 
 /**
  * Keeps the demo's output what a person reads: the log's console handlers pass only this project's warnings and
- * errors (everything with --verbose), none once the demo is stopping, and write no colour codes unless the output is a
- * terminal.
+ * errors (everything with --verbose), none once the demo is stopping (with --verbose, no warning from a reconcile the
+ * stop cuts short), and write no colour codes unless the output is a terminal.
  */
 public final class DemoConsole {
 
     static final String PROJECT_CATEGORY = "dev.llmops.";
 
+    static final String RECONCILE_THREAD_PREFIX = "ReconcilerExecutor-";
+
     private final AtomicBoolean stopping = new AtomicBoolean();
 
-    private DemoConsole() {}
+    DemoConsole() {}
 
     /** Applies to the console handlers Quarkus has set up; lasts until the process ends. */
     public static DemoConsole configure(boolean verbose, boolean terminal) {
@@ -34,8 +36,9 @@ public final class DemoConsole {
     }
 
     /**
-     * From now on the console passes no log record, unless --verbose asked for every one: while the demo stops, what
-     * the operator logs about its API going away under a reconcile in flight is not news to the person who stopped it.
+     * From now on the console passes no log record, and with --verbose no warning or error from a reconcile: while the
+     * demo stops, what a reconcile in flight reports about being interrupted, or about its API going away, is not news
+     * to the person who stopped it.
      */
     public void stopping() {
         stopping.set(true);
@@ -50,20 +53,32 @@ public final class DemoConsole {
         if (!(handler instanceof ConsoleHandler console)) {
             return;
         }
-        if (!verbose) {
-            Filter configured = console.getFilter();
-            console.setFilter(r -> !stopping.get()
-                    && fromProjectAndWorthSeeing(r)
-                    && (configured == null || configured.isLoggable(r)));
-        }
+        Filter configured = console.getFilter();
+        console.setFilter(r -> passes(r, verbose) && (configured == null || configured.isLoggable(r)));
         if (!terminal && console.getFormatter() instanceof ColorPatternFormatter colour) {
             console.setFormatter(new PatternFormatter(colour.getPattern()));
         }
     }
 
+    boolean passes(LogRecord record, boolean verbose) {
+        if (stopping.get()) {
+            return verbose && !(warningOrWorse(record) && onReconcileThread());
+        }
+        return verbose || fromProjectAndWorthSeeing(record);
+    }
+
+    /** Whether the record is logged by a reconcile; the operator SDK names its reconcile threads so. */
+    private static boolean onReconcileThread() {
+        return Thread.currentThread().getName().startsWith(RECONCILE_THREAD_PREFIX);
+    }
+
+    private static boolean warningOrWorse(LogRecord record) {
+        return record.getLevel().intValue() >= Level.WARNING.intValue();
+    }
+
     static boolean fromProjectAndWorthSeeing(LogRecord record) {
         return record.getLoggerName() != null
                 && record.getLoggerName().startsWith(PROJECT_CATEGORY)
-                && record.getLevel().intValue() >= Level.WARNING.intValue();
+                && warningOrWorse(record);
     }
 }
