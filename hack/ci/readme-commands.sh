@@ -71,7 +71,9 @@ status=0
 $demo --scenario half-ready >"$work/half.out" 2>"$work/half.err" || status=$?
 if [[ $status -eq 0 ]]; then pass "half-ready exits 0 (it ended as documented)"; else fail "half-ready exits $status"; fi
 plain_output "$work/half.out" "half-ready"
-expect "$work/half.out" "half-ready: the ModelServer is diagnosed" 'is not ready: GenerationFailing'
+expect "$work/half.out" "half-ready: the ModelServer is diagnosed" 'is not ready: NoKernelImage'
+expect "$work/half.out" "half-ready: the ModelServer is Failed within seconds" '^\[ +[0-9]\.[0-9]s\] ms/llm-half-ready Failed \(NoKernelImage\)'
+expect "$work/half.out" "half-ready: the hint's kubectl command runs as printed" 'kubectl logs -n demo llm-half-ready-[a-z0-9-]+ -c sglang'
 expect "$work/half.out" "half-ready: the BenchmarkRun fails with ServerNotReady" 'Stalled True +ServerNotReady +Gave up after waitTimeoutSeconds'
 
 log "experiment scenario: $demo --scenario experiment"

@@ -5,6 +5,7 @@ import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
+import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentPhase;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentStatus;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantPhase;
@@ -213,15 +214,19 @@ public class DemoCommand implements Callable<Integer> {
             return experimentAsExpected(outcome, out);
         }
         if ("half-ready".equals(demo.name())) {
-            boolean failedAsExpected = outcome.runs().stream()
-                    .allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Failed
-                            && reason(r, ConditionTypes.READY).equals(ConditionReasons.SERVER_NOT_READY));
+            boolean failedAsExpected = outcome.servers().stream()
+                            .allMatch(s -> s.getStatus() != null && s.getStatus().phase == ModelServerPhase.Failed)
+                    && outcome.runs().stream()
+                            .allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Failed
+                                    && reason(r, ConditionTypes.READY).equals(ConditionReasons.SERVER_NOT_READY));
             out.printf(
                     "%n%s%n",
                     failedAsExpected
-                            ? "As expected: the server answers /v1/models but never generated, so it never became "
-                                    + "Ready and the benchmark gave up with ServerNotReady."
-                            : "Unexpected: the half-ready server should have kept the benchmark from running.");
+                            ? "As expected: the server answers /v1/models, but its first real generation failed with "
+                                    + "no kernel image for this GPU, so it was Failed at once and the benchmark gave "
+                                    + "up with ServerNotReady."
+                            : "Unexpected: the half-ready server should have failed and kept the benchmark from "
+                                    + "running.");
             return failedAsExpected;
         }
         boolean succeeded = outcome.runs().stream().allMatch(r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);

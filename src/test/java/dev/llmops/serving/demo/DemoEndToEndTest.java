@@ -98,12 +98,13 @@ class DemoEndToEndTest {
 
         assertThat(result.exitCode()).as(result.getOutput()).isZero();
         ModelServer server = read(saved.resolve("modelserver-llm-half-ready.yaml"), ModelServer.class);
-        assertThat(server.getStatus().phase).isNotEqualTo(ModelServerPhase.Ready);
-        assertThat(server.getStatus().diagnosis.reason).isEqualTo("GenerationFailing");
+        assertThat(server.getStatus().phase).isEqualTo(ModelServerPhase.Failed);
+        assertThat(server.getStatus().diagnosis.reason).isEqualTo("NoKernelImage");
+        assertThat(server.getStatus().diagnosis.hint).contains("kubectl logs -n demo llm-half-ready-");
         assertThat(server.getStatus().conditions)
                 .filteredOn(c -> c.getType().equals("Ready"))
                 .singleElement()
-                .satisfies(c -> assertThat(c.getReason()).isEqualTo("GenerationFailing"));
+                .satisfies(c -> assertThat(c.getReason()).isEqualTo("NoKernelImage"));
         BenchmarkRun run = read(saved.resolve("benchmarkrun-half-ready.yaml"), BenchmarkRun.class);
         assertThat(run.getStatus().phase).isEqualTo(BenchmarkRunPhase.Failed);
         Condition ready = run.getStatus().conditions.stream()
@@ -111,7 +112,7 @@ class DemoEndToEndTest {
                 .findFirst()
                 .orElseThrow();
         assertThat(ready.getReason()).isEqualTo("ServerNotReady");
-        assertThat(ready.getMessage()).contains("GenerationFailing");
+        assertThat(ready.getMessage()).contains("NoKernelImage");
     }
 
     @Test

@@ -65,9 +65,10 @@ class DemoJarIT {
                     .contains(
                             "llm-half-ready is not ready: ",
                             "br/half-ready Failed",
-                            "As expected: the server answers /v1/models but never generated, so it never became "
-                                    + "Ready and the benchmark"
-                                    + " gave up with ServerNotReady.");
+                            "ms/llm-half-ready Failed (NoKernelImage)",
+                            "As expected: the server answers /v1/models, but its first real generation failed with no "
+                                    + "kernel image for this GPU, so it was Failed at once and the benchmark gave up "
+                                    + "with ServerNotReady.");
         }
     }
 

@@ -5,6 +5,7 @@ import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.operator.toolkit.PodLogs;
 import dev.llmops.serving.operator.toolkit.StatusText;
+import dev.llmops.serving.runner.transport.FailureClass;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -51,6 +52,18 @@ public class PodDiagnoser {
         }
     }
 
+    /** The reason a started server gives until its first real generation, while it fails only as one warming up. */
+    public static final String WAITING_FOR_FIRST_GENERATION = "WaitingForFirstGeneration";
+
+    /** How a probe fails against a server that is up but still warming up: no answer yet, or a gateway's 502–504. */
+    private static final List<String> WARMING_UP_FAILURES = List.of(
+            FailureClass.CONNECT,
+            FailureClass.TIMEOUT,
+            FailureClass.DISCONNECT,
+            FailureClass.http(502),
+            FailureClass.http(503),
+            FailureClass.http(504));
+
     /** How soon to look again for a scheduler event that had not been recorded yet. */
     public static final Duration EVENT_RECHECK = Duration.ofSeconds(5);
 
@@ -89,22 +102,64 @@ public class PodDiagnoser {
         return sglangStatus(pod).flatMap(status -> diagnoseContainer(server, pod, status));
     }
 
-    /** A server that is up (its start-up probe passed) yet fails real chat completions: the half-ready server. */
+    /**
+     * A server that is up (its start-up probe passed) yet does not generate. A failure the server's words match in
+     * {@link FailureSignatures#STARTUP} will not pass by waiting (a GPU architecture the image's kernels were not built
+     * for): the server has failed. One that a server still warming up gives (refused, timed out, 502 to 504) before
+     * its first success is waited for; any other is the half-ready server, waited for until it generates.
+     */
     public static Optional<Finding> notGenerating(Pod pod, PodInference inference) {
         boolean started =
                 sglangStatus(pod).map(s -> Boolean.TRUE.equals(s.getStarted())).orElse(false);
         if (!started || !inference.probed() || inference.generating()) {
             return Optional.empty();
         }
+        String error = inference.lastError();
+        Optional<FailureSignatures.Match> known = FailureSignatures.find(FailureSignatures.STARTUP, error);
+        if (known.isPresent()) {
+            FailureSignatures.Signature signature = known.get().signature();
+            return Optional.of(finding(
+                    pod,
+                    signature.reason(),
+                    signature.message() + " A real chat completion fails: " + error,
+                    signature.hint() + " The request's traceback: " + logsCommand(pod, "") + ".",
+                    Severity.STALLED));
+        }
+        if (warmingUp(inference)) {
+            return Optional.of(finding(
+                    pod,
+                    WAITING_FOR_FIRST_GENERATION,
+                    "The server answers /health; its first real chat completion has not succeeded yet: " + error,
+                    "Nothing to do while the server warms up; if this lasts, read its log (" + logsCommand(pod, "")
+                            + ").",
+                    Severity.NOT_GENERATING));
+        }
         return Optional.of(finding(
                 pod,
                 "GenerationFailing",
-                "The server is up and answers /health, but a real chat completion fails: " + inference.lastError(),
-                "A listed model and a passing /health do not prove the GPU path works: read the server log (kubectl "
-                        + "logs "
-                        + pod.getMetadata().getName() + " -c " + SglangPodTemplate.CONTAINER
-                        + ") for the request's traceback.",
+                "The server is up and answers /health, but a real chat completion fails: " + error,
+                "A listed model and a passing /health do not prove the GPU path works: read the server log ("
+                        + logsCommand(pod, "") + ") for the request's traceback.",
                 Severity.NOT_GENERATING));
+    }
+
+    /** Whether the pod has never generated and its last probe failed as a server still warming up fails. */
+    static boolean warmingUp(PodInference inference) {
+        String error = inference.lastError() == null ? "" : inference.lastError();
+        return inference.lastSuccess() == null
+                && WARMING_UP_FAILURES.stream().anyMatch(kind -> error.equals(kind) || error.startsWith(kind + ":"));
+    }
+
+    /** {@code kubectl logs} for the pod's SGLang container, runnable as printed; {@code flags} such as --previous. */
+    static String logsCommand(Pod pod, String flags) {
+        return "kubectl logs -n " + pod.getMetadata().getNamespace() + " "
+                + pod.getMetadata().getName() + " -c " + SglangPodTemplate.CONTAINER + flags;
+    }
+
+    /** {@code kubectl describe pod} for the pod, runnable as printed. */
+    static String describeCommand(Pod pod) {
+        return "kubectl describe pod -n " + pod.getMetadata().getNamespace() + " "
+                + pod.getMetadata().getName();
     }
 
     private Finding unscheduled(ModelServer server, Pod pod, PodCondition scheduled) {
@@ -124,7 +179,7 @@ public class PodDiagnoser {
                         pod,
                         "Unschedulable",
                         "The pod (" + request + ") cannot be scheduled. Scheduler: " + schedulerSays,
-                        "Check kubectl describe pod " + pod.getMetadata().getName() + " for the scheduler's reasons.",
+                        "Check " + describeCommand(pod) + " for the scheduler's reasons.",
                         Severity.UNSCHEDULED));
         return new Finding(finding.diagnosis(), finding.severity(), event.isEmpty());
     }
@@ -156,8 +211,7 @@ public class PodDiagnoser {
                             pod,
                             waitingReason,
                             "The container cannot start: " + waitingMessage,
-                            "Check the pod events (kubectl describe pod "
-                                    + pod.getMetadata().getName() + ").",
+                            "Check the pod events (" + describeCommand(pod) + ").",
                             Severity.STALLED)));
         }
         if (lastTermination != null && "OOMKilled".equals(lastTermination.getReason())) {
@@ -200,8 +254,7 @@ public class PodDiagnoser {
                 "CrashLoopBackOff",
                 "The SGLang container keeps exiting" + exit + " and has restarted " + status.getRestartCount()
                         + " times; its log matches no known failure.",
-                "Read the log of the crashed container: kubectl logs "
-                        + pod.getMetadata().getName() + " -c " + SglangPodTemplate.CONTAINER + " --previous",
+                "Read the log of the crashed container: " + logsCommand(pod, " --previous"),
                 Severity.STALLED));
     }
 

@@ -218,7 +218,16 @@ public final class StatusReport {
         Optional<PodInference> failed = observed.inference().values().stream()
                 .filter(i -> i.probed() && !i.generating())
                 .findFirst();
-        if (failed.isPresent()) {
+        if (failed.isPresent() && PodDiagnoser.warmingUp(failed.get())) {
+            conditions.set(
+                    status.conditions,
+                    ConditionTypes.INFERENCE_READY,
+                    Conditions.FALSE,
+                    PodDiagnoser.WAITING_FOR_FIRST_GENERATION,
+                    "The first real chat completion against pod %s has not succeeded yet: %s"
+                            .formatted(failed.get().podName(), failed.get().lastError()),
+                    generation);
+        } else if (failed.isPresent()) {
             conditions.set(
                     status.conditions,
                     ConditionTypes.INFERENCE_READY,
@@ -232,7 +241,7 @@ public final class StatusReport {
                     status.conditions,
                     ConditionTypes.INFERENCE_READY,
                     Conditions.FALSE,
-                    "WaitingForFirstGeneration",
+                    PodDiagnoser.WAITING_FOR_FIRST_GENERATION,
                     "%d/%d replicas have generated; a pod counts once a real chat completion against it returns tokens"
                             .formatted(ready, desired),
                     generation);

@@ -257,16 +257,21 @@ class ModelServerReconcilerTest {
                     s -> Conditions.find(s.conditions, ConditionTypes.INFERENCE_READY)
                             .filter(c -> "GenerationFailed".equals(c.getReason()))
                             .isPresent());
-            assertThat(failing.phase).isEqualTo(ModelServerPhase.Loading);
+            assertThat(failing.phase)
+                    .as("no kernel image for this GPU does not pass by waiting")
+                    .isEqualTo(ModelServerPhase.Failed);
             assertThat(failing.readyReplicas).isZero();
-            assertCondition(failing, ConditionTypes.READY, "False", "GenerationFailing");
-            assertThat(failing.diagnosis.message).contains("http_500");
+            assertCondition(failing, ConditionTypes.READY, "False", "NoKernelImage");
+            assertCondition(failing, ConditionTypes.STALLED, "True", "NoKernelImage");
+            assertThat(failing.diagnosis.message).contains("http_500: CUDA error: no kernel image");
             await().atMost(SETTLE)
                     .until(() ->
                             gate(pod).filter(c -> "False".equals(c.getStatus())).isPresent());
             int attempts = simulator.requests().size();
             await().atMost(SETTLE).until(() -> simulator.requests().size() >= attempts + 2);
-            assertThat(status(qwen).phase).as("still failing after more probes").isEqualTo(ModelServerPhase.Loading);
+            assertThat(status(qwen).phase)
+                    .as("still failing after more probes, which go on in case the node or image changes")
+                    .isEqualTo(ModelServerPhase.Failed);
             assertThat(status(qwen).readyReplicas).isZero();
 
             simulator.setFault(Fault.NONE);

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -131,6 +132,7 @@ class PodDiagnoserTest {
         assertThat(PodDiagnoser.notGenerating(started, failing)).hasValueSatisfying(f -> {
             assertThat(f.diagnosis().reason).isEqualTo("GenerationFailing");
             assertThat(f.diagnosis().message).contains("http_500: CUDA error");
+            assertThat(f.diagnosis().hint).contains("kubectl logs -n llm kimi-0 -c sglang");
             assertThat(f.severity()).isEqualTo(PodDiagnoser.Severity.NOT_GENERATING);
         });
         assertThat(PodDiagnoser.notGenerating(started, generating)).isEmpty();
@@ -173,6 +175,67 @@ class PodDiagnoserTest {
 
     private Optional<PodDiagnoser.Finding> diagnose(ContainerStatus status) {
         return diagnoser.diagnose(kimi, pod(status));
+    }
+
+    @Test
+    void aGenerationFailureThatWaitingCannotCureFailsTheServerAtOnce() {
+        Pod started = startedPod();
+        PodInference wrongArchitecture = new PodInference(
+                "uid-1",
+                "kimi-0",
+                true,
+                false,
+                null,
+                "http_500: CUDA error: no kernel image is available for execution on the device");
+
+        assertThat(PodDiagnoser.notGenerating(started, wrongArchitecture)).hasValueSatisfying(f -> {
+            assertThat(f.diagnosis().reason).isEqualTo("NoKernelImage");
+            assertThat(f.diagnosis().message)
+                    .contains("not built for this GPU architecture", "http_500: CUDA error: no kernel image");
+            assertThat(f.severity()).isEqualTo(PodDiagnoser.Severity.STALLED);
+        });
+    }
+
+    @Test
+    void aServerWarmingUpWaitsForItsFirstGenerationUntilItHasGeneratedOnce() {
+        Pod started = startedPod();
+        for (String warmingUp : List.of(
+                "http_503: The server is still loading the model",
+                "http_502",
+                "timeout: no response before the timeout",
+                "connect: connection refused: nothing is listening on that port",
+                "disconnect")) {
+            PodInference neverGenerated = new PodInference("uid-1", "kimi-0", true, false, null, warmingUp);
+            assertThat(PodDiagnoser.notGenerating(started, neverGenerated))
+                    .as(warmingUp)
+                    .hasValueSatisfying(f -> {
+                        assertThat(f.diagnosis().reason).isEqualTo("WaitingForFirstGeneration");
+                        assertThat(f.diagnosis().message).contains(warmingUp);
+                        assertThat(f.severity()).isEqualTo(PodDiagnoser.Severity.NOT_GENERATING);
+                    });
+        }
+        PodInference generatedBefore =
+                new PodInference("uid-1", "kimi-0", true, false, new InferenceProbeResult(), "http_503: overloaded");
+        assertThat(PodDiagnoser.notGenerating(started, generatedBefore))
+                .as("a server that generated once and now fails is not warming up")
+                .hasValueSatisfying(f -> assertThat(f.diagnosis().reason).isEqualTo("GenerationFailing"));
+        PodInference timeoutsLookAlike =
+                new PodInference("uid-1", "kimi-0", true, false, null, "timeouts_exceeded: 500");
+        assertThat(PodDiagnoser.notGenerating(started, timeoutsLookAlike))
+                .as("only a failure class itself counts, not a word that begins with one")
+                .hasValueSatisfying(f -> assertThat(f.diagnosis().reason).isEqualTo("GenerationFailing"));
+    }
+
+    private static Pod startedPod() {
+        return pod(new ContainerStatusBuilder()
+                .withName("sglang")
+                .withStarted(true)
+                .withReady(true)
+                .withNewState()
+                .withNewRunning()
+                .endRunning()
+                .endState()
+                .build());
     }
 
     private static Pod pod(ContainerStatus status) {
