@@ -65,6 +65,7 @@ if [[ $status -eq 0 ]]; then pass "broken-draft exits 0 (it ended as documented)
 plain_output "$work/broken.out" "broken-draft"
 expect "$work/broken.out" "broken-draft: faster, with an interval" '^c8 +Faster +[0-9]+ +[0-9.]+x \[[0-9.]+, [0-9.]+\]'
 expect "$work/broken.out" "broken-draft: the run is QualitySuspect" '^QualitySuspect True +OutputsDiverge +Greedy outputs diverge'
+expect "$work/broken.out" "broken-draft: get br -o wide shows QUALITY beside the speedup" '^eagle3 +llm-eagle3 +Succeeded .* [0-9.]+ +OutputsDiverge +Succeeded$'
 
 log "half-ready scenario: $demo --scenario half-ready"
 status=0

@@ -1,5 +1,6 @@
 -- Argo CD health of a BenchmarkRun (serving.llmops.dev): a run to completion, Healthy once it Succeeded;
--- Degraded when it regressed against spec.reference and spec.reference.degradeOnRegression asks for that.
+-- Degraded when it regressed against spec.reference and spec.reference.degradeOnRegression asks for that, or when
+-- its greedy outputs diverged (QualitySuspect) and spec.quality.degradeOnSuspect asks for that.
 local hs = {}
 
 local function condition(conditions, kind)
@@ -55,6 +56,13 @@ if obj.status.phase == "Succeeded" or (succeeded ~= nil and succeeded.status == 
   if regressed ~= nil and regressed.status == "True" and reference ~= nil and reference.degradeOnRegression == true then
     hs.status = "Degraded"
     hs.message = describe(regressed, "Regressed")
+    return hs
+  end
+  local suspect = condition(conditions, "QualitySuspect")
+  local quality = obj.spec and obj.spec.quality
+  if suspect ~= nil and suspect.status == "True" and quality ~= nil and quality.degradeOnSuspect == true then
+    hs.status = "Degraded"
+    hs.message = describe(suspect, "QualitySuspect")
     return hs
   end
   hs.status = "Healthy"

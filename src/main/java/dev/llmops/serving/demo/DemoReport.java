@@ -1,5 +1,6 @@
 package dev.llmops.serving.demo;
 
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
@@ -92,7 +93,16 @@ final class DemoReport {
 
     void benchmarkRuns(List<BenchmarkRun> runs) {
         TextTable table = new TextTable(
-                "NAME", "TARGET", "PHASE", "PROGRESS", "SINGLE TOK/S", "PEAK TOK/S", "AT CONC", "SPEEDUP");
+                "NAME",
+                "TARGET",
+                "PHASE",
+                "PROGRESS",
+                "SINGLE TOK/S",
+                "PEAK TOK/S",
+                "AT CONC",
+                "SPEEDUP",
+                "QUALITY",
+                "REASON");
         for (BenchmarkRun run : runs) {
             BenchmarkRunStatus status = run.getStatus() == null ? new BenchmarkRunStatus() : run.getStatus();
             table.row(
@@ -103,7 +113,9 @@ final class DemoReport {
                     status.summary == null ? "" : number(status.summary.singleStreamTokensPerSecond),
                     status.summary == null ? "" : number(status.summary.peakTokensPerSecond),
                     status.summary == null ? "" : text(status.summary.peakConcurrency),
-                    status.comparison == null ? "" : number(status.comparison.peakThroughputSpeedup));
+                    status.comparison == null ? "" : number(status.comparison.peakThroughputSpeedup),
+                    conditionReason(status.conditions, ConditionTypes.QUALITY_SUSPECT),
+                    conditionReason(status.conditions, ConditionTypes.READY));
         }
         out.println();
         out.println("$ kubectl get benchmarkruns -n " + DemoScenario.NAMESPACE + " -o wide");
@@ -122,6 +134,15 @@ final class DemoReport {
             status.warnings.forEach(w -> out.println("  warning: " + w));
             conditions("BenchmarkRun " + run.getMetadata().getName(), status.conditions);
         }
+    }
+
+    /** The reason of the condition of that type, as the printer columns read it; empty without one. */
+    private static String conditionReason(List<Condition> conditions, String type) {
+        return conditions.stream()
+                .filter(c -> type.equals(c.getType()))
+                .map(c -> text(c.getReason()))
+                .findFirst()
+                .orElse("");
     }
 
     private void stages(String run, List<StageResult> stages) {

@@ -10,6 +10,7 @@ import dev.llmops.serving.api.v1alpha1.modelserver.Diagnosis;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The ModelServer qwen3-8b and BenchmarkRun kimi-k2-eagle3 of deploy/examples in a namespace of their own, with the
@@ -66,6 +68,21 @@ public final class ExampleResourcesWithStatus {
         runStatus.capacity.load = "24 streams";
         runStatus.comparison = new BaselineComparison();
         runStatus.comparison.peakThroughputSpeedup = 1.62;
+        runStatus.conditions = List.of(
+                new ConditionBuilder()
+                        .withType("Ready")
+                        .withStatus("True")
+                        .withReason("Succeeded")
+                        .withMessage("Benchmark finished")
+                        .withLastTransitionTime("2026-12-01T10:00:00Z")
+                        .build(),
+                new ConditionBuilder()
+                        .withType("QualitySuspect")
+                        .withStatus("False")
+                        .withReason("OutputsAgree")
+                        .withMessage("Greedy outputs agree")
+                        .withLastTransitionTime("2026-12-01T10:00:00Z")
+                        .build());
         run.setStatus(runStatus);
         client.resource(run).updateStatus();
     }

@@ -151,6 +151,8 @@ class KubectlOnEmbeddedApiIT {
                                 "AT CONC",
                                 "CAPACITY",
                                 "SPEEDUP",
+                                "QUALITY",
+                                "REASON",
                                 "AGE")
                         .containsEntry("NAME", ExampleResourcesWithStatus.RUN)
                         .containsEntry("TARGET", "kimi-k2-eagle3")
@@ -158,7 +160,9 @@ class KubectlOnEmbeddedApiIT {
                         .containsEntry("PROGRESS", "7/7")
                         .containsEntry("PEAK TOK/S", "2140.5")
                         .containsEntry("AT CONC", "48")
-                        .containsEntry("SPEEDUP", "1.62"));
+                        .containsEntry("SPEEDUP", "1.62")
+                        .containsEntry("QUALITY", "OutputsAgree")
+                        .containsEntry("REASON", "Succeeded"));
         assertThat(servers)
                 .singleElement()
                 .satisfies(server -> assertThat(server)

@@ -24,6 +24,7 @@ import dev.llmops.serving.e2e.support.KubectlTable;
 import dev.llmops.serving.e2e.support.ProjectCrds;
 import dev.llmops.serving.e2e.support.ProjectPaths;
 import dev.llmops.serving.e2e.support.TestNamespace;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -71,6 +72,21 @@ class PrinterColumnsIT {
         runStatus.capacity.load = "24 streams";
         runStatus.comparison = new BaselineComparison();
         runStatus.comparison.peakThroughputSpeedup = 1.62;
+        runStatus.conditions = List.of(
+                new ConditionBuilder()
+                        .withType("Ready")
+                        .withStatus("True")
+                        .withReason("Succeeded")
+                        .withMessage("Benchmark finished")
+                        .withLastTransitionTime("2026-12-01T10:00:00Z")
+                        .build(),
+                new ConditionBuilder()
+                        .withType("QualitySuspect")
+                        .withStatus("True")
+                        .withReason("OutputsDiverge")
+                        .withMessage("Greedy outputs diverge")
+                        .withLastTransitionTime("2026-12-01T10:00:00Z")
+                        .build());
         run.setStatus(runStatus);
         client.resource(run).updateStatus();
 
@@ -126,6 +142,20 @@ class PrinterColumnsIT {
                 .containsEntry("PEAK TOK/S", "2140.5")
                 .containsEntry("AT CONC", "48")
                 .containsEntry("CAPACITY", "24 streams");
+    }
+
+    /** The wide columns read conditions through JSONPath filters, which only a real API server evaluates for kubectl. */
+    @Test
+    void kubectlGetWideShowsARunsQualityAndReasonFromItsConditions(E2eCluster cluster, TestNamespace namespace) {
+        List<Map<String, String>> rows =
+                KubectlTable.parse(cluster.kubectl("get", "br", "-o", "wide", "--namespace", namespace.name()));
+
+        assertThat(rows)
+                .singleElement()
+                .satisfies(run -> assertThat(run)
+                        .containsEntry("SPEEDUP", "1.62")
+                        .containsEntry("QUALITY", "OutputsDiverge")
+                        .containsEntry("REASON", "Succeeded"));
     }
 
     @Test

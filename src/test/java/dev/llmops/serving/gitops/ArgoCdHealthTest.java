@@ -123,6 +123,18 @@ class ArgoCdHealthTest {
                         "Succeeded: Benchmark finished",
                         Kstatus.Status.Current),
                 Arguments.of(
+                        "quality suspect, Degraded asked for",
+                        OperatorStatuses.benchmarkRunQualitySuspect(true),
+                        "Degraded",
+                        "OutputsDiverge: Greedy outputs diverge",
+                        Kstatus.Status.Current),
+                Arguments.of(
+                        "quality suspect, Degraded not asked for",
+                        OperatorStatuses.benchmarkRunQualitySuspect(false),
+                        "Healthy",
+                        "Succeeded: Benchmark finished",
+                        Kstatus.Status.Current),
+                Arguments.of(
                         "server never ready",
                         OperatorStatuses.benchmarkRunServerNeverReady(),
                         "Degraded",

@@ -9,6 +9,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.Provenance;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.QualitySpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ReferenceSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.InferenceProbeResult;
@@ -43,6 +44,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -145,6 +147,24 @@ final class OperatorStatuses {
      * A run 20 % slower than its reference run in every stage, whose spec asks (or not) for Degraded on a regression.
      */
     static ObjectNode benchmarkRunRegressed(boolean degradeOnRegression) {
+        return benchmarkRunAgainstReference(
+                1.25, false, spec -> spec.reference.degradeOnRegression = degradeOnRegression);
+    }
+
+    /**
+     * A run 3 times as fast as its reference run whose greedy outputs diverge from it (QualitySuspect), whose spec
+     * asks (or not) for Degraded on a suspect quality.
+     */
+    static ObjectNode benchmarkRunQualitySuspect(boolean degradeOnSuspect) {
+        return benchmarkRunAgainstReference(1 / 3.0, true, spec -> {
+            spec.quality = new QualitySpec();
+            spec.quality.degradeOnSuspect = degradeOnSuspect;
+        });
+    }
+
+    /** A finished run compared with its reference run, its stages {@code factor} times as slow. */
+    private static ObjectNode benchmarkRunAgainstReference(
+            double factor, boolean brokenOutputs, Consumer<BenchmarkRunSpec> spec) {
         BenchmarkRun reference = run();
         reference.getMetadata().setName("qwen3-8b-before");
         SampleSet before = PairedRuns.samples(PairedRuns.WORKLOAD, 1, 1, false);
@@ -154,12 +174,12 @@ final class OperatorStatuses {
         BenchmarkRun run = run();
         run.getSpec().reference = new ReferenceSpec();
         run.getSpec().reference.name = reference.getMetadata().getName();
-        run.getSpec().reference.degradeOnRegression = degradeOnRegression;
-        String slower = PairedRuns.logTail(PairedRuns.samples(PairedRuns.WORKLOAD, 1.25, 2, false));
+        spec.accept(run.getSpec());
+        String after = PairedRuns.logTail(PairedRuns.samples(PairedRuns.WORKLOAD, factor, 2, brokenOutputs));
         RunStatusReport.Observation observed = new RunStatusReport.Observation(
                 job(new JobOutcome.Running(null)).target(),
                 Optional.of(new RunStatusReport.ObservedJob(
-                        "qwen3-8b-run-bench", new JobOutcome.Completed(SUMMARY, null, slower))),
+                        "qwen3-8b-run-bench", new JobOutcome.Completed(SUMMARY, null, after))),
                 Provenance::new,
                 Optional.empty(),
                 Optional.of(reference),

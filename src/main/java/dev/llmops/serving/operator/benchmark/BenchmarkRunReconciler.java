@@ -29,7 +29,6 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,11 +118,6 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     public UpdateControl<BenchmarkRun> reconcile(BenchmarkRun run, Context<BenchmarkRun> context) {
         TargetState target = TargetState.of(
                 run, context.getSecondaryResource(ModelServer.class, RunEventSources.TARGET_SOURCE), apiKeyHosts);
-        Optional<Duration> firstStatusWait = FirstStatusWait.remaining(
-                run, target, context.getSecondaryResource(Job.class).isPresent(), clock.instant());
-        if (firstStatusWait.isPresent()) {
-            return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(firstStatusWait.get());
-        }
         BenchmarkRunStatus before = run.getStatus();
         RunStatusReport.Observation observation = observe(run, target, context);
         RunStatusReport.Report report = statusReport.build(run, observation);

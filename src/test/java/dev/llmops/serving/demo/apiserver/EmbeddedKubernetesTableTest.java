@@ -53,9 +53,11 @@ class EmbeddedKubernetesTableTest {
                         "At Conc",
                         "Capacity",
                         "Speedup",
+                        "Quality",
+                        "Reason",
                         "Age");
         assertThat(texts(table.path("columnDefinitions"), "priority"))
-                .containsExactly("0", "0", "0", "0", "0", "0", "0", "0", "1", "0");
+                .containsExactly("0", "0", "0", "0", "0", "0", "0", "0", "1", "1", "1", "0");
         assertThat(table.path("columnDefinitions").get(0).path("format").asText())
                 .isEqualTo("name");
     }
@@ -74,7 +76,11 @@ class EmbeddedKubernetesTableTest {
         assertThat(cells.get(6).asInt()).isEqualTo(48);
         assertThat(cells.get(7).asText()).isEqualTo("24 streams");
         assertThat(cells.get(8).doubleValue()).isEqualTo(1.62);
-        assertThat(cells.get(9).asText()).matches("\\d+s");
+        assertThat(cells.get(9).asText())
+                .as("the QualitySuspect condition's reason")
+                .isEqualTo("OutputsAgree");
+        assertThat(cells.get(10).asText()).as("the Ready condition's reason").isEqualTo("Succeeded");
+        assertThat(cells.get(11).asText()).matches("\\d+s");
     }
 
     @Test

@@ -26,6 +26,21 @@ class SimpleJsonPathTest {
     }
 
     @Test
+    void aFilterPicksTheListElementWhoseFieldHasTheValue() {
+        assertThat(SimpleJsonPath.evaluate(".status.conditions[?(@.type==\"Scheduled\")].status", OBJECT))
+                .hasValueSatisfying(value -> assertThat(value.asText()).isEqualTo("True"));
+        assertThat(SimpleJsonPath.evaluate(".status.conditions[?(@.type == \"Ready\")].type", OBJECT))
+                .hasValueSatisfying(value -> assertThat(value.asText()).isEqualTo("Ready"));
+        assertThat(SimpleJsonPath.evaluate(".status.conditions[?(@.type==\"Ready\")].status", OBJECT))
+                .isEmpty();
+        assertThat(SimpleJsonPath.evaluate(".status.conditions[?(@.type==\"Stalled\")].status", OBJECT))
+                .isEmpty();
+        assertThat(SimpleJsonPath.evaluate(".status.phase[?(@.type==\"Ready\")]", OBJECT))
+                .as("a filter on what is not a list")
+                .isEmpty();
+    }
+
+    @Test
     void missingFieldsIndexesAndNullsHaveNoValue() {
         assertThat(SimpleJsonPath.evaluate(".status.endpoint", OBJECT)).isEmpty();
         assertThat(SimpleJsonPath.evaluate(".spec.model.path", OBJECT)).isEmpty();

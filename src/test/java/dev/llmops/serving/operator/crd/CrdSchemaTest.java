@@ -245,6 +245,8 @@ class CrdSchemaTest {
                         "At Conc",
                         "Capacity",
                         "Speedup",
+                        "Quality",
+                        "Reason",
                         "Age");
         assertThat(onlyVersion(SERVING_EXPERIMENT).getAdditionalPrinterColumns())
                 .extracting(CustomResourceColumnDefinition::getName)
@@ -469,7 +471,8 @@ class CrdSchemaTest {
 
     private static JSONSchemaProps property(CrdValidator validator, String path) {
         JSONSchemaProps schema = onlyVersion(validator).getSchema().getOpenAPIV3Schema();
-        for (String name : path.split("\\.")) {
+        String anyFilterAsItems = path.replaceAll("\\[\\?\\(@\\.[^)]*\\)]", "[*]");
+        for (String name : anyFilterAsItems.split("\\.")) {
             boolean item = name.endsWith("[*]");
             String field = item ? name.substring(0, name.length() - "[*]".length()) : name;
             if (schema.getProperties() == null || !schema.getProperties().containsKey(field)) {

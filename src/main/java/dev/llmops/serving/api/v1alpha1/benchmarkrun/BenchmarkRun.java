@@ -52,6 +52,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
         type = AdditionalPrinterColumn.Type.NUMBER,
         priority = 1)
 @AdditionalPrinterColumn(
+        name = "Quality",
+        jsonPath = ".status.conditions[?(@.type==\"QualitySuspect\")].reason",
+        type = AdditionalPrinterColumn.Type.STRING,
+        priority = 1)
+@AdditionalPrinterColumn(
+        name = "Reason",
+        jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason",
+        type = AdditionalPrinterColumn.Type.STRING,
+        priority = 1)
+@AdditionalPrinterColumn(
         name = "Age",
         jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)

@@ -33,4 +33,9 @@ public class QualitySpec {
             + "(mean shared-prefix tokens over the longer output, per prompt), in (0, 1]; below it the run gets "
             + "QualitySuspect=True.")
     public Double minAgreement = DEFAULT_MIN_AGREEMENT;
+
+    @Default("false")
+    @JsonPropertyDescription("Report the run as Degraded to Argo CD when it is QualitySuspect, so a sync gated on its "
+            + "health stops before a speedup bought with wrong answers is rolled out.")
+    public Boolean degradeOnSuspect = false;
 }
