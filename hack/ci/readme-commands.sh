@@ -98,6 +98,11 @@ if [[ $status -eq 2 && $(wc -l <"$work/flag.err") -le 3 ]]; then pass "bench wit
 expect "$work/flag.err" "the message names the option and the value" "Invalid value for option '--temperature': 'hot'"
 expect "$work/flag.err" "and points to --help" "^Try 'llm-serving-operator bench --help'"
 
+log "--help, which the README says starts in about a second, lists every command with its whole description"
+java -jar $jar --help >"$work/help.out" 2>&1 || true
+expect "$work/help.out" "--help: the demo's description is not cut" 'the real runner\. No cluster needed\.'
+expect "$work/help.out" "--help: the operator names its three controllers" 'BenchmarkRun and ServingExperiment controllers'
+
 log "demo --keep, then the kubectl command it prints"
 # Job control gives the demo its own process group with SIGINT not ignored, as in a terminal.
 set -m
@@ -177,6 +182,14 @@ status=0
 bash -c "$convert" >"$work/convert.out" 2>"$work/convert.err" || status=$?
 if [[ $status -eq 0 ]]; then pass "demo --save, report --format llmd and csv exit 0"; else
   fail "the conversion exits $status"; tail -20 "$work/convert.err"; fi
+expect "$work/convert.out" "demo --save says where it wrote" '^Saved [0-9]+ resources to target/demo-runs, one YAML file each\.$'
+render="$(grep -A1 '^Render the report:$' "$work/convert.out" | tail -1)"
+if [[ -n "$render" ]] && bash -c "$render" >"$work/render.out" 2>&1 && [[ -s eagle3.html ]]; then
+  pass "the report command demo --save prints runs as printed: $render"
+else
+  fail "the report command demo --save prints did not render: '$render'"; tail -5 "$work/render.out"
+fi
+rm -f eagle3.html
 if [[ -f target/demo-runs/eagle3_1_c8.yaml ]]; then
   expect target/demo-runs/eagle3_1_c8.yaml "the c8 stage is an llm-d benchmark report 0.2" '^version: "0.2"$'
   expect target/demo-runs/eagle3_1_c8.yaml "with its concurrency" '^ +concurrency: 8$'

@@ -22,6 +22,7 @@ import dev.llmops.serving.operator.config.LeaderElection;
 import dev.llmops.serving.operator.config.ProgressPoll;
 import dev.llmops.serving.runner.command.BenchCommand;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.Operator;
 import io.quarkus.runtime.Quarkus;
 import jakarta.enterprise.inject.Instance;
@@ -32,8 +33,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,13 +53,14 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "demo",
         mixinStandardHelpOptions = true,
-        description = {
-            "Run the whole flow on an embedded Kubernetes API: the operator, simulated SGLang servers behind",
-            "pods, and benchmark Jobs that run the real runner. No cluster needed."
-        })
+        description = "Run the whole flow on an embedded Kubernetes API: the operator, simulated SGLang servers behind "
+                + "pods, and benchmark Jobs that run the real runner. No cluster needed.")
 public class DemoCommand implements Callable<Integer> {
 
     static final int PROGRESS_POLL_SECONDS = 2;
+
+    /** The file {@code --save} writes an experiment's runs to, together, for {@code report --runs}. */
+    static final String EXPERIMENT_RUNS_FILE = "benchmarkruns.yaml";
 
     @Option(
             names = "--scenario",
@@ -174,7 +180,7 @@ public class DemoCommand implements Callable<Integer> {
         DemoRunner.Outcome outcome = runner.awaitCompletion(Duration.ofSeconds(timeoutSeconds));
         runner.print(outcome);
         if (saveDirectory != null) {
-            save(kubernetes, outcome);
+            save(kubernetes, outcome, out);
         }
         if (kubeconfig != null) {
             out.printf(
@@ -283,25 +289,58 @@ public class DemoCommand implements Callable<Integer> {
                 .orElse("");
     }
 
-    private void save(EmbeddedKubernetes kubernetes, DemoRunner.Outcome outcome) {
+    /**
+     * Writes each final resource to its own YAML file (and an experiment's runs, together, to one more), then says
+     * where and which {@code report} command renders them.
+     */
+    private void save(EmbeddedKubernetes kubernetes, DemoRunner.Outcome outcome, PrintStream out) {
+        var serialization = kubernetes.client().getKubernetesSerialization();
+        List<HasMetadata> all = new ArrayList<>(outcome.experiments());
+        all.addAll(outcome.servers());
+        all.addAll(outcome.runs());
         try {
             Files.createDirectories(saveDirectory);
-            var serialization = kubernetes.client().getKubernetesSerialization();
-            for (var resource : List.copyOf(concat(outcome))) {
+            for (HasMetadata resource : all) {
                 Files.writeString(
-                        saveDirectory.resolve(resource.getKind().toLowerCase() + "-"
+                        saveDirectory.resolve(resource.getKind().toLowerCase(Locale.ROOT) + "-"
                                 + resource.getMetadata().getName() + ".yaml"),
                         serialization.asYaml(resource));
+            }
+            if (!outcome.experiments().isEmpty()) {
+                Files.writeString(
+                        saveDirectory.resolve(EXPERIMENT_RUNS_FILE),
+                        outcome.runs().stream().map(serialization::asYaml).collect(Collectors.joining()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        out.printf("%nSaved %d resources to %s, one YAML file each.%n", all.size(), saveDirectory);
+        reportCommand(outcome).ifPresent(command -> out.printf("Render the report:%n  %s%n", command));
     }
 
-    private static List<io.fabric8.kubernetes.api.model.HasMetadata> concat(DemoRunner.Outcome outcome) {
-        List<io.fabric8.kubernetes.api.model.HasMetadata> all = new java.util.ArrayList<>(outcome.experiments());
-        all.addAll(outcome.servers());
-        all.addAll(outcome.runs());
-        return all;
+    /** The report command for the experiment, or else for the run compared with another, or else the first run. */
+    private Optional<String> reportCommand(DemoRunner.Outcome outcome) {
+        String executable = System.getProperty("java.class.path", "").endsWith(".jar")
+                ? "java -jar " + System.getProperty("java.class.path")
+                : "llm-serving-operator";
+        if (!outcome.experiments().isEmpty()) {
+            String name = outcome.experiments().get(0).getMetadata().getName();
+            return Optional.of("%s report --file %s --runs %s --output %s.html"
+                    .formatted(
+                            executable,
+                            saveDirectory.resolve("servingexperiment-" + name + ".yaml"),
+                            saveDirectory.resolve(EXPERIMENT_RUNS_FILE),
+                            name));
+        }
+        return outcome.runs().stream()
+                .filter(run -> run.getStatus() != null && run.getStatus().comparison != null)
+                .findFirst()
+                .or(() -> outcome.runs().stream().findFirst())
+                .map(run -> "%s report --file %s --output %s.html"
+                        .formatted(
+                                executable,
+                                saveDirectory.resolve(
+                                        "benchmarkrun-" + run.getMetadata().getName() + ".yaml"),
+                                run.getMetadata().getName()));
     }
 }

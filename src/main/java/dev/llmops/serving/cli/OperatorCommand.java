@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "operator",
         mixinStandardHelpOptions = true,
-        description = "Run the ModelServer and BenchmarkRun controllers against the current cluster (the default).")
+        description = "Run the ModelServer, BenchmarkRun and ServingExperiment controllers against the current cluster "
+                + "(the default).")
 public class OperatorCommand implements Callable<Integer> {
 
     /**

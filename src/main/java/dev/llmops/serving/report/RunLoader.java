@@ -2,6 +2,8 @@ package dev.llmops.serving.report;
 
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
@@ -15,6 +17,7 @@ import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentStatus
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * Reads a BenchmarkRun, a ServingExperiment or an experiment's runs as kubectl prints them (YAML or JSON), in any
@@ -118,7 +121,7 @@ public final class RunLoader {
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (Exception e) {
-            throw new IllegalArgumentException(source + " is not YAML or JSON: " + e.getMessage(), e);
+            throw new IllegalArgumentException(source + " is not YAML or JSON: " + parserSays(e), e);
         }
         List<BenchmarkRun> runs = new ArrayList<>();
         for (int index = 0; index < items.size(); index++) {
@@ -142,7 +145,7 @@ public final class RunLoader {
         try {
             return yaml.readTree(document);
         } catch (Exception e) {
-            throw new IllegalArgumentException(source + " is not YAML or JSON: " + e.getMessage(), e);
+            throw new IllegalArgumentException(source + " is not YAML or JSON: " + parserSays(e), e);
         }
     }
 
@@ -183,6 +186,31 @@ public final class RunLoader {
             return "nothing";
         }
         String kind = parsed.path("kind").asText("");
-        return kind.isEmpty() ? "a " + parsed.getNodeType().name().toLowerCase(Locale.ROOT) : "a " + kind;
+        if (!kind.isEmpty()) {
+            return "a " + kind;
+        }
+        return parsed.isObject()
+                ? "an object without a kind"
+                : parsed.isArray()
+                        ? "a list"
+                        : "a " + parsed.getNodeType().name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * What the parser found wrong, on one line with where: its own lines without the excerpts of the input it quotes
+     * (indented) and without its description of the input source.
+     */
+    static String parserSays(Exception e) {
+        if (!(e instanceof JsonProcessingException parsing)) {
+            return e.getMessage();
+        }
+        String what = parsing.getOriginalMessage() == null
+                ? "unreadable"
+                : parsing.getOriginalMessage()
+                        .lines()
+                        .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
+                        .collect(Collectors.joining("; "));
+        JsonLocation where = parsing.getLocation();
+        return where == null ? what : what + " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")";
     }
 }

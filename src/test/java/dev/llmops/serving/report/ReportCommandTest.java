@@ -102,6 +102,26 @@ class ReportCommandTest {
     }
 
     @Test
+    void anObjectWithoutKindAndBrokenYamlAreSaidInPlainWordsOnOneLine() throws IOException {
+        Path object = dir.resolve("bench.json");
+        Files.writeString(object, "{\"tool\": \"llm-serving-operator bench\"}");
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, "a: [1,\nb");
+
+        Cli.Run kindless = report("--file", object.toString());
+        Cli.Run unparsable = report("--file", broken.toString());
+
+        assertThat(kindless.exitCode()).isEqualTo(2);
+        assertThat(kindless.err()).contains(object + " holds an object without a kind, not one BenchmarkRun");
+        assertThat(unparsable.exitCode()).isEqualTo(2);
+        assertThat(unparsable.err().strip())
+                .endsWith(broken + " is not YAML or JSON: while parsing a flow sequence; expected ',' or ']', but got "
+                        + "<stream end> (line 2, column 2)")
+                .doesNotContain("Source:", "StringReader")
+                .hasLineCount(1);
+    }
+
+    @Test
     void failedRunIsReportedInBothFormats() throws IOException {
         Path html = dir.resolve("report.html");
         Path md = dir.resolve("report.md");

@@ -258,7 +258,7 @@ public class PodDiagnoser {
                 Severity.STALLED));
     }
 
-    /** The kubelet names a missing Secret or key here; the operator itself never reads Secrets. */
+    /** The kubelet names a missing Secret or key here; the diagnosis is read from that message, not from the Secret. */
     private static Finding configError(ModelServerSpec spec, Pod pod, String message) {
         if (spec.huggingFaceTokenSecret != null && message.contains(spec.huggingFaceTokenSecret.name)) {
             return finding(
