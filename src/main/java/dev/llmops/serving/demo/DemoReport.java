@@ -231,10 +231,15 @@ final class DemoReport {
         table.print(out);
     }
 
-    private static String millis(LatencyStats stats, Function<LatencyStats, Double> pick) {
-        return stats == null || pick.apply(stats) == null
-                ? ""
-                : String.format(Locale.ROOT, "%.1f ms", pick.apply(stats));
+    /** A latency in milliseconds below a second, in seconds from one second on: 121.7 ms, 2.66 s. */
+    static String millis(LatencyStats stats, Function<LatencyStats, Double> pick) {
+        Double millis = stats == null ? null : pick.apply(stats);
+        if (millis == null) {
+            return "";
+        }
+        return millis < 1000
+                ? String.format(Locale.ROOT, "%.1f ms", millis)
+                : String.format(Locale.ROOT, "%.2f s", millis / 1000);
     }
 
     static String number(Double value) {

@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.ConfidenceInterval;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.QualityComparison;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
@@ -85,6 +86,20 @@ class DemoReportTest {
                         "  stage single has 3 paired requests, fewer than 5: no interval or verdict.",
                         "Greedy outputs against autoregressive: 67% of 3 prompts identical, 80% agreement (shared "
                                 + "prefix 205 tokens on average)");
+    }
+
+    @Test
+    void latenciesReadInMillisecondsBelowASecondAndInSecondsFromOne() {
+        LatencyStats stats = new LatencyStats();
+        stats.p50 = 121.66;
+        stats.p99 = 2664.0;
+        stats.max = 1000.0;
+
+        assertThat(DemoReport.millis(stats, s -> s.p50)).isEqualTo("121.7 ms");
+        assertThat(DemoReport.millis(stats, s -> s.p99)).isEqualTo("2.66 s");
+        assertThat(DemoReport.millis(stats, s -> s.max)).isEqualTo("1.00 s");
+        assertThat(DemoReport.millis(stats, s -> s.mean)).isEmpty();
+        assertThat(DemoReport.millis(null, s -> s.p50)).isEmpty();
     }
 
     private static ConfidenceInterval interval(double low, double high) {

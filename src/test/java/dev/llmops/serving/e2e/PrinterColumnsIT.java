@@ -144,7 +144,7 @@ class PrinterColumnsIT {
                 .containsEntry("CAPACITY", "24 streams");
     }
 
-    /** The wide columns read conditions through JSONPath filters, which only a real API server evaluates for kubectl. */
+    /** The wide columns read conditions through JSONPath filters, which the real API server evaluates for kubectl. */
     @Test
     void kubectlGetWideShowsARunsQualityAndReasonFromItsConditions(E2eCluster cluster, TestNamespace namespace) {
         List<Map<String, String>> rows =

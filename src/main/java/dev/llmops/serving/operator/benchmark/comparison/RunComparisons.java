@@ -257,11 +257,11 @@ public final class RunComparisons {
     private static String describe(String other, QualityComparison quality) {
         return String.format(
                 Locale.ROOT,
-                "prefix agreement %s with %s over %d prompts (exact matches %s, mean shared prefix %s tokens)",
+                "prefix agreement %s with %s over %d prompts (%s identical, mean shared prefix %s tokens)",
                 number(quality.prefixAgreement),
                 other,
                 quality.prompts,
-                number(quality.exactMatchShare),
+                quality.exactMatchShare == null ? "?" : Math.round(100 * quality.exactMatchShare) + " %",
                 number(quality.meanSharedPrefixTokens));
     }
 

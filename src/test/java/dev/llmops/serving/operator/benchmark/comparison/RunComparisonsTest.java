@@ -147,7 +147,8 @@ class RunComparisonsTest {
         assertThat(status.comparison.quality.exactMatchShare).isEqualTo(0.0);
         assertThat(conditions(status)).containsEntry("QualitySuspect", "True/OutputsDiverge");
         assertThat(condition(status, "QualitySuspect").getMessage())
-                .startsWith("Greedy outputs diverge: prefix agreement 0.2 with autoregressive over 3 prompts")
+                .startsWith("Greedy outputs diverge: prefix agreement 0.2 with autoregressive over 3 prompts (0 % "
+                        + "identical,")
                 .contains("below spec.quality.minAgreement 0.5");
     }
 
