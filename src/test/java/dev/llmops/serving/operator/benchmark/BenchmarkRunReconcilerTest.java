@@ -805,6 +805,48 @@ class BenchmarkRunReconcilerTest {
         });
     }
 
+    /**
+     * A run waiting for its baseline and reference is woken when that run is deleted: it says at once that the run no
+     * longer exists, instead of waiting for it until the periodic resync hours later.
+     */
+    @Test
+    void aBaselineDeletedWhileItsCandidateWaitsOnItIsReportedNotFoundAtOnce() {
+        String ns = BenchmarkTestProfile.BASELINE;
+        fixtures.createRun(ns, "abandoned", url("http://abandoned.example:30000"));
+        fixtures.createRun(ns, "waiting", spec -> {
+            url("http://waiting.example:30000").accept(spec);
+            spec.baseline = "abandoned";
+            spec.reference = new ReferenceSpec();
+            spec.reference.name = "abandoned";
+        });
+        fixtures.awaitJob(ns, "abandoned");
+        Job candidateJob = fixtures.awaitJob(ns, "waiting");
+        Pod candidatePod = fixtures.startJobPod(candidateJob);
+        serveSamples(candidatePod, 1);
+        fixtures.finishJob(candidateJob, candidatePod, 0, RunnerRuns.standardSummary());
+        BenchmarkRun pending =
+                fixtures.awaitRun(ns, "waiting", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+        assertThat(condition(pending, "BaselineCompared").getReason()).isEqualTo("BaselinePending");
+        assertThat(condition(pending, "Regressed").getReason()).isEqualTo("ReferencePending");
+
+        client.resources(BenchmarkRun.class)
+                .inNamespace(ns)
+                .withName("abandoned")
+                .delete();
+
+        await().atMost(Duration.ofSeconds(5))
+                .alias("not found well before the periodic resync")
+                .untilAsserted(() -> {
+                    BenchmarkRun run = fixtures.run(ns, "waiting");
+                    assertThat(condition(run, "BaselineCompared"))
+                            .extracting(Condition::getStatus, Condition::getReason)
+                            .containsExactly("False", "BaselineNotFound");
+                    assertThat(condition(run, "Regressed"))
+                            .extracting(Condition::getStatus, Condition::getReason)
+                            .containsExactly("Unknown", "ReferenceNotFound");
+                });
+    }
+
     /** One stage significantly slower outweighs the others being faster: the run regressed, and its Event says so. */
     @Test
     void aRunSlowerInOneStageAndFasterInTheOthersRecordsRegressedNotImproved() {
