@@ -12,10 +12,13 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads a benchmark Job's state: its terminal conditions, the exit code and termination message of its pod, while it
@@ -32,7 +35,21 @@ public class JobObserver {
     /** Bound of the log read for the samples: the line itself is at most 768 KiB. */
     static final int SAMPLES_LOG_BYTES = 1024 * 1024;
 
+    /**
+     * How many times the samples log of a completed Job's pod is read before its samples are given up for lost: a read
+     * fails when the API server cannot reach the node's kubelet for a moment, and nothing else wakes the run again.
+     */
+    static final int SAMPLES_LOG_READS = 3;
+
+    static final Duration SAMPLES_LOG_RETRY = Duration.ofSeconds(5);
+
     private final PodLogs logs;
+    /**
+     * Failed reads of samples logs so far, by "namespace/pod"; an entry goes when its pod's log is read or given up on
+     * (one stays, a few bytes, when its run is deleted between reads). An operator restart starts the count again,
+     * which at worst costs a few more reads.
+     */
+    private final Map<String, Integer> failedSamplesReads = new ConcurrentHashMap<>();
 
     public JobObserver(KubernetesClient client) {
         this.logs = new PodLogs(client);
@@ -63,8 +80,7 @@ public class JobObserver {
                             .isPresent())
                     .findFirst();
             if (succeeded.isPresent()) {
-                Pod pod = succeeded.get();
-                return new JobOutcome.Completed(terminated(pod).orElseThrow().getMessage(), null, samplesLog(pod));
+                return completed(succeeded.get());
             }
             if (pods.stream().anyMatch(JobObserver::stillRunsInThisCopy)) {
                 // The Job's controller saw its pod finish; the pod informer has not delivered that yet, and will.
@@ -165,10 +181,22 @@ public class JobObserver {
                 .orElse(null));
     }
 
-    /** The end of the succeeded pod's log, where the runner printed its samples; null when it cannot be read. */
-    private String samplesLog(Pod pod) {
-        return logs.tail(pod, BenchmarkJobDependent.CONTAINER, SAMPLES_LOG_LINES, SAMPLES_LOG_BYTES)
-                .orElse(null);
+    /**
+     * The outcome of a Job whose pod succeeded, with the end of the pod's log, where the runner printed its samples; a
+     * failed read is tried again while the pod exists, up to {@link #SAMPLES_LOG_READS} reads, and the log is then
+     * null.
+     */
+    private JobOutcome completed(Pod pod) {
+        PodLogs.BoundedTail log = logs.tail(pod, BenchmarkJobDependent.CONTAINER, SAMPLES_LOG_LINES, SAMPLES_LOG_BYTES);
+        String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+        if (log.text() == null && !log.podGone() && pod.getMetadata().getDeletionTimestamp() == null) {
+            int failed = failedSamplesReads.merge(key, 1, Integer::sum);
+            if (failed < SAMPLES_LOG_READS) {
+                return new JobOutcome.SamplesLogUnread(pod.getMetadata().getName(), failed);
+            }
+        }
+        failedSamplesReads.remove(key);
+        return new JobOutcome.Completed(terminated(pod).orElseThrow().getMessage(), null, log.text());
     }
 
     static String progressOf(String log) {

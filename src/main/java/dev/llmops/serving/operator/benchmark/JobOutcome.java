@@ -15,6 +15,12 @@ public sealed interface JobOutcome {
      */
     record Completed(String terminationMessage, String missing, String samplesLog) implements JobOutcome {}
 
+    /**
+     * Completed, but the log of its succeeded pod, where the samples are, could not be read {@code failedReads} times
+     * while the pod still exists: read again after {@link JobObserver#SAMPLES_LOG_RETRY}.
+     */
+    record SamplesLogUnread(String pod, int failedReads) implements JobOutcome {}
+
     /** Failed; the runner's exit code (null when no container terminated) and what the Job and the pod said. */
     record Failed(Integer exitCode, String jobReason, String jobMessage, String terminationMessage)
             implements JobOutcome {}

@@ -189,6 +189,16 @@ public final class RunStatusReport {
             finish(run, status, completed, observed.keepSamples(), fresh, generation);
         } else if (job.outcome() instanceof JobOutcome.Failed failed) {
             fail(status, failedReason(failed), failedMessage(job.name(), failed), generation);
+        } else if (job.outcome() instanceof JobOutcome.SamplesLogUnread unread) {
+            transition(
+                    status,
+                    BenchmarkRunPhase.Running,
+                    ConditionReasons.JOB_RUNNING,
+                    "Job " + status.jobName + " completed, but the log of pod " + unread.pod()
+                            + " with the per-request samples could not be read (" + unread.failedReads() + " of "
+                            + JobObserver.SAMPLES_LOG_READS + " reads): reading it again.",
+                    generation);
+            return Optional.of(JobObserver.SAMPLES_LOG_RETRY);
         } else if (run.getSpec().target.modelServer != null
                 && observed.target().modelServer().isEmpty()) {
             fail(

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.RequestConfigBuilder;
 import io.fabric8.kubernetes.client.dsl.BytesLimitTerminateTimeTailPrettyLoggable;
 import io.fabric8.kubernetes.client.dsl.TimeTailPrettyLoggable;
+import java.net.HttpURLConnection;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
@@ -41,30 +42,45 @@ public final class PodLogs {
     }
 
     /**
-     * The last lines of the container's current log, at most {@code limitBytes} of them (the API server stops there);
-     * empty when unreadable.
+     * A bounded read of a log: its text, or null when it could not be read; {@code podGone}: the API server answered
+     * that the pod no longer exists, so no later read can succeed either.
      */
-    public Optional<String> tail(Pod pod, String container, int lines, int limitBytes) {
-        return read(pod, container, lines, false, limitBytes);
+    public record BoundedTail(String text, boolean podGone) {}
+
+    /**
+     * The last lines of the container's current log, at most {@code limitBytes} of them (the API server stops there),
+     * or why there are none.
+     */
+    public BoundedTail tail(Pod pod, String container, int lines, int limitBytes) {
+        try {
+            return new BoundedTail(request(pod, container, lines, false, limitBytes), false);
+        } catch (KubernetesClientException e) {
+            LOG.debugf("No log for pod %s: %s", pod.getMetadata().getName(), e.getMessage());
+            return new BoundedTail(null, e.getCode() == HttpURLConnection.HTTP_NOT_FOUND);
+        }
     }
 
     private Optional<String> read(Pod pod, String container, int lines, boolean previous, int limitBytes) {
         try {
-            TimeTailPrettyLoggable log = noRetryClient()
-                    .pods()
-                    .inNamespace(pod.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName())
-                    .inContainer(container)
-                    .limitBytes(limitBytes);
-            if (previous) {
-                // the DSL's types offer limitBytes or terminated, not both; the request it builds takes both
-                log = ((BytesLimitTerminateTimeTailPrettyLoggable) log).terminated();
-            }
-            return Optional.ofNullable(log.tailingLines(lines).getLog());
+            return Optional.ofNullable(request(pod, container, lines, previous, limitBytes));
         } catch (KubernetesClientException e) {
             LOG.debugf("No log for pod %s: %s", pod.getMetadata().getName(), e.getMessage());
             return Optional.empty();
         }
+    }
+
+    private String request(Pod pod, String container, int lines, boolean previous, int limitBytes) {
+        TimeTailPrettyLoggable log = noRetryClient()
+                .pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .inContainer(container)
+                .limitBytes(limitBytes);
+        if (previous) {
+            // the DSL's types offer limitBytes or terminated, not both; the request it builds takes both
+            log = ((BytesLimitTerminateTimeTailPrettyLoggable) log).terminated();
+        }
+        return log.tailingLines(lines).getLog();
     }
 
     private KubernetesClient noRetryClient() {

@@ -381,6 +381,18 @@ class BenchmarkRunReconcilerTest {
         return requests;
     }
 
+    /** How many requests for {@code path} the mock API server has recorded (draining its record). */
+    private long logRequests(String path) throws InterruptedException {
+        long requests = 0;
+        RecordedRequest request;
+        while ((request = server.getKubernetesMockServer().takeRequest(100, TimeUnit.MILLISECONDS)) != null) {
+            if (request.getPath().equals(path)) {
+                requests++;
+            }
+        }
+        return requests;
+    }
+
     @Test
     void failsWithTheServersDiagnosisWhenItDoesNotBecomeReadyInTime() {
         String ns = BenchmarkTestProfile.TIMEOUT;
@@ -803,6 +815,111 @@ class BenchmarkRunReconcilerTest {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getReason()).isEqualTo("Regressed");
         });
+    }
+
+    /**
+     * A run waiting for its baseline and reference is woken when that run is deleted: it says at once that the run no
+     * longer exists, instead of waiting for it until the periodic resync hours later.
+     */
+    @Test
+    void aBaselineDeletedWhileItsCandidateWaitsOnItIsReportedNotFoundAtOnce() {
+        String ns = BenchmarkTestProfile.BASELINE;
+        fixtures.createRun(ns, "abandoned", url("http://abandoned.example:30000"));
+        fixtures.createRun(ns, "waiting", spec -> {
+            url("http://waiting.example:30000").accept(spec);
+            spec.baseline = "abandoned";
+            spec.reference = new ReferenceSpec();
+            spec.reference.name = "abandoned";
+        });
+        fixtures.awaitJob(ns, "abandoned");
+        Job candidateJob = fixtures.awaitJob(ns, "waiting");
+        Pod candidatePod = fixtures.startJobPod(candidateJob);
+        serveSamples(candidatePod, 1);
+        fixtures.finishJob(candidateJob, candidatePod, 0, RunnerRuns.standardSummary());
+        BenchmarkRun pending =
+                fixtures.awaitRun(ns, "waiting", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+        assertThat(condition(pending, "BaselineCompared").getReason()).isEqualTo("BaselinePending");
+        assertThat(condition(pending, "Regressed").getReason()).isEqualTo("ReferencePending");
+
+        client.resources(BenchmarkRun.class)
+                .inNamespace(ns)
+                .withName("abandoned")
+                .delete();
+
+        await().atMost(Duration.ofSeconds(5))
+                .alias("not found well before the periodic resync")
+                .untilAsserted(() -> {
+                    BenchmarkRun run = fixtures.run(ns, "waiting");
+                    assertThat(condition(run, "BaselineCompared"))
+                            .extracting(Condition::getStatus, Condition::getReason)
+                            .containsExactly("False", "BaselineNotFound");
+                    assertThat(condition(run, "Regressed"))
+                            .extracting(Condition::getStatus, Condition::getReason)
+                            .containsExactly("Unknown", "ReferenceNotFound");
+                });
+    }
+
+    /**
+     * The API server cannot reach the kubelet for a moment when the Job completes: the pod's log is read again while
+     * the pod exists, and the samples are kept rather than lost for good.
+     */
+    @Test
+    void aSamplesLogThatFailsToReadOnceIsReadAgain() throws InterruptedException {
+        String ns = BenchmarkTestProfile.BASELINE;
+        fixtures.createRun(ns, "flaky-kubelet", url("http://flaky-kubelet.example:30000"));
+        Job job = fixtures.awaitJob(ns, "flaky-kubelet");
+        Pod pod = fixtures.startJobPod(job);
+        String logPath = samplesLogPath(ns, pod.getMetadata().getName());
+        server.expect()
+                .get()
+                .withPath(logPath)
+                .andReturn(
+                        503,
+                        new StatusBuilder()
+                                .withCode(503)
+                                .withMessage("kubelet unreachable")
+                                .build())
+                .once();
+        serveSamples(pod, 1);
+        fixtures.finishJob(job, pod, 0, RunnerRuns.standardSummary());
+
+        BenchmarkRun done =
+                fixtures.awaitRun(ns, "flaky-kubelet", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+        assertThat(done.getStatus().samples).isEqualTo("flaky-kubelet-samples");
+        assertThat(done.getStatus().warnings).noneMatch(w -> w.startsWith(RunStatusReport.NO_SAMPLES_WARNING));
+        assertThat(logRequests(logPath)).isEqualTo(2);
+    }
+
+    /** A samples log that stays unreadable is read a bounded number of times; the run then succeeds without samples. */
+    @Test
+    void aSamplesLogThatStaysUnreadableIsGivenUpAfterABoundedNumberOfReads() throws InterruptedException {
+        String ns = BenchmarkTestProfile.BASELINE;
+        fixtures.createRun(ns, "dead-kubelet", url("http://dead-kubelet.example:30000"));
+        Job job = fixtures.awaitJob(ns, "dead-kubelet");
+        Pod pod = fixtures.startJobPod(job);
+        String logPath = samplesLogPath(ns, pod.getMetadata().getName());
+        server.expect()
+                .get()
+                .withPath(logPath)
+                .andReturn(
+                        503,
+                        new StatusBuilder()
+                                .withCode(503)
+                                .withMessage("kubelet unreachable")
+                                .build())
+                .always();
+        fixtures.finishJob(job, pod, 0, RunnerRuns.standardSummary());
+
+        BenchmarkRun retrying = fixtures.awaitRun(
+                ns, "dead-kubelet", r -> condition(r, "Ready").getMessage().contains("reading it again"));
+        assertThat(retrying.getStatus().phase).isEqualTo(BenchmarkRunPhase.Running);
+        BenchmarkRun done =
+                fixtures.awaitRun(ns, "dead-kubelet", r -> r.getStatus().phase == BenchmarkRunPhase.Succeeded);
+        assertThat(done.getStatus().samples).isNull();
+        assertThat(done.getStatus().warnings)
+                .anyMatch(
+                        w -> w.startsWith(RunStatusReport.NO_SAMPLES_WARNING + " (the benchmark pod's log could not"));
+        assertThat(logRequests(logPath)).isEqualTo(JobObserver.SAMPLES_LOG_READS);
     }
 
     /** One stage significantly slower outweighs the others being faster: the run regressed, and its Event says so. */

@@ -71,7 +71,8 @@ class PodLogsTest {
         start(200, "quality: 3 prompts, 96 tokens\nLLM-SERVING-SAMPLES v1 H4sI\n");
 
         assertThat(new PodLogs(client).tail(pod, "bench", 5, 1 << 20))
-                .contains("quality: 3 prompts, 96 tokens\nLLM-SERVING-SAMPLES v1 H4sI\n");
+                .isEqualTo(
+                        new PodLogs.BoundedTail("quality: 3 prompts, 96 tokens\nLLM-SERVING-SAMPLES v1 H4sI\n", false));
         assertThat(logRequests)
                 .singleElement()
                 .satisfies(request -> assertThat(request)
@@ -84,8 +85,15 @@ class PodLogsTest {
     void aBoundedReadGivesNoLogAfterOneFailedRequest() throws IOException {
         start(503, "kubelet unreachable");
 
-        assertThat(new PodLogs(client).tail(pod, "bench", 5, 1 << 20)).isEmpty();
+        assertThat(new PodLogs(client).tail(pod, "bench", 5, 1 << 20)).isEqualTo(new PodLogs.BoundedTail(null, false));
         assertThat(logRequests).hasSize(1);
+    }
+
+    @Test
+    void aBoundedReadOfAPodTheApiServerNoLongerHasSaysThePodIsGone() throws IOException {
+        start(404, "pods \"bench-x\" not found");
+
+        assertThat(new PodLogs(client).tail(pod, "bench", 5, 1 << 20)).isEqualTo(new PodLogs.BoundedTail(null, true));
     }
 
     private void start(int code, String body) throws IOException {
