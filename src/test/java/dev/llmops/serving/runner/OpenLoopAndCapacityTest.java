@@ -294,6 +294,74 @@ class OpenLoopAndCapacityTest {
     }
 
     @Test
+    void anOpenLoopStageWhoseOnlyMissedLimitIsE2eMissesTheSlo() throws Exception {
+        // about 5 ms to the first token and 15 more tokens 5 ms apart: 80 ms end to end
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(5))
+                .tokenDelay(Duration.ofMillis(5))
+                .start()) {
+            BenchmarkConfig.Builder base =
+                    config(simulator).rates(List.of(20.0)).requestsPerLevel(10);
+            StageReport e2eBinds = stage(
+                    run(
+                            base.slo(new Slo(1000.0, 100.0, 100.0, 40.0, 0.9)).build(),
+                            new BenchmarkRunnerTest.Recording()),
+                    "r20");
+            StageReport allMet = stage(
+                    run(
+                            base.slo(new Slo(1000.0, 100.0, 100.0, 2000.0, 0.9)).build(),
+                            new BenchmarkRunnerTest.Recording()),
+                    "r20");
+
+            assertThat(e2eBinds.arrival()).isEqualTo(Arrival.POISSON);
+            assertThat(e2eBinds.completed()).isEqualTo(10);
+            assertThat(e2eBinds.latency(StageReport.E2E).median()).isGreaterThan(60);
+            assertThat(e2eBinds.sloAttainment())
+                    .as("every request took longer than the 40 ms E2E limit")
+                    .isZero();
+            assertThat(e2eBinds.goodputRequestRate()).isZero();
+            assertThat(allMet.sloAttainment())
+                    .as("the same requests meet the TTFT, TPOT and ITL limits")
+                    .isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void ttftCountsFromTheIntendedSendSoRequestsTheRunnerHeldBackMissTheSlo() throws Exception {
+        // 20 ms per request, one at a time, while the schedule asks for one every 5 ms: the runner holds requests
+        // back, later ones for hundreds of milliseconds, though the server answers each in about 20 ms
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(20))
+                .tokenDelay(Duration.ofMillis(1))
+                .start()) {
+            StageReport r200 = stage(
+                    run(
+                            config(simulator)
+                                    .warmupRequests(0)
+                                    .rates(List.of(200.0))
+                                    .arrival(Arrival.CONSTANT)
+                                    .maxConcurrency(1)
+                                    .requestsPerLevel(20)
+                                    .maxTokens(2)
+                                    .slo(new Slo(100.0, null, null, null, 0.9))
+                                    .build(),
+                            new BenchmarkRunnerTest.Recording()),
+                    "r200");
+
+            assertThat(r200.completed()).isEqualTo(20);
+            assertThat(r200.latency(StageReport.SCHEDULE_LAG).max())
+                    .as("the last requests waited in the runner")
+                    .isGreaterThan(200);
+            assertThat(r200.latency(StageReport.TTFT).p99())
+                    .as("TTFT includes the wait")
+                    .isGreaterThan(r200.latency(StageReport.SCHEDULE_LAG).p99());
+            assertThat(r200.sloAttainment())
+                    .as("requests that waited over 100 ms in the runner missed the 100 ms TTFT limit")
+                    .isLessThan(0.5);
+        }
+    }
+
+    @Test
     void theConcurrencySearchFindsTheSimulatorsCapacity() throws Exception {
         double tpotLimit = 14;
         int truth = new SimulatedCapacity(TTFT, TOKEN_DELAY, BATCH_SLOWDOWN, 0).maxConcurrency(tpotLimit, null);

@@ -316,6 +316,42 @@ class ServerTelemetryTest {
         }
     }
 
+    @Test
+    void afterAGoodReadFailedReadsDoNotStopLaterReads() throws Exception {
+        byte[] broken = "<html><body>502 Bad Gateway</body></html>".getBytes(StandardCharsets.UTF_8);
+        List<String> warnings = new ArrayList<>();
+        try (Stub metrics = Stub.answering(200, "text/plain", cacheMetrics(1000, 100, 0, 0.1));
+                ServerTelemetry telemetry = new ServerTelemetry(List.of(metrics.url()), warnings::add)) {
+            telemetry.stageStarted("c1");
+            metrics.answer(cacheMetrics(2000, 600, 0, 0.5));
+            ServerStageReport first = telemetry.stageFinished("c1");
+            telemetry.stageStarted("c2");
+            metrics.answer(broken);
+            ServerStageReport endUnread = telemetry.stageFinished("c2");
+            telemetry.stageStarted("c4");
+            ServerStageReport startUnread = telemetry.stageFinished("c4");
+            metrics.answer(cacheMetrics(3000, 1100, 0, 0.5));
+            telemetry.stageStarted("c8");
+            int asked = metrics.requests();
+            metrics.answer(cacheMetrics(7000, 4100, 0, 0.75));
+            ServerStageReport later = telemetry.stageFinished("c8");
+
+            assertThat(first.cacheHitRate()).isCloseTo(0.5, within(1e-9));
+            assertThat(endUnread).isNull();
+            assertThat(startUnread).isNull();
+            assertThat(metrics.requests()).as("the end of c8 was read").isGreaterThan(asked);
+            assertThat(later).as("a good read after failed ones is used").isNotNull();
+            assertThat(later.cacheHitRate())
+                    .as("3000 of the stage's 4000 prompt tokens cached")
+                    .isCloseTo(0.75, within(1e-9));
+            assertThat(warnings)
+                    .singleElement()
+                    .asString()
+                    .startsWith("server metrics unavailable at " + metrics.url())
+                    .contains("from stage c2");
+        }
+    }
+
     /** SGLang's prompt and cached-token counters (two cache sources) and its cache hit rate gauge. */
     private static byte[] cacheMetrics(long prompt, long cachedOnDevice, long cachedOnHost, double hitRate) {
         return ("# TYPE sglang:prompt_tokens_total counter\n"

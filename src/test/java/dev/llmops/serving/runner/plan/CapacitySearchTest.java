@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.contract.CapacityOutcome;
+import dev.llmops.serving.api.contract.RunnerFlags;
+import dev.llmops.serving.runner.output.CapacityReport;
 import dev.llmops.serving.runner.output.Reports;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +64,41 @@ class CapacitySearchTest {
         assertThat(search.verdicts())
                 .extracting(CapacitySearch.Verdict::load)
                 .containsExactly(1.0, 2.0, 4.0, 8.0, 6.0, 5.0, 4.0, 3.0, 3.0);
+    }
+
+    @Test
+    void aServerThatMeetsTheSloAtTheHighestLoadIsFoundThere() {
+        CapacitySearch concurrency = new CapacitySearch(CapacityMode.Concurrency, 0, 13, 1800);
+        List<Double> streams = new ArrayList<>();
+        Optional<Double> load = concurrency.next(0);
+        while (load.isPresent()) {
+            streams.add(load.get());
+            int level = load.get().intValue();
+            concurrency.record(
+                    new CapacitySearch.Verdict(level, true, false, Reports.closedLoop(level, 10.0 * level, 1)));
+            load = concurrency.next(0);
+        }
+
+        assertThat(streams)
+                .as("the budget of 13 probes is just enough to double from 1 to the ceiling")
+                .hasSize(13)
+                .endsWith((double) RunnerFlags.MAX_CONCURRENCY_LEVEL);
+        assertThat(concurrency.outcome()).as(concurrency.reason()).isEqualTo(CapacityOutcome.Found);
+        assertThat(concurrency.reason()).contains("4096 streams, the highest load the runner probes");
+        CapacityReport report = CapacityReport.of(CapacityMode.Concurrency, concurrency);
+        assertThat(report.outcome()).isEqualTo("found");
+        assertThat(report.maxConcurrency()).isEqualTo(RunnerFlags.MAX_CONCURRENCY_LEVEL);
+        assertThat(report.outputThroughput())
+                .as("the figures of the probe at the ceiling")
+                .isEqualTo(40960.0);
+
+        CapacitySearch rate = new CapacitySearch(CapacityMode.Rate, 100, 20, 1800);
+        assertThat(search(rate, met -> true))
+                .containsExactly(100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0, 6400.0, 12800.0, 25600.0, 51200.0, (double)
+                        RunnerFlags.MAX_RATE);
+        assertThat(rate.outcome()).as(rate.reason()).isEqualTo(CapacityOutcome.Found);
+        assertThat(CapacityReport.of(CapacityMode.Rate, rate).maxRequestRate())
+                .isEqualTo((double) RunnerFlags.MAX_RATE);
     }
 
     @Test
