@@ -185,6 +185,9 @@ final class Generation {
             events.append("data: [DONE]\n\n");
         }
         long writeStart = System.nanoTime();
+        // Counted before they are sent, as SGLang's scheduler counts them before they are streamed: a client that read
+        // the last token and then reads /metrics finds it counted.
+        simulator.tokensGenerated(last - first, 1, true, index == 0 ? writeStart - receivedNanos : -1);
         if (!write(events.toString())) {
             return;
         }
@@ -192,7 +195,6 @@ final class Generation {
         chunkTokens[index] = last - first;
         sentChunks = index + 1;
         sentTokens = last;
-        simulator.tokensGenerated(last - first, 1, true, index == 0 ? sentNanos[0] - receivedNanos : -1);
         if (lastChunk) {
             end(SimulatedRequest.Outcome.COMPLETED, finishReason());
         } else {
@@ -219,6 +221,8 @@ final class Generation {
                 + "\",\"created\":" + createdSeconds + ",\"model\":" + simulator.modelJson() + ",\"choices\":[" + choice
                 + "],\"usage\":" + usage(outputTokens) + "}";
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        long now = System.nanoTime();
+        simulator.tokensGenerated(outputTokens, chunkCount, false, now - receivedNanos);
         try {
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, bytes.length);
@@ -227,14 +231,12 @@ final class Generation {
             end(SimulatedRequest.Outcome.ABORTED, null);
             return;
         }
-        long now = System.nanoTime();
         Arrays.fill(sentNanos, now);
         for (int i = 0; i < chunkCount; i++) {
             chunkTokens[i] = chunkEnds[i] - (i == 0 ? 0 : chunkEnds[i - 1]);
         }
         sentChunks = chunkCount;
         sentTokens = outputTokens;
-        simulator.tokensGenerated(outputTokens, chunkCount, false, now - receivedNanos);
         end(SimulatedRequest.Outcome.COMPLETED, finishReason());
     }
 
