@@ -247,6 +247,56 @@ class RequestSamplesTest {
                         + " positions), so the samples fit in " + SampleSet.MAX_ENCODED_CHARS + " characters");
     }
 
+    @Test
+    void qualityOutputsTooLongForTheLineAreHalvedOnceTheStagesGiveNoMoreRoomWithAWarning() {
+        BenchmarkConfig config = BenchmarkConfig.builder(java.net.URI.create("http://127.0.0.1:9"), "m")
+                .build();
+        RequestSamples samples = new RequestSamples(config);
+        Random random = new Random(11);
+        StagePlan stage = StagePlan.probe(config, 1, 8.0);
+        for (int index = 0; index < 10; index++) {
+            samples.requestFinished(stage, index, 0, result(random));
+        }
+        List<QualityOutput> outputs = new ArrayList<>();
+        for (int prompt = 0; prompt < SampleSet.MAX_QUALITY_OUTPUTS; prompt++) {
+            List<String> pieces = new ArrayList<>();
+            for (int token = 0; token < QualityOutput.MAX_TOKENS; token++) {
+                pieces.add(randomPiece(random));
+            }
+            outputs.add(new QualityOutput(prompt, pieces, "length"));
+        }
+        samples.qualityFinished(outputs);
+        List<String> warnings = new ArrayList<>();
+
+        SampleSet set = samples.sampleSet(warnings::add);
+
+        assertThat(set.toLogLine().length() - SampleSet.LOG_PREFIX.length())
+                .isLessThanOrEqualTo(SampleSet.MAX_ENCODED_CHARS);
+        int kept = set.quality().size();
+        assertThat(kept).isLessThan(SampleSet.MAX_QUALITY_OUTPUTS).isPositive();
+        assertThat(set.quality())
+                .extracting(QualityOutput::prompt)
+                .containsExactly(IntStream.range(0, kept).boxed().toArray(Integer[]::new));
+        assertThat(set.stages())
+                .singleElement()
+                .satisfies(s -> assertThat(s.size()).isZero());
+        assertThat(warnings)
+                .containsExactly(
+                        "samples: at most 0 requests per stage are kept (the lowest positions), so the samples fit"
+                                + " in " + SampleSet.MAX_ENCODED_CHARS + " characters",
+                        "samples: " + kept + " of " + SampleSet.MAX_QUALITY_OUTPUTS + " quality outputs are kept, so"
+                                + " the samples fit in " + SampleSet.MAX_ENCODED_CHARS + " characters");
+    }
+
+    /** A token piece of the longest length kept, of random letters, which compresses as badly as text can. */
+    private static String randomPiece(Random random) {
+        StringBuilder piece = new StringBuilder(QualityOutput.MAX_PIECE_CHARS);
+        for (int i = 0; i < QualityOutput.MAX_PIECE_CHARS; i++) {
+            piece.append((char) ('a' + random.nextInt(26)));
+        }
+        return piece.toString();
+    }
+
     /** A successful request with random timings (in nanoseconds from 0), which compress as badly as real ones. */
     private static RequestResult result(Random random) {
         long first = 1_000_000 + random.nextInt(50_000_000);

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -167,6 +168,28 @@ class RunComparisonsTest {
         assertThat(condition(status, "QualitySuspect").getMessage())
                 .startsWith("Greedy outputs agree: prefix agreement 0.2 with autoregressive over 3 prompts")
                 .endsWith("at least spec.quality.minAgreement 0.15.");
+    }
+
+    @Test
+    void aVerdictNamesThreeStagesAndCountsTheOthers() {
+        List<String> fiveStages = List.of("single", "c8", "c16", "c32", "c48");
+        BenchmarkRun reference = run("v1", null, null);
+        reference.setStatus(finish(
+                        reference,
+                        PairedRuns.logTail(PairedRuns.samples(fiveStages, PairedRuns.WORKLOAD, 1, 0, false)),
+                        none(),
+                        none())
+                .status());
+        SampleSet slower = PairedRuns.samples(fiveStages, PairedRuns.WORKLOAD, 1.25, 4, false);
+
+        BenchmarkRunStatus status = finish(run("v2", null, "v1"), PairedRuns.logTail(slower), none(), of(reference))
+                .status();
+
+        assertThat(status.referenceComparison.stages).hasSize(5);
+        assertThat(condition(status, "Regressed").getMessage())
+                .contains("stage single", "stage c8", "stage c16")
+                .doesNotContain("stage c32", "stage c48")
+                .endsWith(") and 2 more stages; beyond the 5 % tolerance.");
     }
 
     @Test
