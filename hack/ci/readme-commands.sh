@@ -51,7 +51,7 @@ if [[ $status -eq 0 ]]; then pass "main job exits 0"; else fail "main job exits 
 sed $'1s/^\(\e\[0m\)*//' "$work/main.out" >"$work/demo.out"
 plain_output "$work/demo.out" "main job's demo"
 expect "$work/main.out" "main job: the autoregressive run succeeded" '^autoregressive +llm-autoregressive +Succeeded '
-expect "$work/main.out" "main job: the EAGLE3 run succeeded with a speedup" '^eagle3 +llm-eagle3 +Succeeded .* [0-9]+\.[0-9]+$'
+expect "$work/main.out" "main job: the EAGLE3 run succeeded with a speedup, its outputs agreeing" '^eagle3 +llm-eagle3 +Succeeded .* [0-9]+\.[0-9]+ +OutputsAgree +Succeeded$'
 expect "$work/main.out" "main job: live progress while a benchmark runs" 'br/[a-z0-9-]+ Running [0-9]+/[0-9]+ [a-z0-9]+'
 expect "$work/main.out" "main job: the acceptance length of each EAGLE3 stage" '^c8 +8 +[0-9]+ +0 .* [0-9]\.[0-9]{2}$'
 expect "$work/main.out" "main job: a paired speedup with its interval and verdict" '^c8 +Faster +[0-9]+ +[0-9.]+x \[[0-9.]+, [0-9.]+\]'
