@@ -11,6 +11,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
 import dev.llmops.serving.common.ConditionGroups;
+import dev.llmops.serving.operator.toolkit.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -138,11 +139,7 @@ final class DemoReport {
 
     /** The reason of the condition of that type, as the printer columns read it; empty without one. */
     private static String conditionReason(List<Condition> conditions, String type) {
-        return conditions.stream()
-                .filter(c -> type.equals(c.getType()))
-                .map(c -> text(c.getReason()))
-                .findFirst()
-                .orElse("");
+        return Conditions.find(conditions, type).map(c -> text(c.getReason())).orElse("");
     }
 
     private void stages(String run, List<StageResult> stages) {

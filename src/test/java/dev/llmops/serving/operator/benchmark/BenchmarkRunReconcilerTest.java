@@ -46,6 +46,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.mockwebserver.dsl.TimesOnceableOrHttpHeaderable;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.javaoperatorsdk.operator.Operator;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -366,6 +367,19 @@ class BenchmarkRunReconcilerTest {
                 .as("the wake-ups after the server's state was written changed nothing")
                 .isEmpty();
         assertThat(events(ns, "patient")).isEmpty();
+    }
+
+    /** The API server's answer to a log read while it cannot reach the pod's kubelet, for as many reads as set. */
+    private TimesOnceableOrHttpHeaderable<Void> kubeletUnreachable(String logPath) {
+        return server.expect()
+                .get()
+                .withPath(logPath)
+                .andReturn(
+                        503,
+                        new StatusBuilder()
+                                .withCode(503)
+                                .withMessage("kubelet unreachable")
+                                .build());
     }
 
     /** The requests to a run's status subresource the mock API server has recorded (draining its record). */
@@ -870,16 +884,7 @@ class BenchmarkRunReconcilerTest {
         Job job = fixtures.awaitJob(ns, "flaky-kubelet");
         Pod pod = fixtures.startJobPod(job);
         String logPath = samplesLogPath(ns, pod.getMetadata().getName());
-        server.expect()
-                .get()
-                .withPath(logPath)
-                .andReturn(
-                        503,
-                        new StatusBuilder()
-                                .withCode(503)
-                                .withMessage("kubelet unreachable")
-                                .build())
-                .once();
+        kubeletUnreachable(logPath).once();
         serveSamples(pod, 1);
         fixtures.finishJob(job, pod, 0, RunnerRuns.standardSummary());
 
@@ -898,16 +903,7 @@ class BenchmarkRunReconcilerTest {
         Job job = fixtures.awaitJob(ns, "dead-kubelet");
         Pod pod = fixtures.startJobPod(job);
         String logPath = samplesLogPath(ns, pod.getMetadata().getName());
-        server.expect()
-                .get()
-                .withPath(logPath)
-                .andReturn(
-                        503,
-                        new StatusBuilder()
-                                .withCode(503)
-                                .withMessage("kubelet unreachable")
-                                .build())
-                .always();
+        kubeletUnreachable(logPath).always();
         fixtures.finishJob(job, pod, 0, RunnerRuns.standardSummary());
 
         BenchmarkRun retrying = fixtures.awaitRun(

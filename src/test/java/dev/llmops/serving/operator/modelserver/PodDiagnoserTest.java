@@ -116,15 +116,7 @@ class PodDiagnoserTest {
 
     @Test
     void aRunningServerIsDiagnosedOnlyWhenItsStartedServerFailsToGenerate() {
-        Pod started = pod(new ContainerStatusBuilder()
-                .withName("sglang")
-                .withStarted(true)
-                .withReady(true)
-                .withNewState()
-                .withNewRunning()
-                .endRunning()
-                .endState()
-                .build());
+        Pod started = startedPod();
         PodInference failing = new PodInference("uid-1", "kimi-0", true, false, null, "http_500: CUDA error");
         PodInference generating = new PodInference("uid-1", "kimi-0", true, true, new InferenceProbeResult(), null);
 
