@@ -52,6 +52,11 @@ public final class RunComparisons {
         compareWithBaseline(run, status, baseline, own, samplesOf, generation);
         compareWithReference(run, status, reference, own, samplesOf, generation);
         judgeQuality(run, status, generation);
+        for (BaselineComparison comparison : new BaselineComparison[] {status.comparison, status.referenceComparison}) {
+            if (comparison != null) {
+                comparison.speedup = SpeedupHeadline.of(comparison, status);
+            }
+        }
     }
 
     private void compareWithBaseline(
@@ -91,7 +96,7 @@ public final class RunComparisons {
                     compared,
                     Conditions.TRUE,
                     ConditionReasons.COMPARED,
-                    "This run reached " + BaselineComparator.describe(status.comparison) + ".",
+                    BaselineComparator.describe(status.comparison, status) + ".",
                     generation);
         } else {
             conditions.set(

@@ -1,0 +1,62 @@
+package dev.llmops.serving.operator.benchmark.comparison;
+
+import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
+import dev.llmops.serving.operator.toolkit.Conditions;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The one speedup figure a person reads at a glance (the Speedup printer column), named for what it is: the paired
+ * per-stream speedup at the stage of this run's peak throughput with its 95 % interval, else the aggregate throughput
+ * ratio; marked when the greedy outputs diverge, since a speedup that changes the output is no speedup.
+ */
+final class SpeedupHeadline {
+
+    static final String AGGREGATE = "aggregate";
+    static final String SUSPECT = "(suspect)";
+
+    private SpeedupHeadline() {}
+
+    /** "2.20x [2.10, 2.31] at c64", "2.10x aggregate", either followed by "(suspect)"; null with no figure. */
+    static String of(BaselineComparison comparison, BenchmarkRunStatus run) {
+        Optional<StageSpeedup> paired = peakStage(run)
+                .flatMap(peak -> comparison.stages.stream()
+                        .filter(s -> peak.name.equals(s.name))
+                        .filter(s -> s.throughputSpeedup != null && hasInterval(s))
+                        .findFirst());
+        String figure;
+        if (paired.isPresent()) {
+            StageSpeedup stage = paired.get();
+            figure = String.format(
+                    Locale.ROOT,
+                    "%.2fx [%.2f, %.2f] at %s",
+                    stage.throughputSpeedup,
+                    stage.throughputSpeedupInterval.low,
+                    stage.throughputSpeedupInterval.high,
+                    stage.name);
+        } else if (comparison.peakThroughputSpeedup != null) {
+            figure = String.format(Locale.ROOT, "%.2fx %s", comparison.peakThroughputSpeedup, AGGREGATE);
+        } else {
+            return null;
+        }
+        return Conditions.isTrue(run.conditions, ConditionTypes.QUALITY_SUSPECT) ? figure + " " + SUSPECT : figure;
+    }
+
+    /** The sweep stage with this run's highest output tokens/s. */
+    private static Optional<StageResult> peakStage(BenchmarkRunStatus run) {
+        return run.stages.stream()
+                .filter(s -> s.outputTokensPerSecond != null)
+                .max(Comparator.comparingDouble(s -> s.outputTokensPerSecond));
+    }
+
+    private static boolean hasInterval(StageSpeedup stage) {
+        return stage.throughputSpeedupInterval != null
+                && stage.throughputSpeedupInterval.low != null
+                && stage.throughputSpeedupInterval.high != null;
+    }
+}
