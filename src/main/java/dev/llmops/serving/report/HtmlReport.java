@@ -181,7 +181,7 @@ public final class HtmlReport {
                     name(run),
                     Format.number(s.singleStreamTokensPerSecond),
                     Format.number(s.peakTokensPerSecond),
-                    Format.integer(s.peakConcurrency),
+                    Format.integer(s.peakConcurrency) + Format.peakRule(s.peakRule),
                     Format.integer(s.kneeConcurrency),
                     Format.integer(s.failedRequests),
                     Format.integer(run.getStatus().sloBrokenAtConcurrency));

@@ -40,6 +40,7 @@ public final class MarkdownReport {
                 .append(Format.number(summary.peakTokensPerSecond))
                 .append(" tok/s at concurrency ")
                 .append(Format.integer(summary.peakConcurrency))
+                .append(Format.peakRule(summary.peakRule))
                 .append(" · failed requests ")
                 .append(Format.integer(summary.failedRequests))
                 .append("\n\n");

@@ -23,9 +23,9 @@ public class BaselineComparison {
     public String message;
 
     @JsonPropertyDescription(
-            "The headline, as kubectl get -o wide shows it: the paired per-stream speedup at the stage "
-                    + "of this run's peak throughput with its 95 % interval (2.20x [2.10, 2.31] at c64), else the aggregate "
-                    + "throughput ratio (2.10x aggregate); followed by (suspect) while the run is QualitySuspect.")
+            "The headline, as kubectl get -o wide shows it: the paired per-stream speedup at this run's peak "
+                    + "stage (summary.peakConcurrency) with its 95 % interval (2.20x [2.10, 2.31] at c64), else the "
+                    + "aggregate throughput ratio (2.10x aggregate); followed by (suspect) while the run is QualitySuspect.")
     public String speedup;
 
     @JsonPropertyDescription("Single-stream tokens/s of this run divided by the baseline's.")

@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * The one speedup figure a person reads at a glance (the Speedup printer column), named for what it is: the paired
- * per-stream speedup at the stage of this run's peak throughput with its 95 % interval, else the aggregate throughput
+ * per-stream speedup at this run's peak stage with its 95 % interval, else the aggregate throughput
  * ratio; marked when the greedy outputs diverge, since a speedup that changes the output is no speedup.
  */
 final class SpeedupHeadline {
@@ -47,11 +47,15 @@ final class SpeedupHeadline {
         return Conditions.isTrue(run.conditions, ConditionTypes.QUALITY_SUSPECT) ? figure + " " + SUSPECT : figure;
     }
 
-    /** The sweep stage with this run's highest output tokens/s. */
+    /** The run's peak stage (the level its summary names), else its stage with the highest output tokens/s. */
     private static Optional<StageResult> peakStage(BenchmarkRunStatus run) {
+        Integer peakConcurrency = run.summary == null ? null : run.summary.peakConcurrency;
         return run.stages.stream()
-                .filter(s -> s.outputTokensPerSecond != null)
-                .max(Comparator.comparingDouble(s -> s.outputTokensPerSecond));
+                .filter(s -> peakConcurrency != null && ("c" + peakConcurrency).equals(s.name))
+                .findFirst()
+                .or(() -> run.stages.stream()
+                        .filter(s -> s.outputTokensPerSecond != null)
+                        .max(Comparator.comparingDouble(s -> s.outputTokensPerSecond)));
     }
 
     private static boolean hasInterval(StageSpeedup stage) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkSummary;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.ConfidenceInterval;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
@@ -28,6 +29,16 @@ class SpeedupHeadlineTest {
         comparison.stages.add(paired("c32", 2.4, 2.3, 2.5));
 
         assertThat(SpeedupHeadline.of(comparison, run)).isEqualTo("2.20x [2.10, 2.31] at c64");
+    }
+
+    @Test
+    void thePeakStageIsTheOneTheSummaryNamesNotTheHighestThroughput() {
+        run.summary = new BenchmarkSummary();
+        run.summary.peakConcurrency = 32;
+        comparison.stages.add(paired("c64", 2.2, 2.1, 2.31));
+        comparison.stages.add(paired("c32", 2.4, 2.3, 2.5));
+
+        assertThat(SpeedupHeadline.of(comparison, run)).isEqualTo("2.40x [2.30, 2.50] at c32");
     }
 
     @Test
