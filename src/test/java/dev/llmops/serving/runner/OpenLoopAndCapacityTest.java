@@ -274,8 +274,13 @@ class OpenLoopAndCapacityTest {
             StageReport slowFirstToken = stage(
                     run(base.slo(new Slo(20.0, null, null, null, 0.95)).build(), new BenchmarkRunnerTest.Recording()),
                     "c4");
+            // 16 tokens, 15 gaps: a client stalled under load reads a few tokens at once, but not a whole output
             StageReport slowTokens = stage(
-                    run(base.slo(new Slo(null, null, 5.0, null, 0.95)).build(), new BenchmarkRunnerTest.Recording()),
+                    run(
+                            base.maxTokens(16)
+                                    .slo(new Slo(null, null, 5.0, null, 0.95))
+                                    .build(),
+                            new BenchmarkRunnerTest.Recording()),
                     "c4");
 
             assertThat(loose.failed()).isPositive();
