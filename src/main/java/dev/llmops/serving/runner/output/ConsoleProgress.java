@@ -17,10 +17,13 @@ import java.util.Locale;
  */
 public final class ConsoleProgress implements BenchmarkListener {
 
+    private static final String QUALITY = "quality";
     private static final String ROW = "%-11s %6s %6s %5s %8s %10s %8s %15s %15s %15s %10s %7s %9s %7s%n";
 
     private final PrintWriter table;
     private final PrintWriter messages;
+    /** The stage count when the quality stage ran after the last stage: progress is then finished again after it. */
+    private Integer stagesDoneBeforeQuality;
 
     public ConsoleProgress(PrintWriter table, PrintWriter messages) {
         this.table = table;
@@ -48,12 +51,26 @@ public final class ConsoleProgress implements BenchmarkListener {
         }
     }
 
+    /** Names the quality stage in progress while it runs: it takes as long as the single phase and is no stage. */
+    @Override
+    public void qualityStarted(int finishedStages, int stages) {
+        if (stages > 0) {
+            messages.println(ProgressLine.running(finishedStages, stages, QUALITY));
+            messages.flush();
+        }
+        stagesDoneBeforeQuality = stages > 0 && finishedStages == stages ? stages : null;
+    }
+
     @Override
     public void qualityFinished(List<QualityOutput> outputs) {
         note(
                 "quality: %d prompts, %d tokens",
                 outputs.size(),
                 outputs.stream().mapToInt(output -> output.tokens().size()).sum());
+        if (stagesDoneBeforeQuality != null) {
+            messages.println(ProgressLine.finished(stagesDoneBeforeQuality));
+            messages.flush();
+        }
     }
 
     @Override

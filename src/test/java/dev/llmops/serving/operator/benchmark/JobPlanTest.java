@@ -331,6 +331,9 @@ class JobPlanTest {
                 .isEqualTo("2/5 c16");
         assertThat(JobObserver.progressOf("PROGRESS 4/5 c64\r\nPROGRESS 5/5\r\n"))
                 .isEqualTo("5/5");
+        assertThat(JobObserver.progressOf("PROGRESS 0/6 single\nPROGRESS 1/6 quality\nquality: 3 prompts"))
+                .as("the quality stage, between the single phase and the sweep")
+                .isEqualTo("1/6 quality");
         assertThat(JobObserver.progressOf("no progress yet")).isNull();
     }
 

@@ -298,6 +298,44 @@ class BenchCommandTest {
     }
 
     @Test
+    void progressNamesTheQualityStageWhileItRuns() {
+        try (SglangSimulator simulator = fastSimulator()) {
+            String[] common = {
+                "--url",
+                simulator.baseUrl().toString(),
+                "--model",
+                simulator.model(),
+                "--warmup",
+                "0",
+                "--max-tokens",
+                "8",
+                "--quality",
+                "--quality-max-tokens",
+                "8"
+            };
+            Cli.Run sweep = bench(concat(common, "--concurrency", "2"));
+            Cli.Run singleOnly = bench(concat(common, "--no-sweep"));
+
+            assertThat(progressLines(sweep))
+                    .containsExactly("PROGRESS 0/2 single", "PROGRESS 1/2 quality", "PROGRESS 1/2 c2", "PROGRESS 2/2");
+            assertThat(progressLines(singleOnly))
+                    .as("after the last stage, progress is finished again once the quality stage is done")
+                    .containsExactly("PROGRESS 0/1 single", "PROGRESS 1/1", "PROGRESS 1/1 quality", "PROGRESS 1/1");
+        }
+    }
+
+    private static String[] concat(String[] first, String... second) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(List.of(second));
+        return all.toArray(String[]::new);
+    }
+
+    private static List<String> progressLines(Cli.Run run) {
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        return run.err().lines().filter(line -> line.startsWith("PROGRESS")).toList();
+    }
+
+    @Test
     void requestsOutHasOneLinePerMeasuredRequestMatchingTheSimulatorsGroundTruth() throws IOException {
         Path requests = dir.resolve("requests.jsonl");
         List<SimulatedRequest> truth;
