@@ -365,7 +365,8 @@ public class BenchCommand implements Callable<Integer> {
         RequestSamples samples = samplesLog || samplesOut != null ? new RequestSamples(config) : null;
         try (OpenAiClient client = OpenAiClient.create();
                 RequestLog requestLog = openRequestLog()) {
-            BenchmarkListener listener = new ConsoleProgress(jsonToStdout ? err : out, err);
+            BenchmarkListener listener = new ConsoleProgress(
+                    jsonToStdout ? err : out, err, config.slo().hasLimits());
             if (requestLog != null) {
                 listener = BenchmarkListener.both(listener, requestLog);
             }

@@ -256,8 +256,8 @@ class BenchCommandTest {
                     .containsExactly("PROGRESS 0/3 single", "PROGRESS 1/3 c2", "PROGRESS 2/3 c4", "PROGRESS 3/3");
             assertThat(run.out().lines().map(line -> line.split(" +")[0]).toList())
                     .containsExactly("stage", "single", "c2", "c4");
-            assertThat(run.out()).contains("TTFT p50/p99");
-            assertThat(run.err()).contains("target ready").doesNotContain("TTFT p50/p99");
+            assertThat(run.out()).contains("TTFT ms p50/p99");
+            assertThat(run.err()).contains("target ready").doesNotContain("TTFT ms p50/p99");
         }
         JsonNode full = JSON.readTree(report.toFile());
         JsonNode c4 = full.path("stages").get(2);
@@ -362,7 +362,7 @@ class BenchCommandTest {
                     requests.toString());
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.out()).contains("lag p99");
+            assertThat(run.out()).contains("lag ms p99");
             truth = simulator.requests();
         }
         List<JsonNode> lines = new ArrayList<>();
@@ -536,7 +536,7 @@ class BenchCommandTest {
             assertThat(report.path("stages"))
                     .extracting(stage -> stage.path("name").asText())
                     .containsExactly("single", "c2");
-            assertThat(run.err()).contains("TTFT p50/p99").contains("PROGRESS 2/2");
+            assertThat(run.err()).contains("TTFT ms p50/p99").contains("PROGRESS 2/2");
         }
     }
 
