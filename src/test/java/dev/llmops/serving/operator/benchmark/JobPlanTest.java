@@ -195,6 +195,19 @@ class JobPlanTest {
     }
 
     @Test
+    void theDefaultDatasetIsRandomWithDrawnLengthsAndThePromptsStaySelectableByName() {
+        BenchmarkRunSpec spec = spec();
+
+        assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
+                .contains(" --dataset random ")
+                .doesNotContain("--input-len", "--output-len");
+
+        spec.dataset.type = DatasetType.Prompts;
+        assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()))
+                .containsSubsequence("--dataset", "prompts");
+    }
+
+    @Test
     void emptyPromptsAndLevelsSkipTheirPhasesInsteadOfFallingBackToTheRunnersDefaults() {
         BenchmarkRunSpec spec = spec();
         spec.singleRequest.prompts = List.of();

@@ -63,10 +63,8 @@ class BenchCommandTest {
             value = {
                 "--concurrency 0|Invalid value for option '--concurrency': 0 has a level outside 1 to 4096",
                 "--concurrency 8,8|Invalid value for option '--concurrency': 8,8 repeats a level",
-                "--dataset random|--dataset random needs --input-len and --output-len (or give them as --dataset"
-                        + " random:IN,OUT)",
-                "--input-len 10|--input-len applies only to --dataset random",
-                "--output-len 10|--output-len does not apply to --dataset prompts",
+                "--dataset prompts --input-len 10|--input-len applies only to --dataset random",
+                "--dataset prompts --output-len 10|--output-len does not apply to --dataset prompts",
                 "--dataset sharegpt|Invalid value for option '--dataset': expected sharegpt:FILE, got sharegpt",
                 "--dataset random:5|Invalid value for option '--dataset': expected random:IN,OUT, got random:5",
                 "--dataset random:5,x|Invalid value for option '--dataset': expected random:IN,OUT with whole numbers,"
