@@ -14,8 +14,8 @@ import java.util.function.Function;
 
 /**
  * Prints a run for people and for the operator: the results table, a row per finished stage, on one writer; notes,
- * warnings and a {@link ProgressLine} as each stage starts and after the last, which the BenchmarkRun controller reads
- * from the pod log, on the other.
+ * warnings and a {@link ProgressLine} as each stage and the quality stage start and after the last, which the
+ * BenchmarkRun controller reads from the pod log, on the other.
  */
 public final class ConsoleProgress implements BenchmarkListener {
 
