@@ -39,6 +39,9 @@ public interface BenchmarkListener {
         requestFinished(stage, result);
     }
 
+    /** The quality stage starts, after {@code finishedStages} of {@code stages}; it is not one of them. */
+    default void qualityStarted(int finishedStages, int stages) {}
+
     /** The quality stage's greedy outputs, one per single-request prompt that succeeded, by prompt position. */
     default void qualityFinished(List<QualityOutput> outputs) {}
 
@@ -94,6 +97,12 @@ public interface BenchmarkListener {
             public void requestFinished(StagePlan stage, long index, long intendedNanos, RequestResult result) {
                 first.requestFinished(stage, index, intendedNanos, result);
                 second.requestFinished(stage, index, intendedNanos, result);
+            }
+
+            @Override
+            public void qualityStarted(int finishedStages, int stages) {
+                first.qualityStarted(finishedStages, stages);
+                second.qualityStarted(finishedStages, stages);
             }
 
             @Override

@@ -112,7 +112,7 @@ public final class BenchmarkRunner {
             for (int i = 0; i < plan.size(); i++) {
                 StagePlan stage = plan.get(i);
                 if (qualityDue && stage.mode() != RunPlan.Mode.SINGLE) {
-                    runQuality(warn);
+                    runQuality(warn, i, total);
                     qualityDue = false;
                 }
                 listener.stageStarted(stage, i, total);
@@ -125,7 +125,7 @@ public final class BenchmarkRunner {
                 listener.stageFinished(reports.get(i), i + 1, total);
             }
             if (qualityDue) {
-                runQuality(warn);
+                runQuality(warn, plan.size(), total);
             }
             if (config.findCapacity() != null) {
                 capacity = findCapacity(probe, telemetry, reports, singles);
@@ -293,9 +293,11 @@ public final class BenchmarkRunner {
 
     /**
      * The quality stage, not measured: each single-request prompt once, greedy (temperature 0, top_p 1), asking for
-     * logprobs so the output's tokens can be compared with another server's for the same prompt.
+     * logprobs so the output's tokens can be compared with another server's for the same prompt. It runs after
+     * {@code finishedStages} of {@code stages}, and says so, so progress names it while it runs.
      */
-    private void runQuality(Consumer<String> warn) throws InterruptedException {
+    private void runQuality(Consumer<String> warn, int finishedStages, int stages) throws InterruptedException {
+        listener.qualityStarted(finishedStages, stages);
         CompletionRequest request = template.toBuilder()
                 .temperature(0.0)
                 .topP(1.0)

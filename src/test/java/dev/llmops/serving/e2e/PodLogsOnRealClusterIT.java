@@ -134,8 +134,8 @@ class PodLogsOnRealClusterIT {
         // Before the endpoint existed no log was readable, and a running run showed no progress at all.
         assertThat(progressWhileRunning)
                 .as("status.progress seen while Running")
-                .anyMatch(progress -> progress.matches("[0-2]/" + STAGES + " (single|c1|c2)"))
-                .allMatch(progress -> progress.matches("[0-3]/" + STAGES + "( (single|c1|c2))?"));
+                .anyMatch(progress -> progress.matches("[0-2]/" + STAGES + " (single|quality|c1|c2)"))
+                .allMatch(progress -> progress.matches("[0-3]/" + STAGES + "( (single|quality|c1|c2))?"));
     }
 
     @Test

@@ -23,6 +23,7 @@ import dev.llmops.serving.runner.transport.Endpoint;
 import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.TargetNotReadyException;
 import dev.llmops.serving.runner.workload.Arrival;
+import dev.llmops.serving.runner.workload.RandomLengths;
 import dev.llmops.serving.runner.workload.ShareGptDataset;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -114,15 +115,18 @@ public class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = RunnerFlags.DATASET,
-            defaultValue = "prompts",
+            defaultValue = "random",
             paramLabel = "DATASET",
             converter = DatasetOption.Converter.class,
             description = {
                 "The sweep's requests; each stage's are a pure function of --seed, the dataset and the stage's name."
                         + " Default: ${DEFAULT-VALUE}.",
-                "  prompts: the prompts in rotation.",
-                "  random:IN,OUT (or random with --input-len, --output-len): IN random words (about one token each),"
-                        + " max_tokens OUT.",
+                "  random: random words (about one token each), no two prompts alike: "
+                        + RandomLengths.DEFAULT_INPUT_MIN + " to " + RandomLengths.DEFAULT_INPUT_MAX
+                        + " words and max_tokens " + RandomLengths.DEFAULT_OUTPUT_MIN + " to "
+                        + RandomLengths.DEFAULT_OUTPUT_MAX + " (at most --max-tokens), uniform, drawn per request.",
+                "  random:IN,OUT (or random with --input-len, --output-len, either alone): IN words, max_tokens OUT.",
+                "  prompts: the single-request prompts in rotation (after the first, each hits a prefix cache).",
                 "  sharegpt:FILE: the first user turn of each conversation of a ShareGPT JSON file, in a seeded"
                         + " order; max_tokens is the reply's length (characters / 4), at most --max-tokens,"
                         + " or --output-len when given.",
@@ -132,7 +136,10 @@ public class BenchCommand implements Callable<Integer> {
             })
     DatasetOption dataset;
 
-    @Option(names = RunnerFlags.INPUT_LENGTH, description = "Words per random prompt (dataset random).")
+    @Option(
+            names = RunnerFlags.INPUT_LENGTH,
+            description = "Words per random prompt (dataset random); else drawn from " + RandomLengths.DEFAULT_INPUT_MIN
+                    + " to " + RandomLengths.DEFAULT_INPUT_MAX + ".")
     Integer inputLength;
 
     @Option(
@@ -365,7 +372,8 @@ public class BenchCommand implements Callable<Integer> {
         RequestSamples samples = samplesLog || samplesOut != null ? new RequestSamples(config) : null;
         try (OpenAiClient client = OpenAiClient.create();
                 RequestLog requestLog = openRequestLog()) {
-            BenchmarkListener listener = new ConsoleProgress(jsonToStdout ? err : out, err);
+            BenchmarkListener listener = new ConsoleProgress(
+                    jsonToStdout ? err : out, err, config.slo().hasLimits());
             if (requestLog != null) {
                 listener = BenchmarkListener.both(listener, requestLog);
             }

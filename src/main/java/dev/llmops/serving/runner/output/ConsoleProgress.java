@@ -7,24 +7,65 @@ import dev.llmops.serving.runner.plan.StagePlan;
 import dev.llmops.serving.runner.statistics.LatencySummary;
 import dev.llmops.serving.runner.transport.RequestResult;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * Prints a run for people and for the operator: the results table, a row per finished stage, on one writer; notes,
- * warnings and a {@link ProgressLine} as each stage starts and after the last, which the BenchmarkRun controller reads
- * from the pod log, on the other.
+ * warnings and a {@link ProgressLine} as each stage and the quality stage start and after the last, which the
+ * BenchmarkRun controller reads from the pod log, on the other.
  */
 public final class ConsoleProgress implements BenchmarkListener {
 
-    private static final String ROW = "%-11s %6s %6s %5s %8s %10s %8s %15s %15s %15s %10s %7s %9s %7s%n";
+    private static final String QUALITY = "quality";
+    /** The columns every table has: counts, throughput, latencies, and what the server reports of itself. */
+    private static final List<Column> COLUMNS = List.of(
+            new Column("stage", -11, StageReport::name),
+            new Column(
+                    "conc",
+                    6,
+                    r -> r.maxConcurrency() == null ? "-" : r.maxConcurrency().toString()),
+            new Column("ok", 6, r -> Integer.toString(r.completed())),
+            new Column("fail", 5, r -> Integer.toString(r.failed())),
+            new Column("dur s", 7, r -> fixed(r.durationSeconds())),
+            new Column("out tok/s", 10, r -> fixed(r.outputThroughput())),
+            new Column("req/s", 7, r -> optional(r.requestThroughput(), "%.2f")),
+            new Column("TTFT ms p50/p99", 15, r -> pair(r.latency(StageReport.TTFT))),
+            new Column("TPOT ms p50/p99", 15, r -> pair(r.latency(StageReport.TPOT))),
+            new Column("ITL ms p50/p99", 15, r -> pair(r.latency(StageReport.ITL))),
+            new Column("E2E ms p50", 10, r -> median(r.latency(StageReport.E2E))),
+            new Column("ach.conc", 8, r -> fixed(r.achievedConcurrency())),
+            new Column("lag ms p99", 10, r -> fixed(r.clientLagP99Millis())),
+            new Column("accept len", 10, r -> optional(r.specAcceptLength(), "%.2f")),
+            new Column(
+                    "cache hit",
+                    9,
+                    r -> percent(r.server() == null ? null : r.server().cacheHitRate())));
+    /** The columns a run with an SLO adds: how many requests met it and what they delivered. */
+    private static final List<Column> GOODPUT_COLUMNS = List.of(
+            new Column("SLO att", 7, r -> optional(r.sloAttainment(), "%.3f")),
+            new Column("good req/s", 10, r -> optional(r.goodputRequestRate(), "%.2f")),
+            new Column(
+                    "good tok/s",
+                    10,
+                    r -> r.goodputOutputThroughput() == null ? "-" : fixed(r.goodputOutputThroughput())));
 
     private final PrintWriter table;
     private final PrintWriter messages;
+    private final List<Column> columns;
+    /** The stage count when the quality stage ran after the last stage: progress is then finished again after it. */
+    private Integer stagesDoneBeforeQuality;
 
-    public ConsoleProgress(PrintWriter table, PrintWriter messages) {
+    /** With {@code slo}, the table has the goodput columns as well. */
+    public ConsoleProgress(PrintWriter table, PrintWriter messages, boolean slo) {
         this.table = table;
         this.messages = messages;
+        this.columns = new ArrayList<>(COLUMNS);
+        if (slo) {
+            columns.addAll(GOODPUT_COLUMNS);
+        }
     }
 
     @Override
@@ -48,34 +89,32 @@ public final class ConsoleProgress implements BenchmarkListener {
         }
     }
 
+    /** Names the quality stage in progress while it runs: it takes as long as the single phase and is no stage. */
+    @Override
+    public void qualityStarted(int finishedStages, int stages) {
+        if (stages > 0) {
+            messages.println(ProgressLine.running(finishedStages, stages, QUALITY));
+            messages.flush();
+        }
+        stagesDoneBeforeQuality = stages > 0 && finishedStages == stages ? stages : null;
+    }
+
     @Override
     public void qualityFinished(List<QualityOutput> outputs) {
         note(
                 "quality: %d prompts, %d tokens",
                 outputs.size(),
                 outputs.stream().mapToInt(output -> output.tokens().size()).sum());
+        if (stagesDoneBeforeQuality != null) {
+            messages.println(ProgressLine.finished(stagesDoneBeforeQuality));
+            messages.flush();
+        }
     }
 
     @Override
     public void stageStarted(StagePlan stage, int index, int stages) {
         if (index == 0) {
-            table.printf(
-                    Locale.ROOT,
-                    ROW,
-                    "stage",
-                    "conc",
-                    "ok",
-                    "fail",
-                    "dur s",
-                    "out tok/s",
-                    "req/s",
-                    "TTFT p50/p99",
-                    "TPOT p50/p99",
-                    "ITL p50/p99",
-                    "E2E p50",
-                    "ach.c",
-                    "lag p99",
-                    "SLO att");
+            table.println(String.join(" ", columns.stream().map(Column::header).toList()));
             table.flush();
         }
         messages.println(ProgressLine.running(index, stages, stage.name()));
@@ -91,25 +130,8 @@ public final class ConsoleProgress implements BenchmarkListener {
 
     @Override
     public void stageFinished(StageReport report, int finishedStages, int stages) {
-        table.printf(
-                Locale.ROOT,
-                ROW,
-                report.name(),
-                report.maxConcurrency() != null ? report.maxConcurrency() : "-",
-                report.completed(),
-                report.failed(),
-                fixed(report.durationSeconds()),
-                fixed(report.outputThroughput()),
-                String.format(Locale.ROOT, "%.2f", report.requestThroughput()),
-                pair(report.latency(StageReport.TTFT)),
-                pair(report.latency(StageReport.TPOT)),
-                pair(report.latency(StageReport.ITL)),
-                report.latency(StageReport.E2E) == null
-                        ? "-"
-                        : fixed(report.latency(StageReport.E2E).median()),
-                fixed(report.achievedConcurrency()),
-                fixed(report.clientLagP99Millis()),
-                report.sloAttainment() == null ? "-" : String.format(Locale.ROOT, "%.3f", report.sloAttainment()));
+        table.println(String.join(
+                " ", columns.stream().map(column -> column.cell(report)).toList()));
         table.flush();
         report.warnings().forEach(warning -> messages.println("warning: " + warning));
         report.errors()
@@ -149,6 +171,38 @@ public final class ConsoleProgress implements BenchmarkListener {
     private void note(String format, Object... args) {
         messages.printf(Locale.ROOT, format + "%n", args);
         messages.flush();
+    }
+
+    /**
+     * A column of the table: its header (with its unit) and how a stage's cell is written; a negative width is
+     * left-aligned.
+     */
+    private record Column(String header, int width, Function<StageReport, String> value) {
+        Column {
+            header = pad(header, width);
+        }
+
+        String cell(StageReport report) {
+            return pad(value.apply(report), width);
+        }
+
+        private static String pad(String text, int width) {
+            return String.format(Locale.ROOT, "%" + width + "s", text);
+        }
+    }
+
+    /** {@code value} in {@code format}, or "-" when there is none. */
+    private static String optional(Double value, String format) {
+        return value == null ? "-" : String.format(Locale.ROOT, format, value);
+    }
+
+    /** A share from 0 to 1 as a percentage, or "-" when there is none. */
+    private static String percent(Double share) {
+        return share == null ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * share);
+    }
+
+    private static String median(LatencySummary summary) {
+        return summary == null ? "-" : fixed(summary.median());
     }
 
     private static String pair(LatencySummary summary) {

@@ -63,7 +63,7 @@ import java.util.stream.Collectors;
  * @param apiKey sent as a bearer token when not null
  * @param prompts the single-request prompts, also the sweep's prompts with {@link Dataset#PROMPTS}
  * @param singleRequests run the single-request phase (each prompt alone)
- * @param inputLength words per random prompt ({@link Dataset#RANDOM} only)
+ * @param inputLength words per random prompt ({@link Dataset#RANDOM} only); null draws each prompt's length
  * @param outputLength max_tokens of every measured request, replacing maxTokens (and, with {@link Dataset#SHAREGPT},
  *     the reply's length); not with {@link Dataset#PROMPTS}
  * @param shareGpt the conversations of {@link Dataset#SHAREGPT}, else null
@@ -141,9 +141,12 @@ public record BenchmarkConfig(
         return dataset != Dataset.PROMPTS && outputLength != null ? outputLength : maxTokens;
     }
 
-    /** Whether each measured request has its own max_tokens: the reply's length of a ShareGPT conversation. */
+    /**
+     * Whether each measured request has its own max_tokens: the reply's length of a ShareGPT conversation, or one
+     * drawn by the random dataset.
+     */
     public boolean variableOutputLength() {
-        return dataset == Dataset.SHAREGPT && outputLength == null;
+        return (dataset == Dataset.SHAREGPT || dataset == Dataset.RANDOM) && outputLength == null;
     }
 
     /** Every problem with this configuration, each a sentence naming the option; empty when it can run. */
@@ -174,10 +177,6 @@ public record BenchmarkConfig(
         if (dataset == Dataset.PROMPTS && sweeps && prompts.isEmpty()) {
             problems.add(DATASET + " prompts needs at least one prompt: give " + PROMPTS + " or " + PROMPTS_FILE
                     + ", or " + DATASET + " random");
-        }
-        if (dataset == Dataset.RANDOM && (inputLength == null || outputLength == null)) {
-            problems.add(DATASET + " random needs " + INPUT_LENGTH + " and " + OUTPUT_LENGTH + " (or give them as "
-                    + DATASET + " random:IN,OUT)");
         }
         if (dataset != Dataset.RANDOM && inputLength != null) {
             problems.add(INPUT_LENGTH + " applies only to " + DATASET + " random");
@@ -327,7 +326,7 @@ public record BenchmarkConfig(
         private Endpoint endpoint = Endpoint.CHAT;
         private List<String> prompts = BenchmarkDefaults.PROMPTS;
         private boolean singleRequests = true;
-        private Dataset dataset = Dataset.PROMPTS;
+        private Dataset dataset = Dataset.RANDOM;
         private Integer inputLength;
         private Integer outputLength;
         private ShareGptDataset shareGpt;

@@ -6,7 +6,10 @@ import java.util.Locale;
 public enum Dataset {
     /** The configured prompts, in rotation. */
     PROMPTS,
-    /** Fresh random word sequences of a fixed length, so no two requests share a prefix. */
+    /**
+     * Fresh random word sequences, so no two requests share a prefix: of the given lengths, or else of lengths drawn
+     * from {@link RandomLengths#DEFAULT}.
+     */
     RANDOM,
     /** The first user turn of conversations from a ShareGPT-format file, with its reply's length. */
     SHAREGPT,

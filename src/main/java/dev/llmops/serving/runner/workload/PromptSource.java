@@ -86,7 +86,13 @@ public final class PromptSource {
                     List<String> prompts = config.prompts();
                     yield new DatasetRequest(null, prompts.get((int) (index % prompts.size())), maxTokens, index);
                 }
-                case RANDOM -> new DatasetRequest(null, words(config.inputLength()), maxTokens, index);
+                case RANDOM -> {
+                    int inputWords =
+                            config.inputLength() != null ? config.inputLength() : RandomLengths.DEFAULT.input(random);
+                    int outputTokens =
+                            config.outputLength() != null ? maxTokens : RandomLengths.DEFAULT.output(random, maxTokens);
+                    yield new DatasetRequest(null, words(inputWords), outputTokens, index);
+                }
                 case SHAREGPT -> {
                     ShareGptDataset dataset = config.shareGpt();
                     int conversation = nextConversation(dataset.size());

@@ -30,6 +30,9 @@ public final class WorkloadDigest {
         update(sha256, "dataset", config.dataset().name().toLowerCase(Locale.ROOT));
         update(sha256, "input_len", String.valueOf(config.inputLength()));
         update(sha256, "output_len", String.valueOf(config.outputLength()));
+        if (config.dataset() == Dataset.RANDOM && (config.inputLength() == null || config.outputLength() == null)) {
+            update(sha256, "random_lengths", RandomLengths.DEFAULT.toString());
+        }
         update(sha256, "shared_prefix", String.valueOf(config.sharedPrefix()));
         ShareGptDataset shareGpt = config.shareGpt();
         if (shareGpt != null) {

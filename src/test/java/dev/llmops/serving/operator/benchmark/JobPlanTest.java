@@ -195,6 +195,19 @@ class JobPlanTest {
     }
 
     @Test
+    void theDefaultDatasetIsRandomWithDrawnLengthsAndThePromptsStaySelectableByName() {
+        BenchmarkRunSpec spec = spec();
+
+        assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
+                .contains(" --dataset random ")
+                .doesNotContain("--input-len", "--output-len");
+
+        spec.dataset.type = DatasetType.Prompts;
+        assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()))
+                .containsSubsequence("--dataset", "prompts");
+    }
+
+    @Test
     void emptyPromptsAndLevelsSkipTheirPhasesInsteadOfFallingBackToTheRunnersDefaults() {
         BenchmarkRunSpec spec = spec();
         spec.singleRequest.prompts = List.of();
@@ -331,6 +344,9 @@ class JobPlanTest {
                 .isEqualTo("2/5 c16");
         assertThat(JobObserver.progressOf("PROGRESS 4/5 c64\r\nPROGRESS 5/5\r\n"))
                 .isEqualTo("5/5");
+        assertThat(JobObserver.progressOf("PROGRESS 0/6 single\nPROGRESS 1/6 quality\nquality: 3 prompts"))
+                .as("the quality stage, between the single phase and the sweep")
+                .isEqualTo("1/6 quality");
         assertThat(JobObserver.progressOf("no progress yet")).isNull();
     }
 

@@ -90,7 +90,7 @@ class CrdSchemaTest {
                         "Explain quantum entanglement",
                         "Write a comprehensive guide to Redis data structures"))
                 .isEqualTo(BenchmarkDefaults.PROMPTS);
-        assertThat(defaultAt(BENCHMARK_RUN, "spec.dataset.type")).isEqualTo("Prompts");
+        assertThat(defaultAt(BENCHMARK_RUN, "spec.dataset.type")).isEqualTo("Random");
     }
 
     @Test
@@ -293,7 +293,7 @@ class CrdSchemaTest {
                 .extracting(ValidationRule::getFieldPath)
                 .as("rules that read metadata.name, at the resource root")
                 .containsExactly(".spec.baseline", ".spec.reference.name");
-        assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset")).hasSize(4);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset")).hasSize(3);
         assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset.shareGpt")).hasSize(1);
         assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep")).hasSize(2);
         assertThat(rulesAt(BENCHMARK_RUN, "spec.slo")).hasSize(2);

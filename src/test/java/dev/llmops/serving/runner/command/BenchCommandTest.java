@@ -63,10 +63,8 @@ class BenchCommandTest {
             value = {
                 "--concurrency 0|Invalid value for option '--concurrency': 0 has a level outside 1 to 4096",
                 "--concurrency 8,8|Invalid value for option '--concurrency': 8,8 repeats a level",
-                "--dataset random|--dataset random needs --input-len and --output-len (or give them as --dataset"
-                        + " random:IN,OUT)",
-                "--input-len 10|--input-len applies only to --dataset random",
-                "--output-len 10|--output-len does not apply to --dataset prompts",
+                "--dataset prompts --input-len 10|--input-len applies only to --dataset random",
+                "--dataset prompts --output-len 10|--output-len does not apply to --dataset prompts",
                 "--dataset sharegpt|Invalid value for option '--dataset': expected sharegpt:FILE, got sharegpt",
                 "--dataset random:5|Invalid value for option '--dataset': expected random:IN,OUT, got random:5",
                 "--dataset random:5,x|Invalid value for option '--dataset': expected random:IN,OUT with whole numbers,"
@@ -256,8 +254,8 @@ class BenchCommandTest {
                     .containsExactly("PROGRESS 0/3 single", "PROGRESS 1/3 c2", "PROGRESS 2/3 c4", "PROGRESS 3/3");
             assertThat(run.out().lines().map(line -> line.split(" +")[0]).toList())
                     .containsExactly("stage", "single", "c2", "c4");
-            assertThat(run.out()).contains("TTFT p50/p99");
-            assertThat(run.err()).contains("target ready").doesNotContain("TTFT p50/p99");
+            assertThat(run.out()).contains("TTFT ms p50/p99");
+            assertThat(run.err()).contains("target ready").doesNotContain("TTFT ms p50/p99");
         }
         JsonNode full = JSON.readTree(report.toFile());
         JsonNode c4 = full.path("stages").get(2);
@@ -298,6 +296,44 @@ class BenchCommandTest {
     }
 
     @Test
+    void progressNamesTheQualityStageWhileItRuns() {
+        try (SglangSimulator simulator = fastSimulator()) {
+            String[] common = {
+                "--url",
+                simulator.baseUrl().toString(),
+                "--model",
+                simulator.model(),
+                "--warmup",
+                "0",
+                "--max-tokens",
+                "8",
+                "--quality",
+                "--quality-max-tokens",
+                "8"
+            };
+            Cli.Run sweep = bench(concat(common, "--concurrency", "2"));
+            Cli.Run singleOnly = bench(concat(common, "--no-sweep"));
+
+            assertThat(progressLines(sweep))
+                    .containsExactly("PROGRESS 0/2 single", "PROGRESS 1/2 quality", "PROGRESS 1/2 c2", "PROGRESS 2/2");
+            assertThat(progressLines(singleOnly))
+                    .as("after the last stage, progress is finished again once the quality stage is done")
+                    .containsExactly("PROGRESS 0/1 single", "PROGRESS 1/1", "PROGRESS 1/1 quality", "PROGRESS 1/1");
+        }
+    }
+
+    private static String[] concat(String[] first, String... second) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(List.of(second));
+        return all.toArray(String[]::new);
+    }
+
+    private static List<String> progressLines(Cli.Run run) {
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        return run.err().lines().filter(line -> line.startsWith("PROGRESS")).toList();
+    }
+
+    @Test
     void requestsOutHasOneLinePerMeasuredRequestMatchingTheSimulatorsGroundTruth() throws IOException {
         Path requests = dir.resolve("requests.jsonl");
         List<SimulatedRequest> truth;
@@ -324,7 +360,7 @@ class BenchCommandTest {
                     requests.toString());
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.out()).contains("lag p99");
+            assertThat(run.out()).contains("lag ms p99");
             truth = simulator.requests();
         }
         List<JsonNode> lines = new ArrayList<>();
@@ -498,7 +534,7 @@ class BenchCommandTest {
             assertThat(report.path("stages"))
                     .extracting(stage -> stage.path("name").asText())
                     .containsExactly("single", "c2");
-            assertThat(run.err()).contains("TTFT p50/p99").contains("PROGRESS 2/2");
+            assertThat(run.err()).contains("TTFT ms p50/p99").contains("PROGRESS 2/2");
         }
     }
 

@@ -64,9 +64,36 @@ class PromptSourceTest {
     }
 
     @Test
+    void byDefaultEachRequestIsAFreshPromptOfADrawnLengthWithADrawnMaxTokensUnderTheCap() {
+        BenchmarkConfig defaults = config().maxTokens(300).build();
+        List<DatasetRequest> requests = take(defaults, "c8", 400);
+        List<Integer> inputWords = requests.stream()
+                .map(request -> request.prompt().split(" ").length)
+                .toList();
+        List<Integer> maxTokens =
+                requests.stream().map(DatasetRequest::maxTokens).toList();
+
+        assertThat(defaults.dataset()).isEqualTo(Dataset.RANDOM);
+        assertThat(inputWords).allSatisfy(words -> assertThat(words).isBetween(512, 1536));
+        assertThat(inputWords.stream().mapToInt(Integer::intValue).average().orElseThrow())
+                .as("uniform around 1024")
+                .isBetween(974.0, 1074.0);
+        assertThat(new HashSet<>(inputWords).size()).as("lengths spread").isGreaterThan(200);
+        assertThat(maxTokens).allSatisfy(tokens -> assertThat(tokens).isBetween(128, 300));
+        assertThat(maxTokens).as("capped by max_tokens").contains(300);
+        assertThat(maxTokens.stream().mapToInt(Integer::intValue).min().orElseThrow())
+                .isLessThan(150);
+        assertThat(requests.stream().map(DatasetRequest::prompt).distinct()).hasSize(requests.size());
+        assertThat(requests.stream().map(DatasetRequest::systemPrompt)).containsOnlyNulls();
+        assertThat(take(defaults, "c8", 400)).as("seeded").isEqualTo(requests);
+    }
+
+    @Test
     void promptsRotateFromTheFirstInEveryStage() {
-        BenchmarkConfig prompts =
-                config().prompts(List.of("a", "b", "c")).maxTokens(5).build();
+        BenchmarkConfig prompts = config().dataset(Dataset.PROMPTS)
+                .prompts(List.of("a", "b", "c"))
+                .maxTokens(5)
+                .build();
 
         assertThat(take(prompts, "r2.5", 4))
                 .containsExactly(

@@ -11,12 +11,6 @@ import lombok.EqualsAndHashCode;
 /** Where the sweep's prompts come from. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
-        value = "self.type != 'Random' || (has(self.inputLength) && has(self.outputLength))",
-        message =
-                "spec.dataset.inputLength and spec.dataset.outputLength are required when spec.dataset.type is Random",
-        reason = "FieldValueRequired",
-        fieldPath = ".inputLength")
-@ValidationRule(
         value = "self.type == 'Random' || (!has(self.inputLength) && !has(self.outputLength))",
         message = "spec.dataset.inputLength and spec.dataset.outputLength apply only when spec.dataset.type is Random",
         reason = "FieldValueForbidden",
@@ -34,20 +28,24 @@ import lombok.EqualsAndHashCode;
 @EqualsAndHashCode
 public class DatasetSpec {
 
-    @Default("Prompts")
-    @JsonPropertyDescription("Prompts: the single-request prompts in rotation. Random: random token sequences of fixed "
-            + "lengths. ShareGPT: the first user turns of a conversation file. SharedPrefix: groups of prompts sharing "
-            + "a system prompt. The sequence of requests depends only on the seed, so runs can be compared pairwise.")
-    public DatasetType type = DatasetType.Prompts;
+    @Default("Random")
+    @JsonPropertyDescription("Random: a fresh random token sequence per request, so no prefix cache hides prefill; "
+            + "of inputLength and outputLength when given, else drawn per request, uniform: 512 to 1536 input tokens "
+            + "and 128 to 384 output tokens, at most spec.sampling.maxTokens. Prompts: the single-request prompts in "
+            + "rotation (every request after the first hits a prefix cache). ShareGPT: the first user turns of a "
+            + "conversation file. SharedPrefix: groups of prompts sharing a system prompt. The sequence of requests "
+            + "depends only on the seed, so runs can be compared pairwise.")
+    public DatasetType type = DatasetType.Random;
 
     @Min(1)
     @Max(1048576)
-    @JsonPropertyDescription("Input tokens per request (Random only).")
+    @JsonPropertyDescription("Input tokens per request (Random only); unset, each request's is drawn from 512 to 1536.")
     public Integer inputLength;
 
     @Min(1)
     @Max(1048576)
-    @JsonPropertyDescription("Output tokens per request (Random only); replaces spec.sampling.maxTokens.")
+    @JsonPropertyDescription("Output tokens per request (Random only); replaces spec.sampling.maxTokens. Unset, each "
+            + "request's is drawn from 128 to 384, at most spec.sampling.maxTokens.")
     public Integer outputLength;
 
     @JsonPropertyDescription("The conversation file (ShareGPT only).")
