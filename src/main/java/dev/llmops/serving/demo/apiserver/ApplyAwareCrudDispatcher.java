@@ -24,8 +24,8 @@ import java.util.Objects;
  * field by field, lists and values replaced), so fields other managers own — the user's spec under a finalizer
  * apply — stay; an apply to the status subresource replaces the status, which the operator alone writes. Field
  * ownership, removal of fields a manager stopped sending, and conflicts are out of its scope. Every change goes to
- * the {@link ChangeFeed} HTTP watches read, each removal to the {@link GarbageCollector}, and a new Job gets the
- * selector kube-apiserver generates for it.
+ * the {@link ChangeFeed} HTTP watches read, each removal to the {@link GarbageCollector}, and a new object gets the
+ * {@link CreationDefaults}.
  */
 final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
 
@@ -57,7 +57,7 @@ final class ApplyAwareCrudDispatcher extends KubernetesCrudDispatcher {
             AttributeSet oldAttributes,
             GenericKubernetesResource resource,
             String newState) {
-        String stored = oldAttributes == null && newState != null ? JobSelector.generated(path, newState) : newState;
+        String stored = oldAttributes == null && newState != null ? CreationDefaults.applied(path, newState) : newState;
         String existing = oldAttributes == null ? null : map.get(oldAttributes);
         super.processEvent(path, pathAttributes, oldAttributes, resource, stored);
         if (Objects.equals(existing, stored)) {

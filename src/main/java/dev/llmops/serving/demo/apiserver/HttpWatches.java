@@ -92,6 +92,7 @@ final class HttpWatches {
                 .putHeader("Content-Type", "application/json");
         response.closeHandler(closed -> watch.end());
         response.exceptionHandler(failure -> watch.end());
+        response.writeHead();
         current.forEach(object -> watch.send("ADDED", object));
         try {
             store.changes().subscribe(after, watch);

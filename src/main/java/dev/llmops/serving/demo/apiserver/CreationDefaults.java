@@ -4,19 +4,29 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.regex.Pattern;
 
 /**
- * The selector kube-apiserver generates for a new Job that brings none: its pods are labelled with the Job's uid and
- * name, and the selector matches the uid, so that kubectl logs job/NAME and the Job's owner find its pods.
+ * What kube-apiserver fills in on a new object that the demo's clients rely on: a Job that brings no selector gets
+ * the generated one (its pods labelled with the Job's uid and name, the selector matching the uid), so that kubectl
+ * logs job/NAME finds its pods; a pod without phase is Pending.
  */
-final class JobSelector {
+final class CreationDefaults {
 
     private static final Pattern JOBS = Pattern.compile("^/apis/batch/v1/namespaces/[^/]+/jobs(?:[/?].*)?$");
+    private static final Pattern PODS = Pattern.compile("^/api/v1/namespaces/[^/]+/pods(?:[/?].*)?$");
     private static final String CONTROLLER_UID = "batch.kubernetes.io/controller-uid";
     private static final String JOB_NAME = "batch.kubernetes.io/job-name";
 
-    private JobSelector() {}
+    private CreationDefaults() {}
 
-    /** The created object as stored: a Job without selector gets the generated one; anything else is unchanged. */
-    static String generated(String path, String created) {
+    /** The created object as stored. */
+    static String applied(String path, String created) {
+        if (PODS.matcher(path).matches()) {
+            ObjectNode pod = ResourceVersions.read(created);
+            if (pod.path("status").path("phase").asText("").isEmpty()) {
+                pod.with("status").put("phase", "Pending");
+                return pod.toString();
+            }
+            return created;
+        }
         if (!JOBS.matcher(path).matches()) {
             return created;
         }
