@@ -24,6 +24,7 @@ final class KubernetesApiDispatcher extends Dispatcher {
 
     private final ApplyAwareCrudDispatcher store;
     private final ServerSideTables tables;
+    private final ListKinds lists;
     private final ApiDiscovery discovery;
     private final OpenApiV3 openApi;
     private final PodLogEndpoint podLogs;
@@ -33,6 +34,7 @@ final class KubernetesApiDispatcher extends Dispatcher {
         this.store = store;
         InstalledCrds crds = new InstalledCrds(store);
         this.tables = new ServerSideTables(crds, clock);
+        this.lists = new ListKinds(crds);
         this.discovery = new ApiDiscovery(crds);
         this.openApi = new OpenApiV3(crds);
         this.podLogs = new PodLogEndpoint(store);
@@ -81,7 +83,10 @@ final class KubernetesApiDispatcher extends Dispatcher {
             return events.list(line, request.getPath());
         }
         MockResponse stored = store.dispatch(request);
-        return asksForTable(request, line) && stored.code() == HttpURLConnection.HTTP_OK ? table(line, stored) : stored;
+        if (asksForTable(request, line) && stored.code() == HttpURLConnection.HTTP_OK) {
+            return table(line, stored);
+        }
+        return stored.getWebSocketListener() == null ? lists.typed(path, stored) : stored;
     }
 
     private static boolean asksForTable(RecordedRequest request, ApiRequestLine line) {

@@ -146,10 +146,11 @@ class EmbeddedKubernetesTableTest {
     }
 
     @Test
-    void withoutTheTableMediaTypeTheListIsPlainJson() {
+    void withoutTheTableMediaTypeTheListIsTheKindsTypedList() {
         JsonNode list = api.json(RUNS);
 
-        assertThat(list.path("kind").asText()).isNotEqualTo("Table");
+        assertThat(list.path("kind").asText()).isEqualTo("BenchmarkRunList");
+        assertThat(list.path("apiVersion").asText()).isEqualTo("serving.llmops.dev/v1alpha1");
         assertThat(list.path("items").get(0).path("metadata").path("name").asText())
                 .isEqualTo(ExampleResourcesWithStatus.RUN);
     }
