@@ -10,13 +10,15 @@ import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.Consumer;
 
 /**
- * The store's changes in resource-version order, with the last {@value #RETAINED} kept, so that an HTTP watch from a
- * list's resourceVersion sees every change after that list, as kube-apiserver's watch cache replays them; an older
- * resourceVersion is answered with 410 Gone, as there.
+ * The store's changes in resource-version order, with the last {@value #RETAINED} (and at most
+ * {@value #RETAINED_CHARS} characters of them) kept, so that an HTTP watch from a list's resourceVersion sees every
+ * change after that list, as kube-apiserver's watch cache replays them; an older resourceVersion is answered with 410
+ * Gone, as there.
  */
 final class ChangeFeed {
 
     static final int RETAINED = 4096;
+    static final long RETAINED_CHARS = 32L << 20;
 
     /** One change: the object's key before (null when created) and after (null when removed), and its JSON. */
     record Change(long resourceVersion, AttributeSet before, AttributeSet after, String object) {
@@ -47,11 +49,15 @@ final class ChangeFeed {
     private final Deque<Change> recent = new ArrayDeque<>();
     private final Set<Consumer<Change>> subscribers = new CopyOnWriteArraySet<>();
     private long newestDropped;
+    private long retainedChars;
 
     synchronized void publish(Change change) {
         recent.addLast(change);
-        if (recent.size() > RETAINED) {
-            newestDropped = recent.removeFirst().resourceVersion();
+        retainedChars += change.object().length();
+        while (recent.size() > RETAINED || retainedChars > RETAINED_CHARS && recent.size() > 1) {
+            Change dropped = recent.removeFirst();
+            retainedChars -= dropped.object().length();
+            newestDropped = dropped.resourceVersion();
         }
         subscribers.forEach(subscriber -> subscriber.accept(change));
     }
