@@ -145,6 +145,40 @@ else
     fail "report --format md"
   fi
   expect "$work/report.md" "the Markdown report is a table" '^\|'
+  log "kubectl get br -w: the runs, then the watch keeps streaming (stopped after 5 s)"
+  status=0
+  timeout 5 kubectl --kubeconfig "$kubeconfig" get br -n demo -w >"$work/watch.out" 2>&1 || status=$?
+  if [[ $status -eq 124 ]]; then pass "get br -w keeps watching until stopped (exit 124)"; else fail "get br -w exits $status instead of watching"; sed 's/^/    /' "$work/watch.out"; fi
+  expect "$work/watch.out" "get br -w lists the runs" '^eagle3 +llm-eagle3 +Succeeded '
+  refuse "$work/watch.out" "get br -w: no error" 'rror'
+  run_kubectl "kubectl get pods" kubectl --kubeconfig "$kubeconfig" get pods -n demo
+  expect "$work/kubectl.out" "get pods shows READY, STATUS and RESTARTS" '^NAME +READY +STATUS +RESTARTS +AGE$'
+  expect "$work/kubectl.out" "get pods: the EAGLE3 server is Running and ready" '^llm-eagle3-[a-z0-9-]+ +1/1 +Running +0 +[0-9]'
+  run_kubectl "kubectl get events" kubectl --kubeconfig "$kubeconfig" get events -n demo
+  expect "$work/kubectl.out" "get events shows LAST SEEN, TYPE, REASON, OBJECT, MESSAGE" '^LAST SEEN +TYPE +REASON +OBJECT +MESSAGE$'
+  expect "$work/kubectl.out" "get events: the operator's events on the runs" ' Normal +[A-Za-z]+ +benchmarkrun/eagle3 '
+  run_kubectl "kubectl get nodes" kubectl --kubeconfig "$kubeconfig" get nodes
+  expect "$work/kubectl.out" "get nodes shows the simulated GPU node Ready" '^gpu-node-0 +Ready +<none> +[0-9a-z]+ +v[0-9.]+$'
+  run_kubectl "kubectl events" kubectl --kubeconfig "$kubeconfig" events -n demo
+  expect "$work/kubectl.out" "kubectl events lists the runs' events" 'BenchmarkRun/eagle3'
+  job="$(kubectl --kubeconfig "$kubeconfig" get br eagle3 -n demo -o jsonpath='{.status.jobName}' 2>/dev/null || true)"
+  samples="$(kubectl --kubeconfig "$kubeconfig" get br eagle3 -n demo -o jsonpath='{.status.samples}' 2>/dev/null || true)"
+  run_kubectl "kubectl logs job/${job:-<no jobName>}" kubectl --kubeconfig "$kubeconfig" logs "job/$job" -n demo
+  expect "$work/kubectl.out" "logs job/NAME prints the runner's log" '[a-z]'
+  log "delete the eagle3 run, then apply it again"
+  spec="$(kubectl --kubeconfig "$kubeconfig" get br eagle3 -n demo -o jsonpath='{.spec}' 2>/dev/null || true)"
+  printf '{"apiVersion":"serving.llmops.dev/v1alpha1","kind":"BenchmarkRun","metadata":{"name":"eagle3","namespace":"demo"},"spec":%s}\n' "$spec" >"$work/eagle3.json"
+  run_kubectl "kubectl delete br eagle3" kubectl --kubeconfig "$kubeconfig" delete br eagle3 -n demo --timeout=60s
+  kubectl --kubeconfig "$kubeconfig" get jobs,configmaps -n demo -o name >"$work/left.out" 2>&1 || true
+  refuse "$work/left.out" "deleting the run deletes its Job" "^job.batch/${job:-<no jobName>}\$"
+  refuse "$work/left.out" "deleting the run deletes its samples ConfigMap" "^configmap/${samples:-<no samples>}\$"
+  run_kubectl "kubectl apply the run again" kubectl --kubeconfig "$kubeconfig" apply -f "$work/eagle3.json"
+  for _ in $(seq 1 120); do
+    [[ -n "$(kubectl --kubeconfig "$kubeconfig" get jobs -n demo -o name 2>/dev/null | grep -x "job.batch/$job")" ]] && break
+    sleep 0.5
+  done
+  kubectl --kubeconfig "$kubeconfig" get jobs -n demo -o name >"$work/rerun.out" 2>&1 || true
+  expect "$work/rerun.out" "the applied run starts a new Job" "^job.batch/${job:-<no jobName>}\$"
 fi
 kill -INT "$demo_pid" 2>/dev/null || true
 for _ in $(seq 1 120); do kill -0 "$demo_pid" 2>/dev/null || break; sleep 0.5; done

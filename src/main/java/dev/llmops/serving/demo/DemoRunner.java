@@ -55,6 +55,7 @@ public final class DemoRunner {
     }
 
     public void apply() {
+        SimulatedGpuNode.register(client);
         if (client.namespaces().withName(DemoScenario.NAMESPACE).get() == null) {
             client.namespaces()
                     .resource(new NamespaceBuilder()

@@ -1,11 +1,7 @@
 package dev.llmops.serving.demo;
 
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
-import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
-import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import dev.llmops.serving.operator.toolkit.Owners;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -18,12 +14,9 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -31,19 +24,16 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * Plays the Deployment, ReplicaSet, Job and garbage-collector controllers on an API server that has none (the embedded
- * one): gives each Deployment a ReplicaSet for its current template and creates pods from it (so a pod's owner chain is
- * pod → ReplicaSet → Deployment, as the operator checks), creates pods from Job templates, rolls a Deployment whose
- * template changed to a new ReplicaSet at once, reports Deployment and Job status from the pods, and deletes what has
- * lost its owner. A real control plane does all of this itself.
+ * Plays the Deployment, ReplicaSet and Job controllers on an API server that has none (the embedded one): gives each
+ * Deployment a ReplicaSet for its current template and creates pods from it (so a pod's owner chain is pod →
+ * ReplicaSet → Deployment, as the operator checks), creates pods from Job templates, rolls a Deployment whose template
+ * changed to a new ReplicaSet at once, and reports Deployment and Job status from the pods. A real control plane does
+ * all of this itself; the embedded API collects the garbage, as a real one's controller manager does.
  */
 public final class WorkloadControllerStandIn implements AutoCloseable {
 
     static final String TEMPLATE_HASH = "pod-template-hash";
     static final String JOB_NAME = "batch.kubernetes.io/job-name";
-    /** The kinds whose objects own others in a demo: a dependent of another kind's object is left alone. */
-    private static final Set<String> OWNER_KINDS =
-            Set.of("ServingExperiment", "ModelServer", "BenchmarkRun", "Deployment", "ReplicaSet", "Job");
 
     private static final Logger LOG = Logger.getLogger(WorkloadControllerStandIn.class);
 
@@ -74,7 +64,6 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
             List<Job> jobs = client.batch().v1().jobs().inAnyNamespace().list().getItems();
             deployments.forEach(d -> syncDeployment(d, ownedBy(replicaSets, d), pods));
             jobs.forEach(j -> syncJob(j, ownedBy(pods, j)));
-            collectOrphans(pods, replicaSets, deployments, jobs);
         } catch (RuntimeException e) {
             if (!closed) {
                 LOG.warnf(e, "workload stand-in: %s", e.getMessage());
@@ -242,56 +231,6 @@ public final class WorkloadControllerStandIn implements AutoCloseable {
                 .inNamespace(owner.getMetadata().getNamespace())
                 .resource(pod)
                 .create();
-    }
-
-    /**
-     * Deletes what the garbage collector would: objects all of whose owners are gone. Each kind is listed before the
-     * kinds that own it, so an owner created after its dependent was listed is in its own list.
-     */
-    private void collectOrphans(
-            List<Pod> pods, List<ReplicaSet> replicaSets, List<Deployment> deployments, List<Job> jobs) {
-        List<HasMetadata> dependents = new ArrayList<>();
-        dependents.addAll(pods);
-        dependents.addAll(replicaSets);
-        dependents.addAll(deployments);
-        dependents.addAll(jobs);
-        dependents.addAll(client.services().inAnyNamespace().list().getItems());
-        dependents.addAll(client.configMaps().inAnyNamespace().list().getItems());
-        dependents.addAll(
-                client.persistentVolumeClaims().inAnyNamespace().list().getItems());
-        List<ModelServer> servers =
-                client.resources(ModelServer.class).inAnyNamespace().list().getItems();
-        List<BenchmarkRun> runs =
-                client.resources(BenchmarkRun.class).inAnyNamespace().list().getItems();
-        dependents.addAll(servers);
-        dependents.addAll(runs);
-        Set<String> owners = uids(replicaSets);
-        owners.addAll(uids(deployments));
-        owners.addAll(uids(jobs));
-        owners.addAll(uids(servers));
-        owners.addAll(uids(runs));
-        owners.addAll(uids(client.resources(ServingExperiment.class)
-                .inAnyNamespace()
-                .list()
-                .getItems()));
-        dependents.stream()
-                .filter(d -> d.getMetadata().getDeletionTimestamp() == null)
-                .filter(d -> orphaned(d, owners))
-                .forEach(this::delete);
-    }
-
-    /** Owned only by kinds this stand-in lists, and none of those owners exists any more. */
-    private static boolean orphaned(HasMetadata object, Set<String> liveOwners) {
-        List<OwnerReference> references = object.getMetadata().getOwnerReferences();
-        return !references.isEmpty()
-                && references.stream().allMatch(o -> OWNER_KINDS.contains(o.getKind()))
-                && references.stream().noneMatch(o -> liveOwners.contains(o.getUid()));
-    }
-
-    private static Set<String> uids(List<? extends HasMetadata> objects) {
-        Set<String> uids = new HashSet<>();
-        objects.forEach(o -> uids.add(o.getMetadata().getUid()));
-        return uids;
     }
 
     private static <T extends HasMetadata> List<T> ownedBy(List<T> objects, HasMetadata owner) {

@@ -2,14 +2,18 @@ package dev.llmops.serving.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.demo.ExampleResourcesWithStatus;
+import dev.llmops.serving.demo.SimulatedGpuNode;
 import dev.llmops.serving.demo.apiserver.EmbeddedKubernetes;
 import dev.llmops.serving.e2e.support.ControlPlaneBinaries;
 import dev.llmops.serving.e2e.support.KubectlTable;
 import dev.llmops.serving.e2e.support.Processes;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,12 +32,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real kubectl against the demo's embedded API: it finds the resources by name and short name, prints the printer
- * columns, describes, explains from the CRD schema and reads pod logs, as it does on a real cluster.
+ * columns and the built-in kinds' columns, watches, describes, explains from the CRD schema, lists events and reads
+ * pod and Job logs, as it does on a real cluster.
  */
 class KubectlOnEmbeddedApiIT {
 
     private static final String NAMESPACE = "demo";
     private static final Duration KUBECTL_TIMEOUT = Duration.ofSeconds(60);
+    private static final String JOB = "kimi-k2-eagle3-bench";
 
     @TempDir
     static Path workDirectory;
@@ -92,8 +98,60 @@ class KubectlOnEmbeddedApiIT {
                         .endSpec()
                         .build())
                 .create();
-        kubernetes.servePodLogs(
-                (namespace, pod, container) -> Optional.of("Load weight begin\nThe server is fired up\n"));
+        Job job = kubernetes
+                .client()
+                .resource(new JobBuilder()
+                        .withNewMetadata()
+                        .withName(JOB)
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewTemplate()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("bench")
+                        .withImage("llm-serving-operator")
+                        .endContainer()
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+        Job stored = kubernetes
+                .client()
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(NAMESPACE)
+                .withName(JOB)
+                .get();
+        kubernetes
+                .client()
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(JOB + "-x7k2p")
+                        .withNamespace(NAMESPACE)
+                        .withLabels(stored.getSpec().getTemplate().getMetadata().getLabels())
+                        .addNewOwnerReference()
+                        .withApiVersion("batch/v1")
+                        .withKind("Job")
+                        .withName(JOB)
+                        .withUid(job.getMetadata().getUid())
+                        .withController(true)
+                        .endOwnerReference()
+                        .endMetadata()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("bench")
+                        .withImage("llm-serving-operator")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
+        SimulatedGpuNode.register(kubernetes.client());
+        kubernetes.servePodLogs((namespace, pod, container) ->
+                Optional.of(pod.startsWith(JOB) ? "stage c8 done\n" : "Load weight begin\nThe server is fired up\n"));
+
         kubeconfig = kubernetes.writeKubeconfig(workDirectory.resolve("kubeconfig"));
     }
 
@@ -223,14 +281,116 @@ class KubectlOnEmbeddedApiIT {
         assertThat(kubectl("logs", "qwen3-8b-0", "-n", NAMESPACE, "--tail=1")).isEqualTo("The server is fired up\n");
     }
 
-    /** Runs kubectl with a cache of its own, within a time limit; returns its output, fails when it fails. */
-    private static String kubectl(String... args) {
+    @Test
+    void getWatchPrintsTheListThenEachChangeUntilStopped() throws Exception {
+        Path output = workDirectory.resolve("watch-output.txt");
+        Process watch = new ProcessBuilder(command("get", "br", "-n", NAMESPACE, "-w"))
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
+        try {
+            awaitOutput(output, ExampleResourcesWithStatus.RUN);
+            BenchmarkRun watched = kubernetes
+                    .client()
+                    .getKubernetesSerialization()
+                    .unmarshal(
+                            String.join(
+                                    "\n",
+                                    "apiVersion: serving.llmops.dev/v1alpha1",
+                                    "kind: BenchmarkRun",
+                                    "metadata:",
+                                    "  name: watched",
+                                    "spec:",
+                                    "  target:",
+                                    "    modelServer: qwen3-8b"),
+                            BenchmarkRun.class);
+            kubernetes.client().resource(watched).inNamespace(NAMESPACE).create();
+
+            String printed = awaitOutput(output, "watched");
+            assertThat(watch.isAlive()).as("the watch keeps streaming").isTrue();
+            assertThat(printed).doesNotContain("rror");
+            assertThat(printed.lines().filter(line -> line.startsWith("NAME ")).count())
+                    .as("the header once")
+                    .isEqualTo(1);
+        } finally {
+            Processes.stop(watch, Duration.ofSeconds(5));
+            kubernetes
+                    .client()
+                    .resources(BenchmarkRun.class)
+                    .inNamespace(NAMESPACE)
+                    .withName("watched")
+                    .delete();
+        }
+    }
+
+    @Test
+    void getPodsEventsAndNodesPrintKubectlsColumns() {
+        List<Map<String, String>> pods = KubectlTable.parse(kubectl("get", "pods", "-n", NAMESPACE));
+        List<Map<String, String>> events = KubectlTable.parse(kubectl("get", "events", "-n", NAMESPACE));
+        List<Map<String, String>> nodes = KubectlTable.parse(kubectl("get", "nodes"));
+
+        assertThat(pods)
+                .filteredOn(pod -> pod.get("NAME").equals("qwen3-8b-0"))
+                .singleElement()
+                .satisfies(pod -> assertThat(pod)
+                        .containsOnlyKeys("NAME", "READY", "STATUS", "RESTARTS", "AGE")
+                        .containsEntry("READY", "0/1")
+                        .containsEntry("RESTARTS", "0"));
+        assertThat(events)
+                .filteredOn(event -> event.get("REASON").equals("InsufficientGPUs"))
+                .singleElement()
+                .satisfies(event -> assertThat(event)
+                        .containsOnlyKeys("LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE")
+                        .containsEntry("TYPE", "Warning")
+                        .containsEntry("OBJECT", "modelserver/qwen3-8b")
+                        .containsEntry("MESSAGE", "No node has 1 free NVIDIA-B200"));
+        assertThat(nodes)
+                .singleElement()
+                .satisfies(node -> assertThat(node)
+                        .containsOnlyKeys("NAME", "STATUS", "ROLES", "AGE", "VERSION")
+                        .containsEntry("NAME", SimulatedGpuNode.NAME)
+                        .containsEntry("STATUS", "Ready")
+                        .containsEntry("ROLES", "<none>"));
+    }
+
+    @Test
+    void eventsListsTheNamespacesEvents() {
+        assertThat(kubectl("events", "-n", NAMESPACE))
+                .contains("LAST SEEN", "InsufficientGPUs", "ModelServer/qwen3-8b", "No node has 1 free NVIDIA-B200");
+    }
+
+    @Test
+    void logsOfAJobReadItsPod() {
+        assertThat(kubectl("logs", "job/" + JOB, "-n", NAMESPACE)).isEqualTo("stage c8 done\n");
+    }
+
+    /** Waits until the output file contains the text; returns the output. */
+    private static String awaitOutput(Path output, String text) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + KUBECTL_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            String printed = Files.readString(output, StandardCharsets.UTF_8);
+            if (printed.contains(text)) {
+                return printed;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("kubectl did not print " + text + " within " + KUBECTL_TIMEOUT + ":\n"
+                + Files.readString(output, StandardCharsets.UTF_8));
+    }
+
+    private static List<String> command(String... args) {
         List<String> command = new ArrayList<>(List.of(
                 kubectl.toString(),
                 "--kubeconfig=" + kubeconfig,
                 "--cache-dir=" + workDirectory.resolve("kubectl-cache"),
                 "--request-timeout=30s"));
         command.addAll(List.of(args));
+        return command;
+    }
+
+    /** Runs kubectl with a cache of its own, within a time limit; returns its output, fails when it fails. */
+    private static String kubectl(String... args) {
+        List<String> command = command(args);
         Path output = workDirectory.resolve("kubectl-output.txt");
         try {
             Process process = new ProcessBuilder(command)

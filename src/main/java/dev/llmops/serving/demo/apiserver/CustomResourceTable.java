@@ -1,15 +1,12 @@
 package dev.llmops.serving.demo.apiserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,9 +14,8 @@ import java.util.List;
  * column, then the CRD's printer columns (or Age when it declares none), each cell its JSONPath's value — since without
  * it kubectl shows only NAME and AGE.
  */
-final class CustomResourceTable {
+final class CustomResourceTable implements TableColumns {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final String AGE_PATH = ".metadata.creationTimestamp";
 
@@ -31,51 +27,25 @@ final class CustomResourceTable {
         this.now = now;
     }
 
-    /**
-     * The Table of a list or of a single object; includeObject is the request's parameter (None, Object, or by default
-     * PartialObjectMetadata).
-     */
-    ObjectNode of(JsonNode listOrObject, String includeObject) {
-        ObjectNode table = JSON.createObjectNode().put("kind", "Table").put("apiVersion", "meta.k8s.io/v1");
-        ObjectNode metadata = table.putObject("metadata");
-        JsonNode listMetadata = listOrObject.path("metadata");
-        if (listOrObject.has("items")) {
-            copyText(listMetadata, metadata, "resourceVersion");
-            copyText(listMetadata, metadata, "continue");
-        }
-        ArrayNode definitions = table.putArray("columnDefinitions");
-        definitions.add(column("Name", "string", "name", "Name of the object.", 0));
-        columns.forEach(column -> definitions.add(column(
+    @Override
+    public ArrayNode definitions() {
+        ArrayNode definitions = JSON.createArrayNode();
+        definitions.add(TableColumns.column("Name", "string", "name", "Name of the object.", 0));
+        columns.forEach(column -> definitions.add(TableColumns.column(
                 column.path("name").asText(),
                 column.path("type").asText(),
                 column.path("format").asText(""),
                 describe(column),
                 column.path("priority").asInt(0))));
-        ArrayNode rows = table.putArray("rows");
-        List<JsonNode> objects = new ArrayList<>();
-        if (listOrObject.has("items")) {
-            listOrObject.path("items").forEach(objects::add);
-        } else {
-            objects.add(listOrObject);
-        }
-        objects.forEach(object -> rows.add(row(object, includeObject)));
-        return table;
+        return definitions;
     }
 
-    private ObjectNode row(JsonNode object, String includeObject) {
-        ObjectNode row = JSON.createObjectNode();
-        ArrayNode cells = row.putArray("cells");
+    @Override
+    public ArrayNode cells(JsonNode object) {
+        ArrayNode cells = JSON.createArrayNode();
         cells.add(object.path("metadata").path("name").asText());
         columns.forEach(column -> cells.add(cell(column, object)));
-        if ("Object".equals(includeObject)) {
-            row.set("object", object);
-        } else if (!"None".equals(includeObject)) {
-            row.putObject("object")
-                    .put("kind", "PartialObjectMetadata")
-                    .put("apiVersion", "meta.k8s.io/v1")
-                    .set("metadata", object.path("metadata"));
-        }
-        return row;
+        return cells;
     }
 
     /** The cell of one column, typed as kube-apiserver types it; null (printed as &lt;none&gt;) without a value. */
@@ -111,22 +81,7 @@ final class CustomResourceTable {
                 : description;
     }
 
-    private static ObjectNode column(String name, String type, String format, String description, int priority) {
-        return JSON.createObjectNode()
-                .put("name", name)
-                .put("type", type)
-                .put("format", format)
-                .put("description", description)
-                .put("priority", priority);
-    }
-
     private static JsonNode ageColumn() {
         return JSON.createObjectNode().put("name", "Age").put("type", "date").put("jsonPath", AGE_PATH);
-    }
-
-    private static void copyText(JsonNode from, ObjectNode to, String field) {
-        if (from.hasNonNull(field)) {
-            to.put(field, from.path(field).asText());
-        }
     }
 }

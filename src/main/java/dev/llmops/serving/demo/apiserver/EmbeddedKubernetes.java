@@ -5,9 +5,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,13 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
 
 /**
- * A Kubernetes API on a loopback port with no cluster behind it: the fabric8 mock server in CRUD mode (with
- * server-side apply for one manager), with this project's CRDs installed, and the discovery, OpenAPI, Table and pod log
- * answers kubectl needs. Nothing schedules or runs pods; the stand-ins in this package do.
+ * A Kubernetes API on a loopback port with no cluster behind it: the fabric8 mock server's store in CRUD mode (with
+ * server-side apply for one manager, and garbage collection by owner references), with this project's CRDs
+ * installed, and the discovery, OpenAPI, Table, watch and pod log answers kubectl needs. Nothing schedules or runs
+ * pods; the stand-ins in this package do.
  */
 public final class EmbeddedKubernetes implements AutoCloseable {
 
@@ -32,32 +29,39 @@ public final class EmbeddedKubernetes implements AutoCloseable {
             "/crds/benchmarkruns.serving.llmops.dev-v1.yml",
             "/crds/servingexperiments.serving.llmops.dev-v1.yml");
 
-    private final KubernetesMockServer server;
+    private final ApiHttpServer server;
     private final KubernetesApiDispatcher dispatcher;
+    private final String url;
     private final KubernetesClient client;
 
-    private EmbeddedKubernetes(KubernetesMockServer server, KubernetesApiDispatcher dispatcher) {
+    private EmbeddedKubernetes(ApiHttpServer server, KubernetesApiDispatcher dispatcher, String url) {
         this.server = server;
         this.dispatcher = dispatcher;
+        this.url = url;
         this.client = new KubernetesClientBuilder().withConfig(clientConfig()).build();
     }
 
     /** Starts the API on 127.0.0.1 (port 0 picks a free one) and installs the CRDs. */
     public static EmbeddedKubernetes start(int port) {
-        var dispatcher = new KubernetesApiDispatcher(new ApplyAwareCrudDispatcher(), Clock.systemUTC());
-        var server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+        var store = new ApplyAwareCrudDispatcher();
+        var dispatcher = new KubernetesApiDispatcher(store, Clock.systemUTC());
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        ApiHttpServer server;
         try {
-            server.init(InetAddress.getLoopbackAddress(), port);
+            server = ApiHttpServer.start(loopback, port, dispatcher, new HttpWatches(store, dispatcher.tables()));
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot start the embedded Kubernetes API on port " + port, e);
         }
-        EmbeddedKubernetes kubernetes = new EmbeddedKubernetes(server, dispatcher);
+        String host =
+                loopback.getHostAddress().equals("127.0.0.1") ? "localhost" : "[" + loopback.getHostAddress() + "]";
+        EmbeddedKubernetes kubernetes =
+                new EmbeddedKubernetes(server, dispatcher, "http://" + host + ":" + server.port());
         kubernetes.installCrds();
         return kubernetes;
     }
 
     public String url() {
-        return server.url("/").replaceAll("/$", "");
+        return url;
     }
 
     public KubernetesClient client() {
@@ -127,6 +131,6 @@ public final class EmbeddedKubernetes implements AutoCloseable {
     @Override
     public void close() {
         client.close();
-        server.destroy();
+        server.close();
     }
 }

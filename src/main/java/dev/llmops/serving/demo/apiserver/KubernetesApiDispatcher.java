@@ -11,8 +11,6 @@ import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Answers each request the way kube-apiserver would, so that kubectl works against the embedded API: the version,
@@ -21,38 +19,51 @@ import java.util.regex.Pattern;
  */
 final class KubernetesApiDispatcher extends Dispatcher {
 
-    /** A custom resource list or object: group, version, namespace (optional), plural, name (optional). */
-    private static final Pattern CUSTOM_RESOURCE_PATH =
-            Pattern.compile("^/apis/([^/]+)/([^/]+)(?:/namespaces/([^/]+))?/([^/]+)(?:/([^/]+))?$");
-
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CONTENT_TYPE = "Content-Type";
 
     private final ApplyAwareCrudDispatcher store;
-    private final InstalledCrds crds;
+    private final ServerSideTables tables;
+    private final ListKinds lists;
     private final ApiDiscovery discovery;
     private final OpenApiV3 openApi;
     private final PodLogEndpoint podLogs;
     private final EventFieldSelector events;
-    private final Clock clock;
 
     KubernetesApiDispatcher(ApplyAwareCrudDispatcher store, Clock clock) {
         this.store = store;
-        this.crds = new InstalledCrds(store);
+        InstalledCrds crds = new InstalledCrds(store);
+        this.tables = new ServerSideTables(crds, clock);
+        this.lists = new ListKinds(crds);
         this.discovery = new ApiDiscovery(crds);
         this.openApi = new OpenApiV3(crds);
         this.podLogs = new PodLogEndpoint(store);
         this.events = new EventFieldSelector(store);
-        this.clock = clock;
+    }
+
+    ServerSideTables tables() {
+        return tables;
     }
 
     void readPodLogsFrom(PodLogSource source) {
         podLogs.readFrom(source);
     }
 
+    /** The answer to the request, always typed: kubectl decodes an answer without Content-Type as protobuf. */
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        MockResponse response = answer(request);
+        if (response.getBody() != null && response.header(CONTENT_TYPE) == null) {
+            response.setHeader(CONTENT_TYPE, "application/json");
+        }
+        return response;
+    }
+
+    private MockResponse answer(RecordedRequest request) {
         if (request.method() != HttpMethod.GET) {
-            return store.dispatch(request);
+            MockResponse written = store.dispatch(request);
+            store.garbage().collect();
+            return written;
         }
         ApiRequestLine line = ApiRequestLine.parse(request.getPath());
         String path = line.path();
@@ -72,7 +83,10 @@ final class KubernetesApiDispatcher extends Dispatcher {
             return events.list(line, request.getPath());
         }
         MockResponse stored = store.dispatch(request);
-        return asksForTable(request, line) && stored.code() == HttpURLConnection.HTTP_OK ? table(line, stored) : stored;
+        if (asksForTable(request, line) && stored.code() == HttpURLConnection.HTTP_OK) {
+            return table(line, stored);
+        }
+        return stored.getWebSocketListener() == null ? lists.typed(path, stored) : stored;
     }
 
     private static boolean asksForTable(RecordedRequest request, ApiRequestLine line) {
@@ -81,24 +95,20 @@ final class KubernetesApiDispatcher extends Dispatcher {
         return accept != null && accept.contains("as=Table") && !watch;
     }
 
-    /** The Table of a custom resource list or object; other kinds answer with the stored JSON, which kubectl prints. */
+    /** The Table of a list or object of a kind with server-side printing; other kinds answer with the stored JSON. */
     private MockResponse table(ApiRequestLine line, MockResponse stored) {
-        Matcher resource = CUSTOM_RESOURCE_PATH.matcher(line.path());
-        if (!resource.matches()) {
-            return stored;
-        }
-        Optional<ServedCrdVersion> crd = crds.find(resource.group(1), resource.group(2), resource.group(4));
-        if (crd.isEmpty()) {
+        Optional<TableColumns> columns = tables.forPath(line.path());
+        if (columns.isEmpty()) {
             return stored;
         }
         try {
             JsonNode listOrObject = JSON.readTree(stored.getBody().readUtf8());
             return ApiResponses.json(
                     HttpURLConnection.HTTP_OK,
-                    new CustomResourceTable(crd.get(), clock.instant())
-                            .of(listOrObject, line.parameter("includeObject").orElse("")));
+                    columns.get()
+                            .table(listOrObject, line.parameter("includeObject").orElse("")));
         } catch (IOException e) {
-            throw new UncheckedIOException("The stored " + crd.get().plural() + " are not JSON", e);
+            throw new UncheckedIOException("The stored " + line.path() + " is not JSON", e);
         }
     }
 

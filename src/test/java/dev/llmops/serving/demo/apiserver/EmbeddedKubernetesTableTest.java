@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.demo.ExampleResourcesWithStatus;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** kubectl get receives the Table kube-apiserver builds from a CRD's printer columns. */
+/** kubectl get receives the Table kube-apiserver builds from a CRD's printer columns or a built-in kind's printer. */
 class EmbeddedKubernetesTableTest {
 
     /** The Accept header of kubectl get. */
@@ -143,12 +146,168 @@ class EmbeddedKubernetesTableTest {
     }
 
     @Test
-    void withoutTheTableMediaTypeTheListIsPlainJson() {
+    void withoutTheTableMediaTypeTheListIsTheKindsTypedList() {
         JsonNode list = api.json(RUNS);
 
-        assertThat(list.path("kind").asText()).isNotEqualTo("Table");
+        assertThat(list.path("kind").asText()).isEqualTo("BenchmarkRunList");
+        assertThat(list.path("apiVersion").asText()).isEqualTo("serving.llmops.dev/v1alpha1");
         assertThat(list.path("items").get(0).path("metadata").path("name").asText())
                 .isEqualTo(ExampleResourcesWithStatus.RUN);
+    }
+
+    @Test
+    void podsPrintReadyStatusRestartsAndAgeAsKubectlShowsThem() {
+        kubernetes
+                .client()
+                .pods()
+                .inNamespace(NAMESPACE)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("sglang-0")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-node-0")
+                        .addNewContainer()
+                        .withName("sglang")
+                        .withImage("lmsysorg/sglang")
+                        .endContainer()
+                        .addNewContainer()
+                        .withName("metrics")
+                        .withImage("exporter")
+                        .endContainer()
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .withPodIP("127.0.0.7")
+                        .addNewContainerStatus()
+                        .withName("sglang")
+                        .withReady(true)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning()
+                        .endRunning()
+                        .endState()
+                        .endContainerStatus()
+                        .addNewContainerStatus()
+                        .withName("metrics")
+                        .withReady(false)
+                        .withRestartCount(2)
+                        .withNewState()
+                        .withNewWaiting()
+                        .withReason("CrashLoopBackOff")
+                        .endWaiting()
+                        .endState()
+                        .endContainerStatus()
+                        .endStatus()
+                        .build())
+                .create();
+
+        JsonNode table = api.json("/api/v1/namespaces/" + NAMESPACE + "/pods/sglang-0", TABLE);
+
+        assertThat(texts(table.path("columnDefinitions"), "name"))
+                .containsExactly(
+                        "Name",
+                        "Ready",
+                        "Status",
+                        "Restarts",
+                        "Age",
+                        "IP",
+                        "Node",
+                        "Nominated Node",
+                        "Readiness Gates");
+        assertThat(texts(table.path("rows").get(0).path("cells"), null))
+                .containsExactly(
+                        "sglang-0",
+                        "1/2",
+                        "CrashLoopBackOff",
+                        "2",
+                        cellAge(table),
+                        "127.0.0.7",
+                        "gpu-node-0",
+                        "<none>",
+                        "<none>");
+    }
+
+    @Test
+    void eventsPrintLastSeenTypeReasonObjectAndMessage() {
+        kubernetes
+                .client()
+                .resource(new EventBuilder()
+                        .withNewMetadata()
+                        .withName("qwen3-8b.1")
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .withNewInvolvedObject()
+                        .withKind("ModelServer")
+                        .withName("qwen3-8b")
+                        .endInvolvedObject()
+                        .withType("Warning")
+                        .withReason("InsufficientGPUs")
+                        .withMessage("No node has 1 free GPU ")
+                        .withCount(3)
+                        .withFirstTimestamp("2026-01-01T00:00:00Z")
+                        .withLastTimestamp("2026-01-01T00:00:00Z")
+                        .withNewSource()
+                        .withComponent("llm-serving-operator")
+                        .endSource()
+                        .build())
+                .create();
+
+        JsonNode table = api.json("/api/v1/namespaces/" + NAMESPACE + "/events", TABLE);
+
+        assertThat(table.path("columnDefinitions"))
+                .filteredOn(column -> column.path("priority").asInt() == 0)
+                .extracting(column -> column.path("name").asText())
+                .containsExactly("Last Seen", "Type", "Reason", "Object", "Message");
+        JsonNode cells = table.path("rows").get(0).path("cells");
+        assertThat(cells.get(0).asText()).matches("\\d+d");
+        assertThat(texts(cells, null).subList(1, 9))
+                .containsExactly(
+                        "Warning",
+                        "InsufficientGPUs",
+                        "modelserver/qwen3-8b",
+                        "",
+                        "llm-serving-operator",
+                        "No node has 1 free GPU",
+                        cells.get(0).asText(),
+                        "3");
+    }
+
+    @Test
+    void nodesPrintStatusRolesAgeAndVersion() {
+        kubernetes
+                .client()
+                .nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName("gpu-node-0")
+                        .addToLabels("node-role.kubernetes.io/gpu", "")
+                        .endMetadata()
+                        .withNewStatus()
+                        .addNewCondition()
+                        .withType("Ready")
+                        .withStatus("True")
+                        .endCondition()
+                        .withNewNodeInfo()
+                        .withKubeletVersion("v1.36.0")
+                        .endNodeInfo()
+                        .endStatus()
+                        .build())
+                .create();
+
+        JsonNode table = api.json("/api/v1/nodes", TABLE);
+
+        assertThat(table.path("columnDefinitions"))
+                .filteredOn(column -> column.path("priority").asInt() == 0)
+                .extracting(column -> column.path("name").asText())
+                .containsExactly("Name", "Status", "Roles", "Age", "Version");
+        assertThat(texts(table.path("rows").get(0).path("cells"), null).subList(0, 5))
+                .containsExactly(
+                        "gpu-node-0",
+                        "Ready",
+                        "gpu",
+                        table.path("rows").get(0).path("cells").get(3).asText(),
+                        "v1.36.0");
     }
 
     @Test
@@ -157,6 +316,10 @@ class EmbeddedKubernetesTableTest {
 
         assertThat(namespaces.path("kind").asText()).isNotEqualTo("Table");
         assertThat(texts(namespaces.path("items"), null)).isNotEmpty();
+    }
+
+    private static String cellAge(JsonNode table) {
+        return table.path("rows").get(0).path("cells").get(4).asText();
     }
 
     /** The field of each element of an array, or with a null field each element itself, as text. */

@@ -8,8 +8,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * kubectl's table output (one table per kind) as rows of header to cell. Columns are read at the header's offsets,
- * so an empty cell or a value with a space ({@code 5 streams}) stays in its column.
+ * kubectl's table output (one table per kind, each headed by NAME, or by LAST SEEN for events) as rows of header to
+ * cell. Columns are read at the header's offsets, so an empty cell or a value with a space ({@code 5 streams}) stays
+ * in its column.
  */
 public final class KubectlTable {
 
@@ -25,7 +26,7 @@ public final class KubectlTable {
             if (line.isBlank()) {
                 continue;
             }
-            if (line.startsWith("NAME ")) {
+            if (header.isEmpty() || line.startsWith("NAME ") || line.startsWith("LAST SEEN ")) {
                 header = new ArrayList<>();
                 offsets = new ArrayList<>();
                 Matcher cell = HEADER_CELL.matcher(line);
