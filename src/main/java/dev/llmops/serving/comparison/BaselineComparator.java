@@ -1,4 +1,4 @@
-package dev.llmops.serving.operator.benchmark.comparison;
+package dev.llmops.serving.comparison;
 
 import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.contract.CapacityOutcome;
@@ -71,7 +71,7 @@ public final class BaselineComparator {
                 : capacity.concurrency == null ? null : capacity.concurrency.doubleValue();
     }
 
-    static String describe(BaselineComparison comparison) {
+    public static String describe(BaselineComparison comparison) {
         String text = String.format(
                 "peak tok/s %s× and single-stream tok/s %s× the baseline %s",
                 format(comparison.peakThroughputSpeedup), format(comparison.singleStreamSpeedup), comparison.baseline);
