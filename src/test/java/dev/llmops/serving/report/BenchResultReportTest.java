@@ -165,8 +165,8 @@ class BenchResultReportTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         Document page = Jsoup.parse(run.out());
-        assertThat(page.select("svg")).isNotEmpty();
-        assertThat(page.text()).contains("faster");
+        assertThat(page.select("svg circle.point title").eachText())
+                .anySatisfy(bar -> assertThat(bar).matches("c2: [0-9.]+× \\(95 % interval [0-9.]+–[0-9.]+\\), faster"));
     }
 
     @Test
@@ -240,6 +240,22 @@ class BenchResultReportTest {
         for (Cli.Run run : List.of(cut, unreadable, tooBig, notAResult)) {
             assertThat(run.err()).doesNotContain("Exception", "\tat ");
         }
+    }
+
+    @Test
+    void aBenchResultWithAFieldBenchNeverWritesIsRefusedNamingTheField() throws IOException {
+        Path hostile = dir.resolve("hostile.json");
+        Files.writeString(
+                hostile,
+                Files.readString(fast)
+                        .replaceFirst("\"output_throughput\" : [0-9.E]+", "\"output_throughput\" : \"fast\""));
+
+        Cli.Run run = Cli.run("report", "--file", hostile.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err())
+                .isEqualTo("report: " + hostile + " stage single: output_throughput is not a number"
+                        + System.lineSeparator());
     }
 
     @Test
