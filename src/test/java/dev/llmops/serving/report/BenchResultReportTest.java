@@ -165,8 +165,9 @@ class BenchResultReportTest {
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         Document page = Jsoup.parse(run.out());
+        String fasterC2 = "c2: [0-9.]+× \\(95 % interval [0-9.]+–[0-9.]+\\), faster";
         assertThat(page.select("svg circle.point title").eachText())
-                .anySatisfy(bar -> assertThat(bar).matches("c2: [0-9.]+× \\(95 % interval [0-9.]+–[0-9.]+\\), faster"));
+                .anySatisfy(bar -> assertThat(bar).matches(fasterC2));
     }
 
     @Test
@@ -263,6 +264,7 @@ class BenchResultReportTest {
         Cli.Run html = Cli.run("report", "--file", fast.toString());
         Cli.Run md = Cli.run("report", "--file", fast.toString(), "--format", "md");
         Cli.Run csv = Cli.run("report", "--file", fast.toString(), "--format", "csv");
+        Cli.Run llmd = Cli.run("report", "--file", fast.toString(), "--format", "llmd");
 
         assertThat(html.exitCode()).as(html.err()).isZero();
         Document page = Jsoup.parse(html.out());
@@ -275,5 +277,7 @@ class BenchResultReportTest {
                 .containsPattern("(?m)^\\| c2 \\| 2 \\| [0-9]+\\.[0-9] \\| [0-9.]+ \\|");
         assertThat(csv.exitCode()).as(csv.err()).isZero();
         assertThat(csv.out()).containsPattern("(?m)^fast,c2,2,,");
+        assertThat(llmd.exitCode()).as(llmd.err()).isZero();
+        assertThat(llmd.out()).contains("--- # stage c2\n").containsPattern("(?m)^version: \"0.2\"$");
     }
 }
