@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
                     + " (see report compare --help).",
             "With --format llmd, --output FILE.yaml writes one file per stage: FILE_<N>_<stage>.yaml, N from 0.",
             "Given a ServingExperiment, renders the experiment: its variants side by side (time to Ready,"
-                    + " figures, speedup over the baseline with its 95 % interval, acceptance length, output"
+                    + " figures, speedup over the baseline with its 95 %% interval, acceptance length, output"
                     + " agreement, verdict), the winner, the failed variants' diagnoses and, with --runs, the"
                     + " latency-throughput curves of all variants on one chart; CSV has one row per variant and"
                     + " stage, e.g.",

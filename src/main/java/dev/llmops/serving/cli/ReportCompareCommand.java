@@ -35,15 +35,15 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Compare two results of bench --json-out as a BenchmarkRun is compared with its baseline: per stage the"
-                    + " paired speedup of CANDIDATE over BASELINE (above 1: the candidate was faster) with its 95 %"
+                    + " paired speedup of CANDIDATE over BASELINE (above 1: the candidate was faster) with its 95 %%"
                     + " interval and the verdict (faster, slower or no significant difference), and the agreement of"
                     + " the greedy outputs when both ran bench --quality. The intervals, verdicts and agreement need"
                     + " each run's per-request samples, the files bench --samples-out wrote; without them only the"
                     + " ratios of the two results' figures are shown. e.g.",
             "  llm-serving-operator bench ... --json-out a.json --samples-out a.samples",
             "  llm-serving-operator bench ... --json-out b.json --samples-out b.samples",
-            "  llm-serving-operator report compare a.json b.json --baseline-samples a.samples"
-                    + " --candidate-samples b.samples > compare.md",
+            "  llm-serving-operator report compare a.json b.json \\",
+            "    --baseline-samples a.samples --candidate-samples b.samples > compare.md",
             "Two results of different workloads (another --dataset, --seed, --max-tokens, sampling or prompts) sent"
                     + " different requests and are refused, naming what differs. Exit codes: 0 compared, 2 unreadable"
                     + " or incomparable input, 1 the report could not be written."
@@ -52,6 +52,8 @@ public class ReportCompareCommand implements Callable<Integer> {
 
     private static final int INVALID_INPUT = 2;
     private static final int WRITE_FAILED = 1;
+    /** The paired comparison takes a tolerance below 1, so below 100 %. */
+    private static final int MAX_TOLERANCE_PERCENT = 99;
     /** A bench result is a few hundred KiB at most: 128 stages of figures, 1,024 prompts and warnings. */
     private static final int MAX_RESULT_BYTES = 8 * 1024 * 1024;
 
@@ -96,9 +98,9 @@ public class ReportCompareCommand implements Callable<Integer> {
             names = "--tolerance-percent",
             paramLabel = "P",
             defaultValue = "" + ReferenceSpec.DEFAULT_TOLERANCE_PERCENT,
-            description = "A stage is faster or slower only when its throughput's whole 95 % interval lies more than"
-                    + " P % away from no change, as spec.reference.tolerancePercent of a BenchmarkRun. Default:"
-                    + " ${DEFAULT-VALUE}.")
+            description = "A stage is faster (slower) only when its throughput's 95 %% interval lies wholly above"
+                    + " (below) no change and its speedup moved by at least P %%, as with spec.reference"
+                    + ".tolerancePercent of a BenchmarkRun; 0 to 99. Default: ${DEFAULT-VALUE}.")
     int tolerancePercent;
 
     @Option(
@@ -118,8 +120,9 @@ public class ReportCompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        if (tolerancePercent < 0 || tolerancePercent > 100) {
-            err.println("report compare: --tolerance-percent must be 0 to 100, got " + tolerancePercent);
+        if (tolerancePercent < 0 || tolerancePercent > MAX_TOLERANCE_PERCENT) {
+            err.println("report compare: --tolerance-percent must be 0 to " + MAX_TOLERANCE_PERCENT + ", got "
+                    + tolerancePercent);
             return INVALID_INPUT;
         }
         BenchResult before;

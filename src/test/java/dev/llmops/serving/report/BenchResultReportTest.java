@@ -219,6 +219,7 @@ class BenchResultReportTest {
         Cli.Run unreadable = compare(slow.toString(), fast.toString(), "--candidate-samples", garbage.toString());
         Cli.Run tooBig = compare(huge.toString(), fast.toString());
         Cli.Run notAResult = compare(ReportTest.CANDIDATE.toString(), fast.toString());
+        Cli.Run noTolerance = compare(slow.toString(), fast.toString(), "--tolerance-percent", "100");
 
         assertThat(cut.exitCode()).isEqualTo(2);
         assertThat(cut.err())
@@ -238,7 +239,10 @@ class BenchResultReportTest {
                 .startsWith("report compare: " + ReportTest.CANDIDATE + " holds a BenchmarkRun, not a result of bench"
                         + " --json-out")
                 .hasLineCount(1);
-        for (Cli.Run run : List.of(cut, unreadable, tooBig, notAResult)) {
+        assertThat(noTolerance.exitCode()).isEqualTo(2);
+        assertThat(noTolerance.err())
+                .isEqualTo("report compare: --tolerance-percent must be 0 to 99, got 100" + System.lineSeparator());
+        for (Cli.Run run : List.of(cut, unreadable, tooBig, notAResult, noTolerance)) {
             assertThat(run.err()).doesNotContain("Exception", "\tat ");
         }
     }
