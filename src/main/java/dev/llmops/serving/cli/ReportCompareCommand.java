@@ -37,9 +37,9 @@ import picocli.CommandLine.Spec;
             "Compare two results of bench --json-out as a BenchmarkRun is compared with its baseline.",
             "Shows per stage the paired speedup of CANDIDATE over BASELINE (above 1: the candidate was faster)"
                     + " with its 95 %% interval and the verdict (faster, slower or no significant difference), and the"
-                    + " agreement of the greedy outputs when both ran bench --quality. The intervals, verdicts and agreement need"
-                    + " each run's per-request samples, the files bench --samples-out wrote; without them only the"
-                    + " ratios of the two results' figures are shown. e.g.",
+                    + " agreement of the greedy outputs when both ran bench --quality. The intervals, verdicts and"
+                    + " agreement need each run's per-request samples, the files bench --samples-out wrote; without"
+                    + " them only the ratios of the two results' figures are shown. e.g.",
             "  llm-serving-operator bench ... --json-out a.json --samples-out a.samples",
             "  llm-serving-operator bench ... --json-out b.json --samples-out b.samples",
             "  llm-serving-operator report compare a.json b.json \\",
