@@ -51,7 +51,7 @@ if [[ $status -eq 0 ]]; then pass "main job exits 0"; else fail "main job exits 
 sed $'1s/^\(\e\[0m\)*//' "$work/main.out" >"$work/demo.out"
 plain_output "$work/demo.out" "main job's demo"
 expect "$work/main.out" "main job: the autoregressive run succeeded" '^autoregressive +llm-autoregressive +Succeeded '
-expect "$work/main.out" "main job: the EAGLE3 run succeeded with a speedup, its outputs agreeing" '^eagle3 +llm-eagle3 +Succeeded .* [0-9]+\.[0-9]+ +OutputsAgree +Succeeded$'
+expect "$work/main.out" "main job: the EAGLE3 run succeeded with a speedup, its outputs agreeing" '^eagle3 +llm-eagle3 +Succeeded .* [0-9]+\.[0-9]+x \[[0-9.]+, [0-9.]+\] at c[0-9]+ +OutputsAgree +Succeeded$'
 expect "$work/main.out" "main job: live progress while a benchmark runs" 'br/[a-z0-9-]+ Running [0-9]+/[0-9]+ [a-z0-9]+'
 expect "$work/main.out" "main job: the acceptance length of each EAGLE3 stage" '^c8 +8 +[0-9]+ +0 .* [0-9]\.[0-9]{2}$'
 expect "$work/main.out" "main job: a paired speedup with its interval and verdict" '^c8 +Faster +[0-9]+ +[0-9.]+x \[[0-9.]+, [0-9.]+\]'
@@ -65,7 +65,7 @@ if [[ $status -eq 0 ]]; then pass "broken-draft exits 0 (it ended as documented)
 plain_output "$work/broken.out" "broken-draft"
 expect "$work/broken.out" "broken-draft: faster, with an interval" '^c8 +Faster +[0-9]+ +[0-9.]+x \[[0-9.]+, [0-9.]+\]'
 expect "$work/broken.out" "broken-draft: the run is QualitySuspect" '^QualitySuspect True +OutputsDiverge +Greedy outputs diverge'
-expect "$work/broken.out" "broken-draft: get br -o wide shows QUALITY beside the speedup" '^eagle3 +llm-eagle3 +Succeeded .* [0-9.]+ +OutputsDiverge +Succeeded$'
+expect "$work/broken.out" "broken-draft: get br -o wide marks the speedup suspect and shows QUALITY" '^eagle3 +llm-eagle3 +Succeeded .* [0-9.]+x \[[0-9.]+, [0-9.]+\] at c[0-9]+ \(suspect\) +OutputsDiverge +Succeeded$'
 
 log "half-ready scenario: $demo --scenario half-ready"
 status=0
@@ -125,7 +125,7 @@ else
   run_kubectl "the printed command: $printed" bash -c "$printed"
   expect "$work/kubectl.out" "it lists the demo's servers and runs" 'benchmarkrun.serving.llmops.dev/eagle3'
   run_kubectl "kubectl get br -o wide" kubectl --kubeconfig "$kubeconfig" get br -n demo -o wide
-  expect "$work/kubectl.out" "printer columns with the speedup" '^eagle3 +llm-eagle3 +Succeeded .*[0-9]+\.[0-9]+'
+  expect "$work/kubectl.out" "printer columns with the paired speedup and its interval" '^eagle3 +llm-eagle3 +Succeeded .*[0-9]+\.[0-9]+x \[[0-9.]+, [0-9.]+\] at c[0-9]+'
   run_kubectl "kubectl describe ms" kubectl --kubeconfig "$kubeconfig" describe ms llm-eagle3 -n demo
   expect "$work/kubectl.out" "describe shows the conditions" 'GenerationSucceeded'
   run_kubectl "kubectl explain modelserver.spec" kubectl --kubeconfig "$kubeconfig" explain modelserver.spec

@@ -70,17 +70,4 @@ public final class BaselineComparator {
                 ? capacity.requestRate
                 : capacity.concurrency == null ? null : capacity.concurrency.doubleValue();
     }
-
-    public static String describe(BaselineComparison comparison) {
-        String text = String.format(
-                "peak tok/s %s× and single-stream tok/s %s× the baseline %s",
-                format(comparison.peakThroughputSpeedup), format(comparison.singleStreamSpeedup), comparison.baseline);
-        return comparison.capacitySpeedup == null
-                ? text
-                : text + ", capacity " + comparison.capacitySpeedup + "× the baseline's " + comparison.baselineCapacity;
-    }
-
-    private static String format(Double speedup) {
-        return speedup == null ? "n/a" : String.valueOf(speedup);
-    }
 }

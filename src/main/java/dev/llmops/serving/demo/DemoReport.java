@@ -114,7 +114,7 @@ final class DemoReport {
                     status.summary == null ? "" : number(status.summary.singleStreamTokensPerSecond),
                     status.summary == null ? "" : number(status.summary.peakTokensPerSecond),
                     status.summary == null ? "" : text(status.summary.peakConcurrency),
-                    status.comparison == null ? "" : number(status.comparison.peakThroughputSpeedup),
+                    status.comparison == null ? "" : text(status.comparison.speedup),
                     conditionReason(status.conditions, ConditionTypes.QUALITY_SUSPECT),
                     conditionReason(status.conditions, ConditionTypes.READY));
         }

@@ -3,6 +3,7 @@ package dev.llmops.serving.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.contract.CapacityOutcome;
+import dev.llmops.serving.api.contract.PeakRule;
 import dev.llmops.serving.api.contract.PlainNumber;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
@@ -15,6 +16,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.SingleRequestResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -185,6 +187,14 @@ public record BenchResult(BenchmarkRun run, String workload, Map<String, String>
         summary.peakTokensPerSecond = number(document, "peak_output_throughput", source);
         Double peak = number(document, "peak_concurrency", source);
         summary.peakConcurrency = peak == null ? null : peak.intValue();
+        String rule = text(document, "peak_rule", source);
+        summary.peakRule = rule == null
+                ? null
+                : Arrays.stream(PeakRule.values())
+                        .filter(known -> known.name().equals(rule))
+                        .findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException(
+                                source + ": peak_rule " + rule + " is not one bench writes"));
         Double knee = number(document, "knee_concurrency", source);
         summary.kneeConcurrency = knee == null ? null : knee.intValue();
         Double failed = number(document, "failed", source);

@@ -95,6 +95,14 @@ record Comparison(
         return stages.stream().anyMatch(s -> s.paired() != null);
     }
 
+    /**
+     * The name of the stages' throughput figure, the same as in the status and kubectl: paired request by request
+     * where the samples allowed, else the ratio of the two stages' tokens/s.
+     */
+    String throughputFigureName() {
+        return paired() ? "Paired per-stream speedup" : "Aggregate throughput ratio";
+    }
+
     /** Whether either run reported an acceptance length for any stage. */
     boolean acceptanceMeasured() {
         return stages.stream().anyMatch(s -> s.baselineAcceptLength() != null || s.candidateAcceptLength() != null);

@@ -35,7 +35,7 @@ final class ExperimentVariants {
             case TPOT ->
                 "TPOT p50 speedup at " + Format.orMissing(results.judgedStage().orElse(null));
             case Throughput ->
-                "Throughput speedup at "
+                "Paired per-stream speedup at "
                         + Format.orMissing(results.judgedStage().orElse(null));
         };
         return List.of(

@@ -1,5 +1,6 @@
 package dev.llmops.serving.report;
 
+import dev.llmops.serving.api.contract.PeakRule;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.ConfidenceInterval;
 import java.util.Locale;
 
@@ -57,5 +58,17 @@ final class Format {
         }
         int end = Character.isHighSurrogate(text.charAt(MAX_TEXT - 1)) ? MAX_TEXT - 1 : MAX_TEXT;
         return text.substring(0, end) + "… (" + (text.length() - end) + " more characters)";
+    }
+
+    /** " (within the SLO)", " (saturation knee)", " (highest throughput)": which rule chose the peak; "" if unknown. */
+    static String peakRule(PeakRule rule) {
+        if (rule == null) {
+            return "";
+        }
+        return switch (rule) {
+            case WithinSlo -> " (within the SLO)";
+            case Knee -> " (saturation knee)";
+            case HighestThroughput -> " (highest throughput)";
+        };
     }
 }

@@ -181,7 +181,7 @@ public final class HtmlReport {
                     name(run),
                     Format.number(s.singleStreamTokensPerSecond),
                     Format.number(s.peakTokensPerSecond),
-                    Format.integer(s.peakConcurrency),
+                    Format.integer(s.peakConcurrency) + Format.peakRule(s.peakRule),
                     Format.integer(s.kneeConcurrency),
                     Format.integer(s.failedRequests),
                     Format.integer(run.getStatus().sloBrokenAtConcurrency));
@@ -217,7 +217,8 @@ public final class HtmlReport {
         if (!bars.isEmpty()) {
             html.append("<div class=\"charts\">")
                     .append(SvgSpeedupChart.render(
-                            "Throughput speedup" + of + " over " + Format.orMissing(c.baseline()) + " (95 % interval)",
+                            "Paired per-stream speedup" + of + " over " + Format.orMissing(c.baseline())
+                                    + " (95 % interval)",
                             "speedup (×)",
                             bars))
                     .append("</div>");
@@ -246,9 +247,9 @@ public final class HtmlReport {
 
     /** The headline speedups, and the capacities' when both runs searched for one. */
     private static String headline(Comparison c) {
-        StringBuilder html = new StringBuilder("<p>Single-stream speedup <strong>")
+        StringBuilder html = new StringBuilder("<p>Single-stream tok/s ratio <strong>")
                 .append(Format.speedup(c.singleStreamSpeedup()))
-                .append("</strong> · peak throughput speedup <strong>")
+                .append("</strong> · aggregate throughput ratio (peak tok/s) <strong>")
                 .append(Format.speedup(c.peakThroughputSpeedup()))
                 .append("</strong>");
         if (c.capacitySpeedup() != null || c.baselineCapacity() != null) {
@@ -270,7 +271,7 @@ public final class HtmlReport {
                     "Stage",
                     "Concurrency",
                     "Output tok/s",
-                    "Throughput speedup",
+                    c.throughputFigureName(),
                     "TTFT p50 speedup",
                     "TPOT p50 speedup");
             for (Comparison.Stage s : c.stages()) {
@@ -290,7 +291,7 @@ public final class HtmlReport {
                 "Concurrency",
                 "Baseline tok/s",
                 "Candidate tok/s",
-                "Throughput speedup",
+                c.throughputFigureName(),
                 "Baseline TTFT p50 (ms)",
                 "Candidate TTFT p50 (ms)",
                 "TTFT speedup",

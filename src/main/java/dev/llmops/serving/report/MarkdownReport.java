@@ -40,6 +40,7 @@ public final class MarkdownReport {
                 .append(Format.number(summary.peakTokensPerSecond))
                 .append(" tok/s at concurrency ")
                 .append(Format.integer(summary.peakConcurrency))
+                .append(Format.peakRule(summary.peakRule))
                 .append(" · failed requests ")
                 .append(Format.integer(summary.failedRequests))
                 .append("\n\n");
@@ -129,9 +130,9 @@ public final class MarkdownReport {
         String baseline = (c.reference() ? "reference " : "") + code(c.baseline());
         md.append(c.ofCandidate() ? "Against " : code(c.run()) + " against ")
                 .append(baseline)
-                .append(": single-stream ")
+                .append(": single-stream tok/s ratio ")
                 .append(Format.speedup(c.singleStreamSpeedup()))
-                .append(", peak throughput ")
+                .append(", aggregate throughput ratio (peak tok/s) ")
                 .append(Format.speedup(c.peakThroughputSpeedup()));
         if (c.capacitySpeedup() != null || c.baselineCapacity() != null) {
             md.append(", capacity ")
@@ -153,7 +154,7 @@ public final class MarkdownReport {
                             "Concurrency",
                             "Baseline tok/s",
                             "Candidate tok/s",
-                            "Speedup",
+                            c.throughputFigureName(),
                             "TTFT p50 baseline → candidate (ms)",
                             "TTFT p50 speedup",
                             "TPOT p50 baseline → candidate (ms)",
@@ -174,7 +175,13 @@ public final class MarkdownReport {
         } else {
             table(
                     md,
-                    List.of("Stage", "Concurrency", "Output tok/s", "Speedup", "TTFT p50 speedup", "TPOT p50 speedup"));
+                    List.of(
+                            "Stage",
+                            "Concurrency",
+                            "Output tok/s",
+                            c.throughputFigureName(),
+                            "TTFT p50 speedup",
+                            "TPOT p50 speedup"));
             for (Comparison.Stage s : c.stages()) {
                 row(
                         md,

@@ -48,7 +48,7 @@ final class Verdicts {
             headers.addAll(List.of(
                     "Verdict",
                     "Pairs",
-                    "Throughput speedup",
+                    "Paired per-stream speedup",
                     "95 % interval",
                     "TPOT p50 speedup",
                     "95 % interval",

@@ -64,6 +64,11 @@ final class ScaleWorkload {
         }
 
         @Override
+        public NetworkPolicies networkPolicy() {
+            return () -> Boolean.parseBoolean(defaultOf(NetworkPolicies.class, "enabled"));
+        }
+
+        @Override
         public Duration stalledRecheck() {
             return Duration.parse(
                     "PT" + defaultOf(OperatorConfig.class, "stalledRecheck").toUpperCase());

@@ -67,7 +67,6 @@ class BaselineComparatorTest {
 
         assertThat(comparison.capacitySpeedup).isEqualTo(1.5);
         assertThat(comparison.baselineCapacity).isEqualTo("24 streams");
-        assertThat(BaselineComparator.describe(comparison)).endsWith("capacity 1.5× the baseline's 24 streams");
 
         eagle.capacity = capacity(CapacityMode.Rate, null, 6.0, CapacityOutcome.BudgetExhausted, ">=6 req/s");
         autoregressive.capacity = capacity(CapacityMode.Rate, null, 2.5, CapacityOutcome.Found, "2.5 req/s");

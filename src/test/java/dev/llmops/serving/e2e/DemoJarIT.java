@@ -32,7 +32,8 @@ class DemoJarIT {
     private static final Pattern LOG_LINE =
             Pattern.compile("(?m)^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} +(TRACE|DEBUG|INFO|WARN|ERROR) ");
     private static final Pattern EAGLE3_ROW = Pattern.compile(
-            "(?m)^eagle3 +llm-eagle3 +Succeeded +\\S+ +\\S+ +\\S+ +\\d+ +(\\d+\\.\\d+) +OutputsAgree +Succeeded$");
+            "(?m)^eagle3 +llm-eagle3 +Succeeded +\\S+ +\\S+ +\\S+ +\\d+ +(\\d+\\.\\d+)x \\[\\S+, \\S+\\] at c\\d+"
+                    + " +OutputsAgree +Succeeded$");
     private static final String ESC = "\u001b";
 
     @Test

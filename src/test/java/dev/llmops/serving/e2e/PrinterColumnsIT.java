@@ -71,7 +71,8 @@ class PrinterColumnsIT {
         runStatus.capacity = new CapacityResult();
         runStatus.capacity.load = "24 streams";
         runStatus.comparison = new BaselineComparison();
-        runStatus.comparison.peakThroughputSpeedup = 1.62;
+        runStatus.comparison.peakThroughputSpeedup = 1.58;
+        runStatus.comparison.speedup = "1.62x [1.50, 1.75] at c48 (suspect)";
         runStatus.conditions = List.of(
                 new ConditionBuilder()
                         .withType("Ready")
@@ -153,7 +154,7 @@ class PrinterColumnsIT {
         assertThat(rows)
                 .singleElement()
                 .satisfies(run -> assertThat(run)
-                        .containsEntry("SPEEDUP", "1.62")
+                        .containsEntry("SPEEDUP", "1.62x [1.50, 1.75] at c48 (suspect)")
                         .containsEntry("QUALITY", "OutputsDiverge")
                         .containsEntry("REASON", "Succeeded"));
     }
@@ -186,7 +187,7 @@ class PrinterColumnsIT {
         assertThat(server)
                 .containsEntry("REASON", "InsufficientGPUs")
                 .containsEntry("ENDPOINT", "http://qwen3-8b." + namespace.name() + ".svc:30000");
-        assertThat(run).containsEntry("SPEEDUP", "1.62");
+        assertThat(run).containsEntry("SPEEDUP", "1.62x [1.50, 1.75] at c48 (suspect)");
     }
 
     private static <T extends HasMetadata> T create(

@@ -85,19 +85,16 @@ class NetworkPolicyChartTest {
     }
 
     @Test
-    void thePodsOfAMultiNodeReplicaReachTheirLeaderOnEveryPort() {
-        NetworkPolicy policy = RenderedChart.render(Map.of("networkPolicy.enabled", true))
-                .all(NetworkPolicy.class)
-                .findFirst()
-                .orElseThrow();
-        NetworkPolicyIngressRule replica = policy.getSpec().getIngress().get(1);
+    void theNamespacePolicyOpensTheHttpPortOnlyAndTheOperatorIsToldToIsolateMultiNodeServers() {
+        RenderedChart chart = RenderedChart.render(Map.of("networkPolicy.enabled", true));
+        NetworkPolicy policy = chart.all(NetworkPolicy.class).findFirst().orElseThrow();
 
-        assertThat(replica.getPorts()).isNullOrEmpty();
-        assertThat(replica.getFrom()).singleElement().satisfies(peer -> {
-            assertThat(peer.getNamespaceSelector()).isNull();
-            assertThat(selects(peer.getPodSelector(), WORKER_POD)).isTrue();
-            assertThat(selects(peer.getPodSelector(), RUNNER_POD)).isFalse();
-        });
+        assertThat(policy.getSpec().getIngress())
+                .as("no rule lets one server's pods reach another server's pods on every port")
+                .hasSize(1);
+        assertThat(HelmChartTest.env(chart.operatorContainer())).containsEntry("LLMOPS_NETWORK_POLICY_ENABLED", "true");
+        assertThat(HelmChartTest.env(RenderedChart.render(Map.of()).operatorContainer()))
+                .doesNotContainKey("LLMOPS_NETWORK_POLICY_ENABLED");
     }
 
     @Test

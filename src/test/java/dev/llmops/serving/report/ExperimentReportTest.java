@@ -44,7 +44,7 @@ class ExperimentReportTest {
                         "Single-stream tok/s",
                         "Peak tok/s",
                         "Capacity",
-                        "Throughput speedup at c32",
+                        "Paired per-stream speedup at c32",
                         "95 % interval",
                         "Acceptance length",
                         "Outputs identical",

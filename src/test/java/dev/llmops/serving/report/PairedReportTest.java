@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class PairedReportTest {
 
     static final Path PAIRED = Path.of("src/test/resources/report/benchmarkrun-eagle3-paired.yaml");
-    private static final String BASELINE_CHART = "Throughput speedup over kimi-k2-autoregressive (95 % interval)";
+    private static final String BASELINE_CHART =
+            "Paired per-stream speedup over kimi-k2-autoregressive (95 % interval)";
 
     @Test
     void htmlTabulatesEachStagesIntervalsVerdictAndAcceptance() throws IOException {
@@ -97,8 +98,9 @@ class PairedReportTest {
                 assertThat(parity).isBetween(ends.get(1), ends.get(0));
             }
         }
-        assertThat(html.select("svg.chart[data-title=\"Throughput speedup over kimi-k2-eagle3-v1 (95 % interval)\"]"
-                        + " g.interval"))
+        assertThat(html.select(
+                        "svg.chart[data-title=\"Paired per-stream speedup over kimi-k2-eagle3-v1 (95 % interval)\"]"
+                                + " g.interval"))
                 .extracting(g -> g.attr("data-stage"))
                 .as("a stage without an interval has no bar")
                 .containsExactly("c8");
@@ -126,14 +128,15 @@ class PairedReportTest {
         String md = MarkdownReport.render(load(), Optional.empty());
 
         assertThat(md)
-                .contains("| Stage | Verdict | Pairs | Throughput speedup | 95 % interval | TPOT p50 speedup | "
+                .contains("| Stage | Verdict | Pairs | Paired per-stream speedup | 95 % interval | TPOT p50 speedup | "
                         + "95 % interval | TTFT p50 speedup | 95 % interval | Acceptance baseline | "
                         + "Acceptance candidate |")
                 .contains("| c8 | faster | 400 | 1.74× | 1.70–1.78 | 1.75× | 1.71–1.79 | 0.96× | 0.93–0.99 | "
                         + "— | 3.05 |")
                 .contains("| c8 | slower | 400 | 0.81× | 0.78–0.84 | 0.80× | 0.77–0.83 | 0.97× | 0.94–1.00 | "
                         + "3.90 | 3.05 |")
-                .contains("Against reference `kimi-k2-eagle3-v1`: single-stream 0.99×, peak throughput 0.83×")
+                .contains(
+                        "Against reference `kimi-k2-eagle3-v1`: single-stream tok/s ratio 0.99×, aggregate throughput ratio (peak tok/s) 0.83×")
                 .contains("⚠ stage single has 4 paired requests, fewer than 5: no interval or verdict")
                 .contains("Greedy outputs of 5 prompts: 80.0 % identical")
                 .contains("#### Verdicts\n\n- **Regressed True** (Regressed): stage c8: throughput 0.81x");
@@ -161,7 +164,8 @@ class PairedReportTest {
         Document html = Jsoup.parse(HtmlReport.render(load(ReportTest.CANDIDATE), Optional.empty()));
 
         assertThat(html.select("h2")).extracting(Element::text).noneMatch(h -> h.startsWith("Paired"));
-        assertThat(html.select("svg.chart[data-title^=\"Throughput speedup\"]")).isEmpty();
+        assertThat(html.select("svg.chart[data-title^=\"Paired per-stream speedup\"]"))
+                .isEmpty();
     }
 
     private static Document html() throws IOException {

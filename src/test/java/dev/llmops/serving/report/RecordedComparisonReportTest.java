@@ -36,9 +36,9 @@ class RecordedComparisonReportTest {
         assertThat(row(html, "Compared with kimi-k2-autoregressive", "c8"))
                 .containsExactly(
                         "c8", "8", "402.5", "702.0", "1.60×", "380.0", "395.0", "1.10×", "19.4", "11.1", "1.75×");
-        assertThat(html.text()).contains("Single-stream speedup 2.50×").doesNotContain(NOT_RECORDED);
+        assertThat(html.text()).contains("Single-stream tok/s ratio 2.50×").doesNotContain(NOT_RECORDED);
         assertThat(md)
-                .contains("Against `kimi-k2-autoregressive`: single-stream 2.50×")
+                .contains("Against `kimi-k2-autoregressive`: single-stream tok/s ratio 2.50×")
                 .contains("| c8 | 8 | 402.5 | 702.0 | 1.60× | 380.0 → 395.0 | 1.10× | 19.4 → 11.1 | 1.75× |");
     }
 
@@ -53,7 +53,8 @@ class RecordedComparisonReportTest {
 
         assertThat(html.text()).contains("capacity speedup 1.50× (capacity of kimi-k2-autoregressive: 16 streams)");
         assertThat(md)
-                .contains("peak throughput 1.43×, capacity 1.50× (capacity of `kimi-k2-autoregressive`: 16 streams)");
+                .contains(
+                        "aggregate throughput ratio (peak tok/s) 1.43×, capacity 1.50× (capacity of `kimi-k2-autoregressive`: 16 streams)");
     }
 
     @Test
@@ -117,7 +118,7 @@ class RecordedComparisonReportTest {
                         "c8", "8", "402.5", "702.0", "1.74×", "380.0", "395.0", "0.96×", "19.4", "11.1", "1.75×");
         assertThat(html.text()).doesNotContain(NOT_RECORDED);
         assertThat(md)
-                .contains("`kimi-k2-eagle3` against `kimi-k2-autoregressive`: single-stream 1.94×")
+                .contains("`kimi-k2-eagle3` against `kimi-k2-autoregressive`: single-stream tok/s ratio 1.94×")
                 .contains("| c8 | 8 | 402.5 | 702.0 | 1.74× |")
                 .contains("| c64 | 64 | 1195.0 | 2900.0 |");
     }

@@ -138,7 +138,8 @@ class ReportTest {
         assertThat(c8.select("td").eachText())
                 .containsExactly(
                         "c8", "8", "402.5", "702.0", "1.74×", "380.0", "395.0", "0.96×", "19.4", "11.1", "1.75×");
-        assertThat(html.text()).contains("Single-stream speedup 1.94×", "peak throughput speedup 1.43×");
+        assertThat(html.text())
+                .contains("Single-stream tok/s ratio 1.94×", "aggregate throughput ratio (peak tok/s) 1.43×");
     }
 
     @Test
@@ -207,7 +208,9 @@ class ReportTest {
                 .contains(
                         "| single | 1 | 61.2 | 118.4 | 1.94× | 210.0 → 205.0 | 1.02× | 16.1 → 8.3 | 1.94× |",
                         "| c48 | 48 | 1180.4 | 1702.3 | 1.44× | 1650.0 → 1890.0 | 0.87× | 38.8 → 27.4 | 1.42× |");
-        assertThat(md).contains("Against `kimi-k2-autoregressive`: single-stream 1.94×, peak throughput 1.43×");
+        assertThat(md)
+                .contains(
+                        "Against `kimi-k2-autoregressive`: single-stream tok/s ratio 1.94×, aggregate throughput ratio (peak tok/s) 1.43×");
     }
 
     @Test
@@ -216,7 +219,7 @@ class ReportTest {
 
         assertThat(md)
                 .contains(
-                        "| Stage | Concurrency | Output tok/s | Speedup | TTFT p50 speedup | TPOT p50 speedup |",
+                        "| Stage | Concurrency | Output tok/s | Aggregate throughput ratio | TTFT p50 speedup | TPOT p50 speedup |",
                         "| c16 | 16 | 1121.6 | 1.63× | 0.93× | 1.63× |");
     }
 

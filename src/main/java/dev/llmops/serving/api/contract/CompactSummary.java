@@ -105,6 +105,7 @@ public record CompactSummary(
             @JsonProperty("sstps") Double singleStreamTokensPerSecond,
             @JsonProperty("peak") Double peakTokensPerSecond,
             @JsonProperty("peakc") Integer peakConcurrency,
+            @JsonProperty("peakby") PeakRule peakRule,
             @JsonProperty("knee") Integer kneeConcurrency,
             @JsonProperty("fail") int failedRequests) {}
 }

@@ -113,6 +113,7 @@ public final class BenchmarkResults {
         result.singleStreamTokensPerSecond = headline.singleStreamTokensPerSecond();
         result.peakTokensPerSecond = headline.peakTokensPerSecond();
         result.peakConcurrency = headline.peakConcurrency();
+        result.peakRule = headline.peakRule();
         result.kneeConcurrency = headline.kneeConcurrency();
         result.failedRequests = headline.failedRequests();
         return result;

@@ -16,6 +16,8 @@ public interface OperatorConfig {
 
     Benchmark benchmark();
 
+    NetworkPolicies networkPolicy();
+
     /**
      * How long after its retries are used up a Stalled ModelServer or BenchmarkRun is reconciled again, for causes
      * outside its spec (a denying admission webhook, a quota, a missing permission) that may go away; any change to
@@ -39,6 +41,16 @@ public interface OperatorConfig {
         /** Image that runs {@code bench}: the operator's own image. */
         @WithDefault("ghcr.io/llmops-dev/llm-serving-operator:0.1.0")
         String image();
+    }
+
+    /** Whether the platform restricts traffic to the SGLang pods with NetworkPolicies (Helm value networkPolicy). */
+    interface NetworkPolicies {
+        /**
+         * Set with the chart's networkPolicy.enabled: besides the chart's policy for the servers' HTTP port, each
+         * multi-node ModelServer gets a NetworkPolicy that lets its own pods, and no others, reach each other.
+         */
+        @WithDefault("false")
+        boolean enabled();
     }
 
     /** How the BenchmarkRun controller follows a running benchmark. */

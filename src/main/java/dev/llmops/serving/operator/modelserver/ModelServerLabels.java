@@ -63,6 +63,11 @@ public final class ModelServerLabels {
         return DerivedNames.dns1035Label(server.getMetadata().getName(), LETTER_PREFIX, LEADER_WORKER_SET_MAX);
     }
 
+    /** The NetworkPolicy that lets the pods of one multi-node server reach each other. */
+    public static String replicaNetworkPolicyName(ModelServer server) {
+        return DerivedNames.fit(server.getMetadata().getName(), "-replica", DerivedNames.SUBDOMAIN_MAX);
+    }
+
     public static String modelCacheClaimName(ModelServer server) {
         return DerivedNames.fit(server.getMetadata().getName(), "-model-cache", DerivedNames.SUBDOMAIN_MAX);
     }

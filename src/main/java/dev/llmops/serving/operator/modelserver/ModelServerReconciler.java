@@ -65,7 +65,11 @@ import java.util.stream.Stream;
                     type = LeaderWorkerSetDependent.class,
                     reconcilePrecondition = MultiNodeReplicas.class,
                     activationCondition = LeaderWorkerSetInstalled.class),
-            @Dependent(name = "service", type = ServerServiceDependent.class)
+            @Dependent(name = "service", type = ServerServiceDependent.class),
+            @Dependent(
+                    name = "replica-networkpolicy",
+                    type = ReplicaNetworkPolicyDependent.class,
+                    reconcilePrecondition = ReplicaNetworkPolicyWanted.class)
         })
 @ControllerConfiguration(name = "modelserver")
 @RBACRule(
@@ -95,6 +99,10 @@ import java.util.stream.Stream;
 @RBACRule(
         apiGroups = "",
         resources = {"services"},
+        verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
+@RBACRule(
+        apiGroups = "networking.k8s.io",
+        resources = {"networkpolicies"},
         verbs = {"get", "list", "watch", "create", "patch", "update", "delete"})
 @RBACRule(
         apiGroups = "",

@@ -2,12 +2,12 @@ package dev.llmops.serving.runner.output;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.llmops.serving.api.contract.RunPlan;
+import dev.llmops.serving.api.contract.PeakRule;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import dev.llmops.serving.runner.plan.PeakStage;
 import dev.llmops.serving.runner.plan.SaturationKnee;
 import dev.llmops.serving.runner.plan.Slo;
 import dev.llmops.serving.runner.workload.WorkloadDigest;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -21,8 +21,9 @@ import java.util.TreeMap;
  * @param workload the digest of what decided each request's content, as in the samples: two results of one workload
  *     sent the same requests
  * @param singleStreamTokensPerSecond mean tokens/s of the successful single-request prompts
- * @param peakOutputThroughput highest output tokens/s of the closed-loop levels and rates
- * @param peakStage the stage where the peak was reached
+ * @param peakOutputThroughput output tokens/s at the peak stage
+ * @param peakStage the stage the peak is reported at, see {@link PeakStage}
+ * @param peakRule which rule chose the peak stage
  * @param kneeConcurrency see {@link SaturationKnee}
  * @param slo the SLO's limits and attainment target, when one was given
  * @param capacity the result of the capacity search, when one ran
@@ -46,6 +47,7 @@ public record BenchmarkReport(
         @JsonProperty("peak_output_throughput") Double peakOutputThroughput,
         @JsonProperty("peak_stage") String peakStage,
         @JsonProperty("peak_concurrency") Integer peakConcurrency,
+        @JsonProperty("peak_rule") PeakRule peakRule,
         @JsonProperty("knee_concurrency") Integer kneeConcurrency,
         @JsonProperty("completed") int completed,
         @JsonProperty("failed") int failed,
@@ -66,10 +68,8 @@ public record BenchmarkReport(
                 .mapToDouble(SingleRequestReport::tokensPerSecond)
                 .average();
         Double singleStream = singleStreamMean.isPresent() ? singleStreamMean.getAsDouble() : null;
-        StageReport peak = stages.stream()
-                .filter(stage -> stage.mode() != RunPlan.Mode.SINGLE && stage.completed() > 0)
-                .max(Comparator.comparingDouble(StageReport::outputThroughput))
-                .orElse(null);
+        Integer knee = SaturationKnee.find(stages);
+        PeakStage.Choice peak = PeakStage.choose(stages, knee, config.slo()).orElse(null);
         Map<String, Integer> failures = new TreeMap<>();
         stages.forEach(
                 stage -> stage.failures().forEach((failure, count) -> failures.merge(failure, count, Integer::sum)));
@@ -90,10 +90,11 @@ public record BenchmarkReport(
                 List.copyOf(stages),
                 List.copyOf(singles),
                 singleStream,
-                peak == null ? null : peak.outputThroughput(),
-                peak == null ? null : peak.name(),
-                peak == null ? null : peak.maxConcurrency(),
-                SaturationKnee.find(stages),
+                peak == null ? null : peak.stage().outputThroughput(),
+                peak == null ? null : peak.stage().name(),
+                peak == null ? null : peak.stage().maxConcurrency(),
+                peak == null ? null : peak.rule(),
+                knee,
                 stages.stream().mapToInt(StageReport::completed).sum(),
                 stages.stream().mapToInt(StageReport::failed).sum(),
                 failures,

@@ -47,6 +47,7 @@ public final class CompactSummaryWriter {
                 round(report.singleStreamTokensPerSecond()),
                 round(report.peakOutputThroughput()),
                 report.peakConcurrency(),
+                report.peakRule(),
                 report.kneeConcurrency(),
                 report.failed());
         return fit(new CompactSummary(

@@ -35,6 +35,8 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSet;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.javaoperatorsdk.operator.Operator;
 import io.quarkus.test.junit.QuarkusTest;
@@ -505,10 +507,9 @@ class ModelServerReconcilerTest {
         client.resources(ModelServer.class)
                 .inNamespace("nokey")
                 .withName("qwen3-8b")
-                .edit(edited -> {
-                    edited.getMetadata().setAnnotations(java.util.Map.of("touched", "true"));
-                    return edited;
-                });
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"touched\":\"true\"}}}");
 
         ModelServerStatus noKey =
                 awaitStatus(qwen, s -> s.diagnosis != null && s.diagnosis.message.contains("has no key"));

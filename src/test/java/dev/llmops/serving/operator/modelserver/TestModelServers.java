@@ -51,6 +51,19 @@ final class TestModelServers {
         });
     }
 
+    /** The operator configuration with NetworkPolicies enabled or not; other settings are not used here. */
+    static OperatorConfig networkPolicies(boolean enabled) {
+        OperatorConfig.NetworkPolicies networkPolicy =
+                proxy(OperatorConfig.NetworkPolicies.class, method -> switch (method) {
+                    case "enabled" -> enabled;
+                    default -> throw new UnsupportedOperationException(method);
+                });
+        return proxy(OperatorConfig.class, method -> switch (method) {
+            case "networkPolicy" -> networkPolicy;
+            default -> throw new UnsupportedOperationException(method);
+        });
+    }
+
     private static <T> T proxy(Class<T> type, Function<String, Object> answers) {
         return type.cast(Proxy.newProxyInstance(
                 type.getClassLoader(), new Class<?>[] {type}, (self, method, args) -> answers.apply(method.getName())));

@@ -64,6 +64,20 @@ public final class Reports {
                 null);
     }
 
+    /** A closed-loop level whose requests queue: TTFT p99 as given, the median and E2E unchanged. */
+    public static StageReport queueing(
+            int concurrency, double outputThroughput, double medianE2eMillis, double ttftP99Millis) {
+        return stage(
+                "c" + concurrency,
+                RunPlan.Mode.CLOSED_LOOP,
+                concurrency,
+                outputThroughput,
+                medianE2eMillis,
+                new LatencySummary(123.456, 111.111, 234.567, ttftP99Millis, ttftP99Millis),
+                Map.of(),
+                List.of());
+    }
+
     public static StageReport stage(
             String name,
             RunPlan.Mode mode,
@@ -72,10 +86,31 @@ public final class Reports {
             double medianE2eMillis,
             Map<String, Integer> failures,
             List<String> warnings) {
+        return stage(
+                name,
+                mode,
+                concurrency,
+                outputThroughput,
+                medianE2eMillis,
+                new LatencySummary(123.456, 111.111, 234.567, 345.678, 456.789),
+                failures,
+                warnings);
+    }
+
+    private static StageReport stage(
+            String name,
+            RunPlan.Mode mode,
+            int concurrency,
+            double outputThroughput,
+            double medianE2eMillis,
+            LatencySummary ttft,
+            Map<String, Integer> failures,
+            List<String> warnings) {
         Map<String, LatencySummary> latencies = new LinkedHashMap<>();
-        for (String metric : List.of(StageReport.TTFT, StageReport.TTFC, StageReport.TPOT, StageReport.ITL)) {
+        for (String metric : List.of(StageReport.TTFC, StageReport.TPOT, StageReport.ITL)) {
             latencies.put(metric, new LatencySummary(123.456, 111.111, 234.567, 345.678, 456.789));
         }
+        latencies.put(StageReport.TTFT, ttft);
         latencies.put(
                 StageReport.E2E,
                 new LatencySummary(
@@ -119,5 +154,43 @@ public final class Reports {
                 null,
                 null,
                 null);
+    }
+
+    /** The stage as judged against an SLO: the given share of its requests was good. */
+    public static StageReport withSloAttainment(StageReport s, double attainment) {
+        return new StageReport(
+                s.name(),
+                s.mode(),
+                s.maxConcurrency(),
+                s.requestRate(),
+                s.durationSeconds(),
+                s.completed(),
+                s.failed(),
+                s.failures(),
+                s.totalInputTokens(),
+                s.totalOutputTokens(),
+                s.totalReasoningTokens(),
+                s.requestThroughput(),
+                s.outputThroughput(),
+                s.totalTokenThroughput(),
+                s.achievedConcurrency(),
+                s.drainTailSeconds(),
+                s.shortOutputs(),
+                s.countedOutputs(),
+                s.latencies(),
+                s.errors(),
+                s.clientLagP99Millis(),
+                s.clientLagMaxMillis(),
+                s.clientCpuSeconds(),
+                s.clientCpuUtilisation(),
+                s.warnings(),
+                s.arrival(),
+                s.achievedRequestRate(),
+                attainment,
+                s.goodputRequestRate(),
+                s.goodputOutputThroughput(),
+                s.stoppedEarly(),
+                s.specAcceptLength(),
+                s.server());
     }
 }

@@ -30,6 +30,17 @@ class SaturationKneeTest {
     }
 
     @Test
+    void requestsQueueingForABatchSlotMakeAKneeWhereTheMedianLatencyHasNotMovedYet() {
+        // The demo's autoregressive server batches 32: at c48 a third of the requests wait a whole generation.
+        assertThat(SaturationKnee.find(List.of(
+                        Reports.queueing(16, 765.7, 2670, 128.7),
+                        Reports.queueing(32, 1522.0, 2670, 128.8),
+                        Reports.queueing(48, 1281.0, 2680, 2780),
+                        Reports.queueing(64, 1537.0, 5300, 2780))))
+                .isEqualTo(32);
+    }
+
+    @Test
     void noKneeWhileThroughputKeepsRising() {
         assertThat(SaturationKnee.find(
                         List.of(closedLoop(8, 1000, 100), closedLoop(16, 1900, 110), closedLoop(32, 3500, 130))))

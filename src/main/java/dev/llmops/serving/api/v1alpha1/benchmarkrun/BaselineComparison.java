@@ -22,10 +22,18 @@ public class BaselineComparison {
     @JsonPropertyDescription("Why intervals, verdicts or the quality agreement are missing, when they are.")
     public String message;
 
+    @JsonPropertyDescription(
+            "The headline, as kubectl get -o wide shows it: the paired per-stream speedup at this run's peak "
+                    + "stage (summary.peakConcurrency) with its 95 % interval (2.20x [2.10, 2.31] at c64), else the "
+                    + "aggregate throughput ratio (2.10x aggregate); followed by (suspect) while the run is QualitySuspect.")
+    public String speedup;
+
     @JsonPropertyDescription("Single-stream tokens/s of this run divided by the baseline's.")
     public Double singleStreamSpeedup;
 
-    @JsonPropertyDescription("Peak tokens/s of this run divided by the baseline's.")
+    @JsonPropertyDescription(
+            "Aggregate throughput ratio: this run's peak output tokens/s divided by the baseline's, each "
+                    + "at its own peak stage; not paired and without an interval.")
     public Double peakThroughputSpeedup;
 
     @JsonPropertyDescription("Capacity of this run divided by the baseline's, when both searched in the same mode.")

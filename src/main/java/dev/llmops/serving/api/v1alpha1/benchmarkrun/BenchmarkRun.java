@@ -48,8 +48,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
         type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(
         name = "Speedup",
-        jsonPath = ".status.comparison.peakThroughputSpeedup",
-        type = AdditionalPrinterColumn.Type.NUMBER,
+        jsonPath = ".status.comparison.speedup",
+        type = AdditionalPrinterColumn.Type.STRING,
         priority = 1)
 @AdditionalPrinterColumn(
         name = "Quality",

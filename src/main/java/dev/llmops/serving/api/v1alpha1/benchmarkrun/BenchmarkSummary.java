@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.llmops.serving.api.contract.PeakRule;
 import lombok.EqualsAndHashCode;
 
 /** The headline figures of a run, as shown by kubectl get. */
@@ -12,14 +13,21 @@ public class BenchmarkSummary {
     @JsonPropertyDescription("Mean output tokens per second of the single-request phase.")
     public Double singleStreamTokensPerSecond;
 
-    @JsonPropertyDescription("Highest output tokens per second of the sweep.")
+    @JsonPropertyDescription("Output tokens per second at the peak stage, the stage peakRule chose.")
     public Double peakTokensPerSecond;
 
-    @JsonPropertyDescription("Concurrency level where the peak was reached.")
+    @JsonPropertyDescription("Concurrency level of the peak stage.")
     public Integer peakConcurrency;
 
     @JsonPropertyDescription(
-            "Saturation knee: the level after which throughput stops rising while latency keeps growing.")
+            "Which rule chose the peak stage: WithinSlo (the highest tokens/s among the stages that met "
+                    + "the SLO), Knee (the saturation knee: no SLO met or given) or HighestThroughput (neither; its latency "
+                    + "may be unusable).")
+    public PeakRule peakRule;
+
+    @JsonPropertyDescription(
+            "Saturation knee: the level after which throughput stops rising while latency (E2E or TTFT median, or the "
+                    + "TTFT p99 where queueing shows first) keeps growing.")
     public Integer kneeConcurrency;
 
     @JsonPropertyDescription("Failed requests over all stages.")

@@ -22,8 +22,9 @@ public class StageSpeedup {
             + "spec.reference, its tolerance; absent below 5 pairs or without samples.")
     public SpeedVerdict verdict;
 
-    @JsonPropertyDescription("Output tokens/s of this run divided by the other's: per stream, paired, with samples; "
-            + "the stages' tokens/s without.")
+    @JsonPropertyDescription(
+            "Paired per-stream speedup: output tokens/s per stream of this run divided by the other's, "
+                    + "paired request by request, with samples; without, the aggregate throughput ratio of the stage.")
     public Double throughputSpeedup;
 
     @JsonPropertyDescription("95 % confidence interval of throughputSpeedup.")

@@ -12,7 +12,6 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.QualitySpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ReferenceSpec;
-import dev.llmops.serving.comparison.BaselineComparator;
 import dev.llmops.serving.comparison.PairedSpeedups;
 import dev.llmops.serving.comparison.SamplesRead;
 import dev.llmops.serving.operator.toolkit.Conditions;
@@ -55,6 +54,11 @@ public final class RunComparisons {
         compareWithBaseline(run, status, baseline, own, samplesOf, generation);
         compareWithReference(run, status, reference, own, samplesOf, generation);
         judgeQuality(run, status, generation);
+        for (BaselineComparison comparison : new BaselineComparison[] {status.comparison, status.referenceComparison}) {
+            if (comparison != null) {
+                comparison.speedup = SpeedupHeadline.of(comparison, status);
+            }
+        }
     }
 
     private void compareWithBaseline(
@@ -94,7 +98,7 @@ public final class RunComparisons {
                     compared,
                     Conditions.TRUE,
                     ConditionReasons.COMPARED,
-                    "This run reached " + BaselineComparator.describe(status.comparison) + ".",
+                    SpeedupHeadline.describe(status.comparison, status) + ".",
                     generation);
         } else {
             conditions.set(
