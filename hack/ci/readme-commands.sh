@@ -199,6 +199,36 @@ plain_output "$work/capacity.out" "capacity search"
 # Timers run late on a loaded machine, which only makes TPOT longer: 4 streams is the other possible answer.
 expect "$work/capacity.out" "capacity search: the simulator's capacity, 5 streams" '^capacity: [45] streams \(found after [0-9]+ probes\)'
 
+# --- bench results without a cluster: report compare and report --file (README "Compare two servers") ---
+log "two bench results compared and one rendered, as the README writes it"
+compare="$(readme_block 'Compare a simulated server with one twice as fast')"
+rm -f target/slow.json target/slow.samples target/fast.json target/fast.samples target/compare.md target/fast.html
+status=0
+bash -c "$compare" >"$work/compare.out" 2>"$work/compare.err" || status=$?
+pkill -f 'quarkus-run.jar simulate --port 3000[12] ' || true
+if [[ $status -eq 0 ]]; then pass "simulate, bench twice, report compare and report --file exit 0"; else
+  fail "the comparison exits $status"; tail -20 "$work/compare.err"; fi
+if [[ -f target/compare.md ]]; then
+  plain_output target/compare.md "report compare"
+  expect target/compare.md "report compare: the candidate against the baseline" '^### BenchmarkRun `fast` vs `slow`$'
+  expect target/compare.md "report compare: c4 faster with its interval" '^\| c4 \| faster \| 40 \| [0-9.]+× \| [0-9.]+–[0-9.]+ \|'
+  expect target/compare.md "report compare: the greedy outputs agree" '^Greedy outputs of 3 prompts: 100\.0 % identical'
+else
+  fail "report compare writes target/compare.md"
+fi
+if [[ -f target/fast.html ]]; then
+  expect target/fast.html "report --file renders a bench result as HTML with charts" '<svg'
+else
+  fail "report --file writes target/fast.html"
+fi
+head -c 200 target/fast.json >"$work/truncated.json" 2>/dev/null || true
+status=0
+java -jar $jar report compare "$work/truncated.json" "$work/truncated.json" >"$work/refused.out" 2>"$work/refused.err" || status=$?
+if [[ $status -eq 2 && $(wc -l <"$work/refused.err") -eq 1 ]]; then pass "report compare: a truncated result is one line, exit 2"; else
+  fail "report compare on a truncated result: exit $status"; head -5 "$work/refused.err"; fi
+rm -f target/slow.json target/slow.samples target/fast.json target/fast.samples target/compare.md target/fast.html
+# --- end of bench results without a cluster ---
+
 log "validating the examples, as the README writes it"
 validate="$(readme_block 'Check manifests before applying them')"
 status=0

@@ -97,6 +97,22 @@ class ArchitectureTest {
             .because("a report renders a saved BenchmarkRun anywhere, from its status alone");
 
     @ArchTest
+    static final ArchRule comparisonTalksToNoClusterAndKnowsOnlyTheApiAndTheStatistics = noClasses()
+            .that()
+            .resideInAPackage("dev.llmops.serving.comparison..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(KUBERNETES_CLIENT_AND_QUARKUS)
+            .orShould()
+            .dependOnClassesThat(resideInAPackage(PROJECT)
+                    .and(not(resideInAnyPackage(
+                            "dev.llmops.serving.comparison..",
+                            "dev.llmops.serving.api..",
+                            "dev.llmops.serving.runner.statistics.."))))
+            .because("the operator compares runs in a cluster and report compare two bench results without one, with"
+                    + " the same code");
+
+    @ArchTest
     static final ArchRule commonHelpersDependOnlyOnTheApi = noClasses()
             .that()
             .resideInAPackage("dev.llmops.serving.common..")

@@ -14,7 +14,6 @@ import dev.llmops.serving.report.MarkdownReport;
 import dev.llmops.serving.report.RunLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,21 +25,28 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Turns a BenchmarkRun or a ServingExperiment, finished or not, into a report people read (an HTML page with charts, a
- * Markdown table for a PR) or one that other tools read: CSV for spreadsheets, llm-d's benchmark report for
- * llm-d-benchmark.
+ * Turns a BenchmarkRun or a ServingExperiment, finished or not, or a result of bench, into a report people read (an
+ * HTML page with charts, a Markdown table for a PR) or one that other tools read: CSV for spreadsheets, llm-d's
+ * benchmark report for llm-d-benchmark.
  */
 @Command(
         name = "report",
         mixinStandardHelpOptions = true,
+        subcommands = ReportCompareCommand.class,
         description = {
-            "Render a BenchmarkRun's results as a self-contained HTML report, a Markdown table, CSV (one row per"
-                    + " stage) or llm-d benchmark reports (version 0.2, one YAML document per stage).",
+            "Render a BenchmarkRun's results, or a bench result's, as a self-contained HTML report, a Markdown"
+                    + " table, CSV (one row per stage) or llm-d benchmark reports (version 0.2, one YAML document per"
+                    + " stage); report compare compares two bench results.",
             "Reads the run from standard input unless --file is given, e.g.",
             "  kubectl get benchmarkrun NAME -o yaml | llm-serving-operator report > report.html",
+            "A result of bench --json-out is rendered the same way, as a run named after its file, e.g.",
+            "  llm-serving-operator bench --url URL --model MODEL --json-out r.json",
+            "  llm-serving-operator report --file r.json > r.html",
+            "report compare A.json B.json compares two such results as a run is compared with its baseline"
+                    + " (see report compare --help).",
             "With --format llmd, --output FILE.yaml writes one file per stage: FILE_<N>_<stage>.yaml, N from 0.",
             "Given a ServingExperiment, renders the experiment: its variants side by side (time to Ready,"
-                    + " figures, speedup over the baseline with its 95 % interval, acceptance length, output"
+                    + " figures, speedup over the baseline with its 95 %% interval, acceptance length, output"
                     + " agreement, verdict), the winner, the failed variants' diagnoses and, with --runs, the"
                     + " latency-throughput curves of all variants on one chart; CSV has one row per variant and"
                     + " stage, e.g.",
@@ -71,7 +77,7 @@ public class ReportCommand implements Callable<Integer> {
             names = {"-f", "--file"},
             paramLabel = "FILE",
             converter = FileOptions.Readable.class,
-            description = "BenchmarkRun as YAML or JSON (default: standard input).")
+            description = "BenchmarkRun as YAML or JSON, or a result of bench --json-out (default: standard input).")
     Path file;
 
     @Option(
@@ -79,7 +85,8 @@ public class ReportCommand implements Callable<Integer> {
             paramLabel = "FILE",
             converter = FileOptions.Readable.class,
             description = "A second BenchmarkRun shown beside the first, e.g. the autoregressive run; the speedups"
-                    + " shown are those either run's status recorded against the other.")
+                    + " shown are those either run's status recorded against the other. To compare two results of"
+                    + " bench, use report compare.")
     Path baseline;
 
     @Option(
@@ -119,10 +126,10 @@ public class ReportCommand implements Callable<Integer> {
         String document;
         try {
             document = file == null
-                    ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
-                    : Files.readString(file);
+                    ? BoundedInput.standardInput(BoundedInput.MAX_DOCUMENT_BYTES)
+                    : BoundedInput.text(file, BoundedInput.MAX_DOCUMENT_BYTES);
         } catch (IOException e) {
-            err.println("report: cannot read " + source + ": " + e);
+            err.println("report: cannot read " + source + ": " + e.getMessage());
             return INVALID_INPUT;
         }
         if (loader.holdsExperiment(document)) {
@@ -139,9 +146,10 @@ public class ReportCommand implements Callable<Integer> {
             candidate = loader.load(document, source);
             baselineRun = baseline == null
                     ? Optional.empty()
-                    : Optional.of(loader.load(Files.readString(baseline), baseline.toString()));
+                    : Optional.of(loader.load(
+                            BoundedInput.text(baseline, BoundedInput.MAX_DOCUMENT_BYTES), baseline.toString()));
         } catch (IOException e) {
-            err.println("report: cannot read the BenchmarkRun: " + e);
+            err.println("report: cannot read " + baseline + ": " + e.getMessage());
             return INVALID_INPUT;
         } catch (IllegalArgumentException e) {
             err.println("report: " + e.getMessage());
@@ -184,10 +192,11 @@ public class ReportCommand implements Callable<Integer> {
             ServingExperiment experiment = loader.loadExperiment(document, source);
             Optional<List<BenchmarkRun>> saved = runs == null
                     ? Optional.empty()
-                    : Optional.of(loader.loadRuns(Files.readString(runs), runs.toString()));
+                    : Optional.of(
+                            loader.loadRuns(BoundedInput.text(runs, BoundedInput.MAX_DOCUMENT_BYTES), runs.toString()));
             results = ExperimentResults.of(experiment, saved);
         } catch (IOException e) {
-            err.println("report: cannot read " + runs + ": " + e);
+            err.println("report: cannot read " + runs + ": " + e.getMessage());
             return INVALID_INPUT;
         } catch (IllegalArgumentException e) {
             err.println("report: " + e.getMessage());

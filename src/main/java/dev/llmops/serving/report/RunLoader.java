@@ -21,13 +21,15 @@ import java.util.stream.Collectors;
 
 /**
  * Reads a BenchmarkRun, a ServingExperiment or an experiment's runs as kubectl prints them (YAML or JSON), in any
- * phase, and says plainly why a document cannot be reported on. A plain YAML mapper, not the Kubernetes client's
- * serialization, which would first look up every kind it knows (some 1,300 classes loaded for one document).
+ * phase, or a result {@code bench --json-out} wrote, and says plainly why a document cannot be reported on. A plain
+ * YAML mapper, not the Kubernetes client's serialization, which would first look up every kind it knows (some 1,300
+ * classes loaded for one document).
  */
 public final class RunLoader {
 
     private static final String EXPERIMENT = "ServingExperiment";
-    private static final String RUN_HINT = "pass the output of kubectl get benchmarkrun NAME -o yaml";
+    private static final String RUN_HINT =
+            "pass the output of kubectl get benchmarkrun NAME -o yaml, or a result of bench --json-out";
     private static final String RUNS_HINT =
             "pass the output of kubectl get benchmarkruns -l serving.llmops.dev/experiment=NAME -o yaml";
 
@@ -35,15 +37,42 @@ public final class RunLoader {
 
     /**
      * @param source where the document came from, named in error messages
-     * @return the run; a run without a status yet gets an empty one, so a pending run is reported like a failed one
-     * @throws IllegalArgumentException when the document is not one named BenchmarkRun
+     * @return the run, or a bench result read as one; a run without a status yet gets an empty one, so a pending run is
+     *     reported like a failed one
+     * @throws IllegalArgumentException when the document is neither one named BenchmarkRun nor a bench result
      */
     public BenchmarkRun load(String document, String source) {
         if (document == null || document.isBlank()) {
             throw new IllegalArgumentException(
                     source + " is empty: expected a BenchmarkRun, e.g. kubectl get benchmarkrun NAME -o yaml");
         }
-        return run(parse(document, source), source, RUN_HINT);
+        JsonNode parsed = parse(document, source);
+        if (BenchResult.shapeOf(parsed)) {
+            return BenchResult.of(parsed, runName(source), source).run();
+        }
+        return run(parsed, source, RUN_HINT);
+    }
+
+    /**
+     * A result {@code bench --json-out} wrote, named after its file: {@code fast} for {@code results/fast.json}.
+     *
+     * @param source where the document came from, named in error messages
+     * @throws IllegalArgumentException when the document is not such a result, or a field of it is not as bench writes
+     */
+    public BenchResult loadBenchResult(String document, String source) {
+        JsonNode parsed = parse(document, source);
+        if (!BenchResult.shapeOf(parsed)) {
+            throw new IllegalArgumentException(source + " holds " + describe(parsed) + ", not a result of bench"
+                    + " --json-out (an object with model, max_tokens and stages)");
+        }
+        return BenchResult.of(parsed, runName(source), source);
+    }
+
+    /** The file name without its directory and extension; the source itself when it is no file. */
+    static String runName(String source) {
+        String file = source.substring(source.lastIndexOf('/') + 1);
+        int dot = file.lastIndexOf('.');
+        return dot > 0 ? file.substring(0, dot) : file;
     }
 
     /** Whether the document is a ServingExperiment, which the report renders with its variants' runs. */

@@ -304,7 +304,8 @@ public class BenchCommand implements Callable<Integer> {
             names = RunnerFlags.JSON_OUT,
             paramLabel = "FILE",
             converter = FileOptions.WritableOrStdout.class,
-            description = "Write the full JSON report here (- for stdout, which then carries nothing else).")
+            description = "Write the full JSON report here (- for stdout, which then carries nothing else); report"
+                    + " --file FILE renders it, report compare compares two.")
     String jsonOut;
 
     @Option(
@@ -347,7 +348,8 @@ public class BenchCommand implements Callable<Integer> {
             names = RunnerFlags.SAMPLES_OUT,
             paramLabel = "FILE",
             converter = FileOptions.Writable.class,
-            description = "Write the same samples here as gzipped JSON, e.g. for the report command.")
+            description = "Write the same samples here as gzipped JSON, for report compare: with them it pairs two"
+                    + " runs' requests for intervals, verdicts and output agreement.")
     Path samplesOut;
 
     /** Keeps the command's model and declares the runner's exit codes in it, for parse errors and the help. */

@@ -7,6 +7,7 @@ import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import dev.llmops.serving.runner.plan.PeakStage;
 import dev.llmops.serving.runner.plan.SaturationKnee;
 import dev.llmops.serving.runner.plan.Slo;
+import dev.llmops.serving.runner.workload.WorkloadDigest;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -16,6 +17,9 @@ import java.util.TreeMap;
  * The full result of a run, written as JSON with {@code --json-out}: every stage's figures, each single-request
  * prompt, the headline numbers and what the runner warns about.
  *
+ * @param seed the seed of the run's prompts and arrivals
+ * @param workload the digest of what decided each request's content, as in the samples: two results of one workload
+ *     sent the same requests
  * @param singleStreamTokensPerSecond mean tokens/s of the successful single-request prompts
  * @param peakOutputThroughput output tokens/s at the peak stage
  * @param peakStage the stage the peak is reported at, see {@link PeakStage}
@@ -34,6 +38,8 @@ public record BenchmarkReport(
         @JsonProperty("temperature") double temperature,
         @JsonProperty("top_p") double topP,
         @JsonProperty("ignore_eos") boolean ignoreEos,
+        @JsonProperty("seed") long seed,
+        @JsonProperty("workload") String workload,
         @JsonProperty("started_at") String startedAt,
         @JsonProperty("stages") List<StageReport> stages,
         @JsonProperty("single_requests") List<SingleRequestReport> singleRequests,
@@ -78,6 +84,8 @@ public record BenchmarkReport(
                 config.temperature(),
                 config.topP(),
                 config.ignoreEos(),
+                config.seed(),
+                WorkloadDigest.of(config),
                 startedAt,
                 List.copyOf(stages),
                 List.copyOf(singles),

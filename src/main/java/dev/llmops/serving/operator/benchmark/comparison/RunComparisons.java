@@ -12,6 +12,8 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.SpeedVerdict;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.QualitySpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ReferenceSpec;
+import dev.llmops.serving.comparison.PairedSpeedups;
+import dev.llmops.serving.comparison.SamplesRead;
 import dev.llmops.serving.operator.toolkit.Conditions;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,7 +98,7 @@ public final class RunComparisons {
                     compared,
                     Conditions.TRUE,
                     ConditionReasons.COMPARED,
-                    BaselineComparator.describe(status.comparison, status) + ".",
+                    SpeedupHeadline.describe(status.comparison, status) + ".",
                     generation);
         } else {
             conditions.set(

@@ -4,6 +4,7 @@ import dev.llmops.serving.api.contract.SampleSet;
 import dev.llmops.serving.api.v1alpha1.DerivedNames;
 import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
+import dev.llmops.serving.comparison.SamplesRead;
 import dev.llmops.serving.operator.benchmark.SummaryParser;
 import dev.llmops.serving.operator.toolkit.Owners;
 import io.fabric8.kubernetes.api.model.ConfigMap;

@@ -47,6 +47,27 @@ final class SpeedupHeadline {
         return Conditions.isTrue(run.conditions, ConditionTypes.QUALITY_SUSPECT) ? figure + " " + SUSPECT : figure;
     }
 
+    /**
+     * "Paired per-stream speedup 2.20x [2.10, 2.31] at c64 over the baseline b; aggregate throughput ratio (peak tok/s)
+     * 2.073×, single-stream tok/s 1.9×", each figure by the name it has everywhere.
+     */
+    static String describe(BaselineComparison comparison, BenchmarkRunStatus run) {
+        String headline = of(comparison, run);
+        String text = headline == null || headline.contains(AGGREGATE)
+                ? "Compared with the baseline " + comparison.baseline + " without paired samples"
+                : "Paired per-stream speedup " + headline + " over the baseline " + comparison.baseline;
+        text += String.format(
+                "; aggregate throughput ratio (peak tok/s) %s×, single-stream tok/s %s×",
+                ratio(comparison.peakThroughputSpeedup), ratio(comparison.singleStreamSpeedup));
+        return comparison.capacitySpeedup == null
+                ? text
+                : text + ", capacity " + comparison.capacitySpeedup + "× the baseline's " + comparison.baselineCapacity;
+    }
+
+    private static String ratio(Double speedup) {
+        return speedup == null ? "n/a" : String.valueOf(speedup);
+    }
+
     /** The run's peak stage (the level its summary names), else its stage with the highest output tokens/s. */
     private static Optional<StageResult> peakStage(BenchmarkRunStatus run) {
         Integer peakConcurrency = run.summary == null ? null : run.summary.peakConcurrency;

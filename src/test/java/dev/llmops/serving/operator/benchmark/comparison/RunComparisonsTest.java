@@ -15,6 +15,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkTarget;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ReferenceSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.comparison.SamplesRead;
 import dev.llmops.serving.operator.benchmark.JobOutcome;
 import dev.llmops.serving.operator.benchmark.RunStatusReport;
 import dev.llmops.serving.operator.benchmark.TargetState;

@@ -32,6 +32,18 @@ class SpeedupHeadlineTest {
     }
 
     @Test
+    void theDescriptionEndsWithTheCapacitiesWhenBothRunsSearched() {
+        comparison.baseline = "ar";
+        comparison.peakThroughputSpeedup = 1.5;
+        comparison.capacitySpeedup = 1.5;
+        comparison.baselineCapacity = "24 streams";
+
+        assertThat(SpeedupHeadline.describe(comparison, run))
+                .startsWith("Compared with the baseline ar without paired samples")
+                .endsWith("capacity 1.5× the baseline's 24 streams");
+    }
+
+    @Test
     void thePeakStageIsTheOneTheSummaryNamesNotTheHighestThroughput() {
         run.summary = new BenchmarkSummary();
         run.summary.peakConcurrency = 32;

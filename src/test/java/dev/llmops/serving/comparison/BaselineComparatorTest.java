@@ -1,4 +1,4 @@
-package dev.llmops.serving.operator.benchmark.comparison;
+package dev.llmops.serving.comparison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,7 +67,6 @@ class BaselineComparatorTest {
 
         assertThat(comparison.capacitySpeedup).isEqualTo(1.5);
         assertThat(comparison.baselineCapacity).isEqualTo("24 streams");
-        assertThat(BaselineComparator.describe(comparison, eagle)).endsWith("capacity 1.5× the baseline's 24 streams");
 
         eagle.capacity = capacity(CapacityMode.Rate, null, 6.0, CapacityOutcome.BudgetExhausted, ">=6 req/s");
         autoregressive.capacity = capacity(CapacityMode.Rate, null, 2.5, CapacityOutcome.Found, "2.5 req/s");

@@ -1,4 +1,4 @@
-package dev.llmops.serving.operator.benchmark.comparison;
+package dev.llmops.serving.comparison;
 
 import dev.llmops.serving.api.contract.SampleSet;
 

@@ -1,4 +1,4 @@
-package dev.llmops.serving.operator.benchmark.comparison;
+package dev.llmops.serving.comparison;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BaselineComparison;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
@@ -13,17 +13,17 @@ import dev.llmops.serving.runner.statistics.PairedComparison;
  * per-request samples of one workload, by {@link PairedComparison}'s paired estimates with intervals and verdicts, and
  * the agreement of their greedy outputs. Says in {@code message} why anything is missing.
  */
-final class PairedSpeedups {
+public final class PairedSpeedups {
 
     /** Fixes the bootstrap's resampling: the same two runs always get the same figures, so the status never flaps. */
-    static final long SEED = 17;
+    public static final long SEED = 17;
     /** Longest message the status takes, in characters. */
     static final int MAX_MESSAGE_CHARS = 600;
 
     private PairedSpeedups() {}
 
     /** {@code tolerance}: the share a throughput must move by to count as faster or slower (0.05 for 5 %). */
-    static BaselineComparison compare(
+    public static BaselineComparison compare(
             String otherName,
             BenchmarkRunStatus run,
             BenchmarkRunStatus other,
@@ -72,7 +72,7 @@ final class PairedSpeedups {
         return comparison;
     }
 
-    static String bounded(String text) {
+    public static String bounded(String text) {
         return text.length() <= MAX_MESSAGE_CHARS ? text : text.substring(0, MAX_MESSAGE_CHARS - 1) + "…";
     }
 

@@ -1,4 +1,4 @@
-package dev.llmops.serving.operator.benchmark.comparison;
+package dev.llmops.serving.comparison;
 
 import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.contract.CapacityOutcome;
@@ -69,26 +69,5 @@ public final class BaselineComparator {
         return capacity.mode == CapacityMode.Rate
                 ? capacity.requestRate
                 : capacity.concurrency == null ? null : capacity.concurrency.doubleValue();
-    }
-
-    /**
-     * "Paired per-stream speedup 2.20x [2.10, 2.31] at c64 over the baseline b; aggregate throughput ratio (peak tok/s)
-     * 2.073×, single-stream tok/s 1.9×", each figure by the name it has everywhere.
-     */
-    static String describe(BaselineComparison comparison, BenchmarkRunStatus run) {
-        String headline = SpeedupHeadline.of(comparison, run);
-        String text = headline == null || headline.contains(SpeedupHeadline.AGGREGATE)
-                ? "Compared with the baseline " + comparison.baseline + " without paired samples"
-                : "Paired per-stream speedup " + headline + " over the baseline " + comparison.baseline;
-        text += String.format(
-                "; aggregate throughput ratio (peak tok/s) %s×, single-stream tok/s %s×",
-                format(comparison.peakThroughputSpeedup), format(comparison.singleStreamSpeedup));
-        return comparison.capacitySpeedup == null
-                ? text
-                : text + ", capacity " + comparison.capacitySpeedup + "× the baseline's " + comparison.baselineCapacity;
-    }
-
-    private static String format(Double speedup) {
-        return speedup == null ? "n/a" : String.valueOf(speedup);
     }
 }
