@@ -135,8 +135,8 @@ class PairedReportTest {
                         + "— | 3.05 |")
                 .contains("| c8 | slower | 400 | 0.81× | 0.78–0.84 | 0.80× | 0.77–0.83 | 0.97× | 0.94–1.00 | "
                         + "3.90 | 3.05 |")
-                .contains(
-                        "Against reference `kimi-k2-eagle3-v1`: single-stream tok/s ratio 0.99×, aggregate throughput ratio (peak tok/s) 0.83×")
+                .contains("Against reference `kimi-k2-eagle3-v1`: single-stream tok/s ratio 0.99×,"
+                        + " aggregate throughput ratio (peak tok/s) 0.83×")
                 .contains("⚠ stage single has 4 paired requests, fewer than 5: no interval or verdict")
                 .contains("Greedy outputs of 5 prompts: 80.0 % identical")
                 .contains("#### Verdicts\n\n- **Regressed True** (Regressed): stage c8: throughput 0.81x");

@@ -53,8 +53,8 @@ class RecordedComparisonReportTest {
 
         assertThat(html.text()).contains("capacity speedup 1.50× (capacity of kimi-k2-autoregressive: 16 streams)");
         assertThat(md)
-                .contains(
-                        "aggregate throughput ratio (peak tok/s) 1.43×, capacity 1.50× (capacity of `kimi-k2-autoregressive`: 16 streams)");
+                .contains("aggregate throughput ratio (peak tok/s) 1.43×, capacity 1.50×"
+                        + " (capacity of `kimi-k2-autoregressive`: 16 streams)");
     }
 
     @Test

@@ -209,8 +209,8 @@ class ReportTest {
                         "| single | 1 | 61.2 | 118.4 | 1.94× | 210.0 → 205.0 | 1.02× | 16.1 → 8.3 | 1.94× |",
                         "| c48 | 48 | 1180.4 | 1702.3 | 1.44× | 1650.0 → 1890.0 | 0.87× | 38.8 → 27.4 | 1.42× |");
         assertThat(md)
-                .contains(
-                        "Against `kimi-k2-autoregressive`: single-stream tok/s ratio 1.94×, aggregate throughput ratio (peak tok/s) 1.43×");
+                .contains("Against `kimi-k2-autoregressive`: single-stream tok/s ratio 1.94×,"
+                        + " aggregate throughput ratio (peak tok/s) 1.43×");
     }
 
     @Test
@@ -219,7 +219,8 @@ class ReportTest {
 
         assertThat(md)
                 .contains(
-                        "| Stage | Concurrency | Output tok/s | Aggregate throughput ratio | TTFT p50 speedup | TPOT p50 speedup |",
+                        "| Stage | Concurrency | Output tok/s | Aggregate throughput ratio | TTFT p50 speedup |"
+                                + " TPOT p50 speedup |",
                         "| c16 | 16 | 1121.6 | 1.63× | 0.93× | 1.63× |");
     }
 

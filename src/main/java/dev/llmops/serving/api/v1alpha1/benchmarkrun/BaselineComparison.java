@@ -25,7 +25,8 @@ public class BaselineComparison {
     @JsonPropertyDescription(
             "The headline, as kubectl get -o wide shows it: the paired per-stream speedup at this run's peak "
                     + "stage (summary.peakConcurrency) with its 95 % interval (2.20x [2.10, 2.31] at c64), else the "
-                    + "aggregate throughput ratio (2.10x aggregate); followed by (suspect) while the run is QualitySuspect.")
+                    + "aggregate throughput ratio (2.10x aggregate); followed by (suspect) while the run is "
+                    + "QualitySuspect.")
     public String speedup;
 
     @JsonPropertyDescription("Single-stream tokens/s of this run divided by the baseline's.")

@@ -21,8 +21,8 @@ public class BenchmarkSummary {
 
     @JsonPropertyDescription(
             "Which rule chose the peak stage: WithinSlo (the highest tokens/s among the stages that met "
-                    + "the SLO), Knee (the saturation knee: no SLO met or given) or HighestThroughput (neither; its latency "
-                    + "may be unusable).")
+                    + "the SLO), Knee (the saturation knee: no SLO met or given) or HighestThroughput (neither; "
+                    + "its latency may be unusable).")
     public PeakRule peakRule;
 
     @JsonPropertyDescription(
