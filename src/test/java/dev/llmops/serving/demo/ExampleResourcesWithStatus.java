@@ -67,7 +67,8 @@ public final class ExampleResourcesWithStatus {
         runStatus.capacity = new CapacityResult();
         runStatus.capacity.load = "24 streams";
         runStatus.comparison = new BaselineComparison();
-        runStatus.comparison.peakThroughputSpeedup = 1.62;
+        runStatus.comparison.peakThroughputSpeedup = 1.58;
+        runStatus.comparison.speedup = "1.62x [1.50, 1.75] at c48";
         runStatus.conditions = List.of(
                 new ConditionBuilder()
                         .withType("Ready")

@@ -218,7 +218,7 @@ class KubectlOnEmbeddedApiIT {
                         .containsEntry("PROGRESS", "7/7")
                         .containsEntry("PEAK TOK/S", "2140.5")
                         .containsEntry("AT CONC", "48")
-                        .containsEntry("SPEEDUP", "1.62")
+                        .containsEntry("SPEEDUP", "1.62x [1.50, 1.75] at c48")
                         .containsEntry("QUALITY", "OutputsAgree")
                         .containsEntry("REASON", "Succeeded"));
         assertThat(servers)

@@ -78,7 +78,7 @@ class EmbeddedKubernetesTableTest {
         assertThat(cells.get(6).isIntegralNumber()).isTrue();
         assertThat(cells.get(6).asInt()).isEqualTo(48);
         assertThat(cells.get(7).asText()).isEqualTo("24 streams");
-        assertThat(cells.get(8).doubleValue()).isEqualTo(1.62);
+        assertThat(cells.get(8).asText()).isEqualTo("1.62x [1.50, 1.75] at c48");
         assertThat(cells.get(9).asText())
                 .as("the QualitySuspect condition's reason")
                 .isEqualTo("OutputsAgree");
