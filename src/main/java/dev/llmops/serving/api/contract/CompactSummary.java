@@ -38,6 +38,7 @@ public record CompactSummary(
      * @param goodputRequestsPerSecond good requests per second
      * @param goodputTokensPerSecond output tokens per second of good requests
      * @param acceptLength the server's speculative acceptance length over the stage, the first field dropped
+     * @param cacheHitRate the server's prefix-cache hit rate over the stage, dropped with the acceptance length
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Stage(
@@ -60,7 +61,8 @@ public record CompactSummary(
             @JsonProperty("att") Double sloAttainment,
             @JsonProperty("gps") Double goodputRequestsPerSecond,
             @JsonProperty("gtps") Double goodputTokensPerSecond,
-            @JsonProperty("acc") Double acceptLength) {}
+            @JsonProperty("acc") Double acceptLength,
+            @JsonProperty("chr") Double cacheHitRate) {}
 
     /**
      * The capacity search's result, never dropped: the highest load that met the SLO and the figures there.

@@ -59,6 +59,7 @@ public final class BenchmarkResults {
         result.goodputRequestsPerSecond = stage.goodputRequestsPerSecond();
         result.goodputOutputTokensPerSecond = stage.goodputTokensPerSecond();
         result.specAcceptLength = stage.acceptLength();
+        result.cacheHitRate = stage.cacheHitRate();
         return result;
     }
 

@@ -174,6 +174,7 @@ public final class SummaryParser {
         figure(stage.requestsPerSecond(), path + ".rps");
         figure(stage.achievedConcurrency(), path + ".ac");
         figure(stage.acceptLength(), path + ".acc");
+        share(stage.cacheHitRate(), path + ".chr");
         latencies(stage.ttftMillis(), path + ".ttft");
         latencies(stage.tpotMillis(), path + ".tpot");
         latencies(stage.itlMillis(), path + ".itl");

@@ -129,7 +129,7 @@ public final class CompactSummaryWriter {
 
     private static List<Consumer<ObjectNode>> reductions() {
         return List.of(
-                root -> eachIn(root, "stages", stage -> stage.remove("acc")),
+                root -> eachIn(root, "stages", stage -> stage.remove(List.of("acc", "chr"))),
                 root -> eachIn(root, "single", prompt -> prompt.remove("p")),
                 root -> eachIn(
                         root,
@@ -249,7 +249,8 @@ public final class CompactSummaryWriter {
                 round(stage.sloAttainment()),
                 round(stage.goodputRequestRate()),
                 round(stage.goodputOutputThroughput()),
-                round(stage.specAcceptLength()));
+                round(stage.specAcceptLength()),
+                stage.server() == null ? null : round(stage.server().cacheHitRate()));
     }
 
     private static double[] lag(LatencySummary summary) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.api.contract.CompactSummary;
+import dev.llmops.serving.api.contract.PeakRule;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.CapacityResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
@@ -66,8 +67,8 @@ class SummaryParserTest {
                 {"n":"single","c":1,"ok":3,"fail":0,"otps":48.1,"ttft":[121.0,121.7,124.9,125.4,125.6]},\
                 {"n":"c8","c":8,"ok":16,"fail":0,"otps":382.6,"ttft":[125.0,124.9,127.0,128.6,129.1]},\
                 {"n":"c16","c":16,"ok":31,"fail":1,"otps":765.7,"ttft":[123.5,122.6,126.2,128.7,130.3],\
-                "tpot":[20.1,20.0,20.2,20.9,21.4],"acc":2.87}],\
-                "sum":{"sstps":48.1,"peak":765.7,"peakc":16,"knee":8,"fail":1}}""");
+                "tpot":[20.1,20.0,20.2,20.9,21.4],"acc":2.87,"chr":0.431}],\
+                "sum":{"sstps":48.1,"peak":765.7,"peakc":16,"peakby":"Knee","knee":8,"fail":1}}""");
         BenchmarkRunStatus status = new BenchmarkRunStatus();
 
         BenchmarkResults.apply(summary, status);
@@ -82,6 +83,8 @@ class SummaryParserTest {
                 .containsExactly(123.5, 122.6, 126.2, 128.7, 130.3);
         assertThat(c16.tpotMillis.p99).isEqualTo(20.9);
         assertThat(status.stages).extracting(s -> s.specAcceptLength).containsExactly(null, null, 2.87);
+        assertThat(status.stages).extracting(s -> s.cacheHitRate).containsExactly(null, null, 0.431);
+        assertThat(status.summary.peakRule).isEqualTo(PeakRule.Knee);
         assertThat(status.summary.singleStreamTokensPerSecond).isEqualTo(48.1);
         assertThat(status.summary.peakTokensPerSecond).isEqualTo(765.7);
         assertThat(status.summary.peakConcurrency).isEqualTo(16);
@@ -260,6 +263,13 @@ class SummaryParserTest {
         assertThatThrownBy(() -> SummaryParser.parse(
                         "{\"v\":1,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"otps\":-3.5}]}"))
                 .hasMessageContaining("stages[0].otps is -3.5");
+    }
+
+    @Test
+    void rejectsACacheHitRateThatIsNotAShare() {
+        assertThatThrownBy(() -> SummaryParser.parse(
+                        "{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"chr\":1.5}]}"))
+                .hasMessageContaining("stages[0].chr is 1.5: a share must be between 0 and 1");
     }
 
     @Test

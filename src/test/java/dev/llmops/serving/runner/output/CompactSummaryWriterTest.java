@@ -75,6 +75,31 @@ class CompactSummaryWriterTest {
     }
 
     @Test
+    void theServersCacheHitRateOfAStageIsCarriedWhereItReportedOne() throws Exception {
+        BenchmarkReport plain = report("m", 2, List.of(), List.of(), Map.of());
+        List<StageReport> stages = new ArrayList<>(plain.stages());
+        stages.set(
+                1,
+                stages.get(1)
+                        .withServer(new ServerStageReport(
+                                null, null, null, null, null, null, 0.43125, "counters", null, null, 60.0, 12, 1)));
+        BenchmarkReport withCache = BenchmarkReport.of(
+                BenchmarkConfig.builder(URI.create("http://127.0.0.1:30000"), "m")
+                        .build(),
+                plain.startedAt(),
+                stages,
+                List.of(),
+                List.of(),
+                null);
+
+        CompactSummary summary = parse(CompactSummaryWriter.write(withCache));
+
+        assertThat(summary.stages())
+                .extracting(CompactSummary.Stage::cacheHitRate)
+                .containsExactly(null, 0.431, null);
+    }
+
+    @Test
     void aLittleTooMuchLosesThePromptTextsAndMaximaFirst() throws Exception {
         CompactSummary summary = parse(CompactSummaryWriter.write(report(
                 "m",

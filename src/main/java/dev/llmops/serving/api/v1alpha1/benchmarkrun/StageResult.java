@@ -71,4 +71,8 @@ public class StageResult {
     @JsonPropertyDescription("Speculative acceptance length over the stage: tokens generated per verify step, from the "
             + "server's counters; absent when the server exports none.")
     public Double specAcceptLength;
+
+    @JsonPropertyDescription("The server's prefix-cache hit rate over the stage, 0 to 1: cached prompt tokens over all "
+            + "prompt tokens, from its counters (or its cache_hit_rate gauge); absent when the server exports none.")
+    public Double cacheHitRate;
 }
