@@ -69,7 +69,8 @@ import java.util.stream.Stream;
             @Dependent(
                     name = "replica-networkpolicy",
                     type = ReplicaNetworkPolicyDependent.class,
-                    reconcilePrecondition = ReplicaNetworkPolicyWanted.class)
+                    reconcilePrecondition = ReplicaNetworkPolicyWanted.class,
+                    activationCondition = NetworkPoliciesEnabled.class)
         })
 @ControllerConfiguration(name = "modelserver")
 @RBACRule(

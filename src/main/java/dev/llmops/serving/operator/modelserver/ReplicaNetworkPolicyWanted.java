@@ -6,12 +6,11 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.DependentResource;
 import io.javaoperatorsdk.operator.processing.dependent.workflow.Condition;
 
-/** A server's own NetworkPolicy exists only where the platform enabled NetworkPolicies and its replicas span nodes. */
+/** A server's own NetworkPolicy exists only while its replicas span nodes; it is deleted when they go back to one. */
 public class ReplicaNetworkPolicyWanted implements Condition<NetworkPolicy, ModelServer> {
     @Override
     public boolean isMet(
             DependentResource<NetworkPolicy, ModelServer> dependent, ModelServer server, Context<ModelServer> context) {
-        return server.getSpec().parallelism.nodes > 1
-                && ((ReplicaNetworkPolicyDependent) dependent).networkPoliciesEnabled();
+        return server.getSpec().parallelism.nodes > 1;
     }
 }

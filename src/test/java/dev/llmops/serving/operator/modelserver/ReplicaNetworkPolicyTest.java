@@ -81,7 +81,8 @@ class ReplicaNetworkPolicyTest {
     private static boolean wanted(ModelServer server, boolean networkPoliciesEnabled) {
         ReplicaNetworkPolicyDependent dependent = new ReplicaNetworkPolicyDependent();
         dependent.config = TestModelServers.networkPolicies(networkPoliciesEnabled);
-        return new ReplicaNetworkPolicyWanted().isMet(dependent, server, null);
+        return new NetworkPoliciesEnabled().isMet(dependent, server, null)
+                && new ReplicaNetworkPolicyWanted().isMet(dependent, server, null);
     }
 
     /** Whether a matchLabels selector selects a pod with these labels. */
