@@ -50,13 +50,18 @@ final class MeasuredOperator implements AutoCloseable {
     private static final Pattern ALLOWED_JVM_FLAG =
             Pattern.compile("-(XX:[+-]?\\w+(=[\\w.]+)?|Xss\\w+|D[\\w.-]+=[\\w.-]*)");
 
-    private final Process process;
+    /** What the API client logs when the API server closed a connection under a request. */
+    private static final String CONNECTION_DROPPED = "Connection was closed";
+
+    private final ProcessBuilder launcher;
+    private volatile Process process;
     private final int httpPort;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private MeasuredOperator(Process process, int httpPort) {
-        this.process = process;
+    private MeasuredOperator(ProcessBuilder launcher, int httpPort) throws IOException {
+        this.launcher = launcher;
+        this.process = launcher.start();
         this.httpPort = httpPort;
     }
 
@@ -82,7 +87,7 @@ final class MeasuredOperator implements AutoCloseable {
         env.put("LLMOPS_LEADER_ELECTION_LEASE_NAMESPACE", LEASE_NAMESPACE);
         env.put("QUARKUS_LOG_LEVEL", "INFO");
         try {
-            return new MeasuredOperator(builder.start(), port);
+            return new MeasuredOperator(builder, port);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + command, e);
         }
@@ -143,12 +148,22 @@ final class MeasuredOperator implements AutoCloseable {
         }
     }
 
-    /** Waits until the operator reports ready (its informers have synced), failing with its log if it exits. */
+    /**
+     * Waits until the operator reports ready (its informers have synced), failing with its log if it exits. An exit
+     * because the API server dropped the connection of an informer's first list (the SDK stops on an informer's
+     * start-up error) is followed by one new start, as the kubelet would restart the container.
+     */
     void awaitReady(Duration timeout, Path log) {
         long deadline = System.nanoTime() + timeout.toNanos();
+        boolean restarted = false;
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("The operator exited with " + process.exitValue() + "; see " + log);
+                if (restarted || !droppedConnection(log)) {
+                    throw new IllegalStateException("The operator exited with " + process.exitValue() + "; see " + log);
+                }
+                System.out.println("The operator exited at start-up after a dropped API connection; started again");
+                restarted = true;
+                relaunch(log);
             }
             try {
                 if (get("/q/health/ready").statusCode() == 200) {
@@ -160,6 +175,23 @@ final class MeasuredOperator implements AutoCloseable {
             sleep(Duration.ofMillis(200));
         }
         throw new IllegalStateException("The operator was not ready within " + timeout + "; see " + log);
+    }
+
+    private static boolean droppedConnection(Path log) {
+        try {
+            return Files.readString(log).contains(CONNECTION_DROPPED);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void relaunch(Path log) {
+        try {
+            process = launcher.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start the operator again", e);
+        }
     }
 
     /** Waits until the operator holds its leader lease, that is, reconciles. */

@@ -42,6 +42,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The packaged operator ({@code quarkus-run.jar operator}) as a child JVM, installed the way the Helm chart installs
@@ -62,6 +63,8 @@ public final class OperatorProcess implements AutoCloseable {
     private static final Duration FIRST_RESTART_BACKOFF = Duration.ofSeconds(10);
 
     private static final Duration MAX_RESTART_BACKOFF = Duration.ofMinutes(5);
+    /** What the API client logs when the API server closed a connection under a request. */
+    private static final String CONNECTION_DROPPED = "Connection was closed";
     /** JOSDK's counter of reconciliations that ended without an exception, per controller, in /q/metrics. */
     private static final String RECONCILIATIONS_SUCCEEDED = "operator_sdk_reconciliations_success_total";
 
@@ -201,14 +204,25 @@ public final class OperatorProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until the operator reports ready (the Deployment's readiness probe), failing early if it exits. */
+    /**
+     * Waits until the operator reports ready (the Deployment's readiness probe), failing early if it exits. An exit
+     * because the API server dropped the connection of an informer's first list (the SDK stops on an informer's
+     * start-up error) is followed by one new start, as the kubelet would restart the container; any other exit fails.
+     */
     public OperatorProcess awaitReady() {
+        AtomicBoolean restartedAfterDroppedConnection = new AtomicBoolean();
         await("operator ready on :" + httpPort)
                 .atMost(READY_TIMEOUT)
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     if (!process.isAlive()) {
-                        throw new AssertionError("the operator exited with " + process.exitValue() + ":\n" + logTail());
+                        String tail = logTail();
+                        if (!tail.contains(CONNECTION_DROPPED) || restartedAfterDroppedConnection.getAndSet(true)) {
+                            throw new AssertionError("the operator exited with " + process.exitValue() + ":\n" + tail);
+                        }
+                        System.out.println("[operator] exited at start-up after a dropped API connection; started"
+                                + " again as the kubelet would");
+                        launch();
                     }
                     return ready();
                 });
