@@ -280,7 +280,7 @@ public final class LlmdReport {
         }
         return switch (type) {
             case Random -> "random";
-            case Prompts, ShareGPT -> "sampled";
+            case Prompts, ShareGPT, Trace -> "sampled";
             case SharedPrefix -> "unknown";
         };
     }

@@ -15,6 +15,7 @@ import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.RequestResult;
 import dev.llmops.serving.runner.transport.ServedModels;
 import dev.llmops.serving.runner.transport.TargetNotReadyException;
+import dev.llmops.serving.runner.workload.Arrival;
 import dev.llmops.serving.runner.workload.ArrivalSchedule;
 import dev.llmops.serving.runner.workload.DatasetRequest;
 import dev.llmops.serving.runner.workload.PromptSource;
@@ -205,12 +206,17 @@ public final class BenchmarkRunner {
     }
 
     private void datasetWarnings(List<String> warnings) {
+        List<String> readingWarnings = new ArrayList<>();
         if (config.shareGpt() != null) {
-            config.shareGpt().warnings().forEach(warning -> {
-                warnings.add(warning);
-                listener.warning(warning);
-            });
+            readingWarnings.addAll(config.shareGpt().warnings());
         }
+        if (config.trace() != null) {
+            readingWarnings.addAll(config.trace().trace().warnings());
+        }
+        readingWarnings.forEach(warning -> {
+            warnings.add(warning);
+            listener.warning(warning);
+        });
     }
 
     /** A model the server does not list usually means a typo or another served name: say so before anything fails. */
@@ -272,6 +278,9 @@ public final class BenchmarkRunner {
         }
         double rate = firstRate.get().rate();
         int requests = (int) Math.min(MAX_OPEN_LOOP_WARMUP_REQUESTS, Math.ceil(rate * OPEN_LOOP_WARMUP_SECONDS));
+        Arrival arrival = firstRate.get().arrival() == Arrival.TRACE
+                ? Arrival.POISSON
+                : firstRate.get().arrival();
         StagePlan warmup = new StagePlan(
                 "warmup-" + firstRate.get().name(),
                 RunPlan.Mode.OPEN_LOOP,
@@ -279,8 +288,9 @@ public final class BenchmarkRunner {
                 rate,
                 requests,
                 null,
-                firstRate.get().arrival(),
-                firstRate.get().maxInFlight());
+                arrival,
+                firstRate.get().maxInFlight(),
+                0);
         CompletionRequest request = template.withMaxTokens(config.warmupMaxTokens());
         await(runOpenLoop(
                 warmup,
@@ -430,7 +440,7 @@ public final class BenchmarkRunner {
         CompletableFuture<Void> finished = new CompletableFuture<>();
         ScheduledExecutorService timer =
                 new ScheduledThreadPoolExecutor(1, OpenAiClient.daemonThreads("bench-arrivals-" + stage.name()));
-        ArrivalSchedule schedule = ArrivalSchedule.of(stage, config.seed());
+        ArrivalSchedule schedule = ArrivalSchedule.of(stage, config.seed(), config.trace());
         long start = System.nanoTime();
         long end = stage.duration() == null
                 ? Long.MAX_VALUE

@@ -16,6 +16,10 @@ import dev.llmops.serving.runner.plan.StagePlan;
 import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.RequestResult;
 import dev.llmops.serving.runner.workload.Arrival;
+import dev.llmops.serving.runner.workload.Dataset;
+import dev.llmops.serving.runner.workload.TraceDataset;
+import dev.llmops.serving.runner.workload.TraceDatasetTest;
+import dev.llmops.serving.runner.workload.TraceReplay;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.simulator.SimulatedCapacity;
 import dev.llmops.serving.simulator.SimulatedRequest;
@@ -203,6 +207,53 @@ class OpenLoopAndCapacityTest {
             StageReport r50 = stage(report, "r50");
             assertThat(r50.arrival()).isEqualTo(Arrival.CONSTANT);
             assertThat(r50.achievedRequestRate()).isCloseTo(rate, within(rate * 0.1));
+        }
+    }
+
+    @Test
+    void aTraceIsSentAtItsTimestampsDividedByTheSpeedAndReportedWithItsShape() throws Exception {
+        double speed = 10;
+        TraceReplay replay = new TraceReplay(TraceDataset.read(TraceDatasetTest.SAMPLE), List.of(speed), 0, 20.0);
+        try (SglangSimulator simulator = fastSimulator().start()) {
+            Schedule schedule = new Schedule();
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .dataset(Dataset.TRACE)
+                            .trace(replay)
+                            .ignoreEos(false)
+                            .maxTokens(2)
+                            .build(),
+                    schedule);
+
+            int requests = replay.requests().size();
+            assertThat(schedule.intendedNanos).hasSize(requests);
+            long start = schedule.intendedNanos.get(0) - replay.offsetNanos(0, speed);
+            for (int i = 0; i < requests; i++) {
+                assertThat(schedule.intendedNanos.get(i) - start)
+                        .as("request %s's intended send", i)
+                        .isEqualTo(replay.offsetNanos(i, speed));
+            }
+            List<SimulatedRequest> arrivals = truthOf(simulator, schedule, "t10x");
+            double[] lagMillis = new double[requests];
+            for (int i = 0; i < requests; i++) {
+                lagMillis[i] = (arrivals.get(i).receivedNanos() - schedule.intendedNanos.get(i)) / 1e6;
+            }
+            Arrays.sort(lagMillis);
+            assertThat(lagMillis[requests / 2])
+                    .as("median lag from intended send to arrival, ms")
+                    .isLessThan(5);
+            assertThat(arrivals)
+                    .extracting(SimulatedRequest::promptTokens)
+                    .as("each prompt as long as the trace says (two sends 1 ms apart may arrive swapped)")
+                    .containsExactlyInAnyOrderElementsOf(replay.requests().stream()
+                            .map(TraceDataset.Request::inputLength)
+                            .toList());
+            StageReport stage = stage(report, "t10x");
+            assertThat(stage.arrival()).isEqualTo(Arrival.TRACE);
+            assertThat(stage.completed()).isEqualTo(requests);
+            assertThat(stage.requestRate()).isEqualTo(replay.rate(speed));
+            assertThat(stage.achievedRequestRate()).isCloseTo(replay.rate(speed), within(replay.rate(speed) * 0.25));
+            assertThat(report.trace()).isEqualTo(replay.shape());
         }
     }
 

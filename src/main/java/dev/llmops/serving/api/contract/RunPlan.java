@@ -14,13 +14,17 @@ import java.util.List;
  * @param requestsPerLevel requests per level; null means {@value #REQUESTS_PER_STREAM} × concurrency (closed loop) or
  *     {@value #RATE_SECONDS} s of arrivals, at least {@value #MIN_RATE_REQUESTS} (open loop)
  * @param durationPerLevel instead of a request count: send for this long, then await what is in flight; or null
+ * @param traceSpeeds the speeds a trace is replayed at, one stage each, run after the rates; empty without a trace
+ * @param traceSpan the length of the trace's window in trace time, or null when only the trace itself tells it
  */
 public record RunPlan(
         int singleRequests,
         List<Integer> concurrency,
         List<Double> rates,
         Integer requestsPerLevel,
-        Duration durationPerLevel) {
+        Duration durationPerLevel,
+        List<Double> traceSpeeds,
+        Duration traceSpan) {
 
     /** Requests each stream of a closed-loop level sends when neither a count nor a duration is configured. */
     public static final int REQUESTS_PER_STREAM = 4;
@@ -49,24 +53,34 @@ public record RunPlan(
         SINGLE,
         /** N workers, each sending its next request when the previous one finishes. */
         CLOSED_LOOP,
-        /** Arrivals on a fixed schedule, whatever the server's answers. */
+        /** Arrivals on a fixed schedule, whatever the server's answers; a trace's replay is one. */
         OPEN_LOOP
     }
 
     /**
      * One stage of the plan.
      *
-     * @param name {@code single}, {@code c<N>}, {@code r<R>}, {@code probe<K>-c<N>} or {@code probe<K>-r<R>}
-     * @param concurrency workers of a closed-loop level; 1 for the single phase; 0 for a rate
-     * @param rate arrivals per second of an open-loop stage, else 0
-     * @param requests requests to send, or 0 when the stage runs for {@code duration}
-     * @param duration how long to keep sending, or null when the stage sends {@code requests}
+     * @param name {@code single}, {@code c<N>}, {@code r<R>}, {@code t<S>x}, {@code probe<K>-c<N>} or
+     *     {@code probe<K>-r<R>}
+     * @param concurrency workers of a closed-loop level; 1 for the single phase; 0 for a rate or a trace
+     * @param rate arrivals per second of an open-loop stage; 0 for a trace's replay, whose rate is the trace's
+     * @param requests requests to send, or 0 when the stage runs for {@code duration} or replays a trace's window
+     * @param duration how long to keep sending, or null when the stage sends {@code requests}; for a replay, the
+     *     window's span at its speed, null when only the trace tells it
+     * @param traceSpeed the speed of a trace's replay, else null
      */
-    public record Stage(String name, Mode mode, int concurrency, double rate, int requests, Duration duration) {}
+    public record Stage(
+            String name, Mode mode, int concurrency, double rate, int requests, Duration duration, Double traceSpeed) {}
 
     public RunPlan {
         concurrency = List.copyOf(concurrency);
         rates = List.copyOf(rates);
+        traceSpeeds = List.copyOf(traceSpeeds);
+    }
+
+    /** The name of the stage replaying a trace at {@code speed}: {@code t1x}, {@code t2.5x}. */
+    public static String traceStageName(double speed) {
+        return "t" + PlainNumber.text(speed) + "x";
     }
 
     /**
@@ -89,7 +103,7 @@ public record RunPlan(
     public List<Stage> stages() {
         List<Stage> stages = new ArrayList<>();
         if (singleRequests > 0) {
-            stages.add(new Stage(SINGLE_STAGE, Mode.SINGLE, 1, 0, singleRequests, null));
+            stages.add(new Stage(SINGLE_STAGE, Mode.SINGLE, 1, 0, singleRequests, null, null));
         }
         for (int level : concurrency) {
             stages.add(closedLoop("c" + level, level, REQUESTS_PER_STREAM * level));
@@ -97,6 +111,10 @@ public record RunPlan(
         for (double rate : rates) {
             stages.add(openLoop("r" + PlainNumber.text(rate), rate, (int)
                     Math.max(MIN_RATE_REQUESTS, Math.round(rate * RATE_SECONDS))));
+        }
+        for (double speed : traceSpeeds) {
+            Duration atSpeed = traceSpan == null ? null : Duration.ofNanos(Math.round(traceSpan.toNanos() / speed));
+            stages.add(new Stage(traceStageName(speed), Mode.OPEN_LOOP, 0, 0, 0, atSpeed, speed));
         }
         return stages;
     }
@@ -120,11 +138,11 @@ public record RunPlan(
     }
 
     private Stage closedLoop(String name, int level, int defaultRequests) {
-        return new Stage(name, Mode.CLOSED_LOOP, level, 0, requests(defaultRequests), durationPerLevel);
+        return new Stage(name, Mode.CLOSED_LOOP, level, 0, requests(defaultRequests), durationPerLevel, null);
     }
 
     private Stage openLoop(String name, double rate, int defaultRequests) {
-        return new Stage(name, Mode.OPEN_LOOP, 0, rate, requests(defaultRequests), durationPerLevel);
+        return new Stage(name, Mode.OPEN_LOOP, 0, rate, requests(defaultRequests), durationPerLevel, null);
     }
 
     private int requests(int defaultRequests) {

@@ -5,8 +5,8 @@ import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetFile;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RunnerPodSpec;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ShareGptSpec;
 import dev.llmops.serving.operator.toolkit.Owners;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -37,7 +37,7 @@ import java.util.Map;
 
 /**
  * The benchmark Job of a run: the operator's image running {@code bench} against the target, CPU-only, off GPU nodes,
- * under Pod Security "restricted" (a ShareGPT dataset comes in as a read-only ConfigMap or claim volume), owned by the
+ * under Pod Security "restricted" (a ShareGPT or trace dataset comes in as a read-only ConfigMap or claim volume), owned by the
  * run (controller reference, blocking the run's foreground deletion until the Job and its pods are gone). Created once
  * and never updated (a Job's pod template is immutable); its name is derived from the run, so after an operator
  * restart the existing Job is found and adopted instead of duplicated.
@@ -241,14 +241,14 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .build();
     }
 
-    /** A writable /tmp (the root file system is read-only) and, for a ShareGPT dataset, the file, read-only. */
+    /** A writable /tmp (the root file system is read-only) and, for a dataset with a file, the file, read-only. */
     private static List<VolumeMount> volumeMounts(BenchmarkRunSpec spec) {
         List<VolumeMount> mounts = new ArrayList<>();
         mounts.add(new VolumeMountBuilder()
                 .withName(TMP_VOLUME)
                 .withMountPath("/tmp")
                 .build());
-        if (spec.dataset.shareGpt != null) {
+        if (RunnerArguments.datasetFile(spec.dataset) != null) {
             mounts.add(new VolumeMountBuilder()
                     .withName(DATASET_VOLUME)
                     .withMountPath(RunnerArguments.DATASET_MOUNT)
@@ -265,23 +265,23 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .withNewEmptyDir()
                 .endEmptyDir()
                 .build());
-        ShareGptSpec shareGpt = spec.dataset.shareGpt;
-        if (shareGpt != null && shareGpt.configMap != null) {
+        DatasetFile file = RunnerArguments.datasetFile(spec.dataset);
+        if (file != null && file.configMap != null) {
             volumes.add(new VolumeBuilder()
                     .withName(DATASET_VOLUME)
                     .withNewConfigMap()
-                    .withName(shareGpt.configMap.name)
+                    .withName(file.configMap.name)
                     .addNewItem()
-                    .withKey(shareGpt.configMap.key)
-                    .withPath(shareGpt.configMap.key)
+                    .withKey(file.configMap.key)
+                    .withPath(file.configMap.key)
                     .endItem()
                     .endConfigMap()
                     .build());
-        } else if (shareGpt != null) {
+        } else if (file != null) {
             volumes.add(new VolumeBuilder()
                     .withName(DATASET_VOLUME)
                     .withNewPersistentVolumeClaim()
-                    .withClaimName(shareGpt.persistentVolumeClaim.claimName)
+                    .withClaimName(file.persistentVolumeClaim.claimName)
                     .withReadOnly(true)
                     .endPersistentVolumeClaim()
                     .build());

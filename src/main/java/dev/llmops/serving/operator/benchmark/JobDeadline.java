@@ -3,7 +3,9 @@ package dev.llmops.serving.operator.benchmark;
 import dev.llmops.serving.api.contract.BenchmarkDefaults;
 import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.TraceSpec;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The benchmark Job's activeDeadlineSeconds: the longest the runner's plan can take if every request runs into its
@@ -15,6 +17,7 @@ import java.time.Duration;
  *                 T × ⌈requests / c⌉           (each of c workers sends its share, one after the other)
  *              or duration + T                 (duration set: requests in flight at the end are awaited)
  *          + Σ over rates r:  requests / r + T  or  duration + T
+ *          + Σ over a trace's speeds s:  (toSeconds − fromSeconds) / s + T, or the cap without toSeconds
  *          + maxSearchSeconds + T × {@value RunPlan#REQUESTS_PER_STREAM}   (capacity search: its time budget and the
  *                                                                           last probe's stragglers)
  * </pre>
@@ -44,17 +47,28 @@ public final class JobDeadline {
     /** The plan the runner makes of the flags {@link RunnerArguments} writes for this spec. */
     private static RunPlan plan(BenchmarkRunSpec spec) {
         Integer duration = spec.sweep.durationSecondsPerLevel;
+        TraceSpec trace = spec.dataset.trace;
         return new RunPlan(
                 spec.singleRequest.prompts.size(),
-                SweepLevels.concurrency(spec.sweep),
-                SweepLevels.rates(spec.sweep),
+                SweepLevels.concurrency(spec),
+                SweepLevels.rates(spec),
                 spec.sweep.requestsPerLevel,
-                duration == null ? null : Duration.ofSeconds(duration));
+                duration == null ? null : Duration.ofSeconds(duration),
+                trace == null ? List.of() : RunnerArguments.traceSpeeds(trace),
+                trace == null || trace.toSeconds == null ? null : traceSpan(trace));
+    }
+
+    private static Duration traceSpan(TraceSpec trace) {
+        double from = trace.fromSeconds == null ? 0 : trace.fromSeconds;
+        return Duration.ofMillis((long) Math.ceil((trace.toSeconds - from) * 1000));
     }
 
     private static long longest(RunPlan.Stage stage, long timeout) {
         if (stage.duration() != null) {
             return stage.duration().toSeconds() + timeout;
+        }
+        if (stage.traceSpeed() != null) {
+            return MAX_SECONDS;
         }
         if (stage.mode() == RunPlan.Mode.OPEN_LOOP) {
             return (long) Math.ceil(stage.requests() / stage.rate()) + timeout;

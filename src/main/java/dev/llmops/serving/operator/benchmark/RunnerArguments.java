@@ -3,9 +3,12 @@ package dev.llmops.serving.operator.benchmark;
 import dev.llmops.serving.api.contract.PlainNumber;
 import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetFile;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetType;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SharedPrefixSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.TraceSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,7 +21,7 @@ public final class RunnerArguments {
     public static final String API_KEY_ENV = "BENCH_API_KEY";
     /** Where the runner leaves its summary: the container's termination message. */
     public static final String SUMMARY_FILE = "/dev/termination-log";
-    /** Where a ShareGPT dataset's ConfigMap or claim is mounted, read-only, in the runner container. */
+    /** Where a ShareGPT or trace dataset's ConfigMap or claim is mounted, read-only, in the runner container. */
     public static final String DATASET_MOUNT = "/datasets";
 
     private RunnerArguments() {}
@@ -77,12 +80,24 @@ public final class RunnerArguments {
         return args;
     }
 
-    /** The ShareGPT file as the runner container sees it, under {@link #DATASET_MOUNT}. */
-    public static String shareGptFile(DatasetSpec dataset) {
-        String relative = dataset.shareGpt.configMap != null
-                ? dataset.shareGpt.configMap.key
-                : dataset.shareGpt.persistentVolumeClaim.path;
+    /** The file a ShareGPT or trace dataset reads, or null for a dataset without one. */
+    public static DatasetFile datasetFile(DatasetSpec dataset) {
+        return switch (dataset.type) {
+            case ShareGPT -> dataset.shareGpt;
+            case Trace -> dataset.trace;
+            case Random, Prompts, SharedPrefix -> null;
+        };
+    }
+
+    /** The dataset's file as the runner container sees it, under {@link #DATASET_MOUNT}. */
+    public static String mountedFile(DatasetFile file) {
+        String relative = file.configMap != null ? file.configMap.key : file.persistentVolumeClaim.path;
         return DATASET_MOUNT + "/" + relative;
+    }
+
+    /** The speeds a trace is replayed at: the spec's, else once at its own pace. */
+    public static List<Double> traceSpeeds(TraceSpec trace) {
+        return trace.speeds == null || trace.speeds.isEmpty() ? List.of(1.0) : trace.speeds;
     }
 
     private static void dataset(List<String> args, DatasetSpec dataset) {
@@ -93,8 +108,26 @@ public final class RunnerArguments {
                 add(args, RunnerFlags.OUTPUT_LENGTH, dataset.outputLength);
             }
             case ShareGPT -> {
-                add(args, RunnerFlags.DATASET, "sharegpt:" + shareGptFile(dataset));
+                add(args, RunnerFlags.DATASET, "sharegpt:" + mountedFile(dataset.shareGpt));
                 add(args, RunnerFlags.OUTPUT_LENGTH, dataset.shareGpt.maxOutputTokens);
+            }
+            case Trace -> {
+                TraceSpec trace = dataset.trace;
+                add(args, RunnerFlags.DATASET, "trace:" + mountedFile(trace));
+                add(
+                        args,
+                        RunnerFlags.TRACE_SPEED,
+                        join(traceSpeeds(trace).stream().map(PlainNumber::text).toList()));
+                if (trace.fromSeconds != null || trace.toSeconds != null) {
+                    String from = PlainNumber.text(trace.fromSeconds == null ? 0 : trace.fromSeconds);
+                    add(
+                            args,
+                            RunnerFlags.TRACE_WINDOW,
+                            trace.toSeconds == null
+                                    ? from
+                                    : from + RunnerFlags.LIST_SEPARATOR + PlainNumber.text(trace.toSeconds));
+                }
+                add(args, RunnerFlags.OUTPUT_LENGTH, trace.maxOutputTokens);
             }
             case SharedPrefix -> {
                 SharedPrefixSpec shape = dataset.sharedPrefix;
@@ -111,9 +144,9 @@ public final class RunnerArguments {
 
     /** Closed-loop levels, open-loop rates, or --no-sweep when the spec asks for neither. */
     private static void sweep(List<String> args, BenchmarkRunSpec spec) {
-        List<Integer> levels = SweepLevels.concurrency(spec.sweep);
-        List<Double> rates = SweepLevels.rates(spec.sweep);
-        if (levels.isEmpty() && rates.isEmpty()) {
+        List<Integer> levels = SweepLevels.concurrency(spec);
+        List<Double> rates = SweepLevels.rates(spec);
+        if (levels.isEmpty() && rates.isEmpty() && spec.dataset.type != DatasetType.Trace) {
             args.add(RunnerFlags.NO_SWEEP);
         }
         if (!levels.isEmpty()) {

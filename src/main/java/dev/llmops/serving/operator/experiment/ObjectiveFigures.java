@@ -10,6 +10,8 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkPlanSpec;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.ObjectiveSpec;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.ObjectiveType;
+import dev.llmops.serving.operator.benchmark.RunnerArguments;
+import dev.llmops.serving.operator.benchmark.SweepLevels;
 import java.util.List;
 import java.util.Optional;
 
@@ -38,8 +40,15 @@ record ObjectiveFigures(ObjectiveType type, String stage) {
         if (objective != null && objective.stage != null) {
             return new ObjectiveFigures(type, objective.stage);
         }
-        List<Integer> levels = RunPlan.concurrencyLevels(benchmark.sweep.concurrency, benchmark.sweep.rates);
-        List<Double> rates = benchmark.sweep.rates == null ? List.of() : benchmark.sweep.rates;
+        if (benchmark.dataset.trace != null) {
+            double fastest = RunnerArguments.traceSpeeds(benchmark.dataset.trace).stream()
+                    .mapToDouble(Double::doubleValue)
+                    .max()
+                    .getAsDouble();
+            return new ObjectiveFigures(type, RunPlan.traceStageName(fastest));
+        }
+        List<Integer> levels = SweepLevels.concurrency(benchmark);
+        List<Double> rates = SweepLevels.rates(benchmark);
         String highest = !levels.isEmpty()
                 ? "c" + levels.stream().mapToInt(Integer::intValue).max().getAsInt()
                 : rates.isEmpty()

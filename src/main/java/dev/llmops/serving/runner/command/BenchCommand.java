@@ -23,8 +23,11 @@ import dev.llmops.serving.runner.transport.Endpoint;
 import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.TargetNotReadyException;
 import dev.llmops.serving.runner.workload.Arrival;
+import dev.llmops.serving.runner.workload.Dataset;
 import dev.llmops.serving.runner.workload.RandomLengths;
 import dev.llmops.serving.runner.workload.ShareGptDataset;
+import dev.llmops.serving.runner.workload.TraceDataset;
+import dev.llmops.serving.runner.workload.TraceReplay;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -132,9 +135,30 @@ public class BenchCommand implements Callable<Integer> {
                         + " or --output-len when given.",
                 "  shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS: each request is a seeded group's system prompt"
                         + " of PREFIX_TOKENS words plus a unique question of QUESTION_TOKENS words; max_tokens is"
-                        + " --output-len, else --max-tokens."
+                        + " --output-len, else --max-tokens.",
+                "  trace:FILE: a Mooncake-format trace (JSON lines: timestamp ms, input_length, output_length,"
+                        + " hash_ids) replayed at its timestamps, one stage per " + RunnerFlags.TRACE_SPEED
+                        + " instead of the sweep; prompt blocks with equal hash ids are equal text; max_tokens is"
+                        + " output_length, at most --max-tokens, or --output-len when given."
             })
     DatasetOption dataset;
+
+    @Option(
+            names = RunnerFlags.TRACE_SPEED,
+            split = RunnerFlags.LIST_SEPARATOR,
+            paramLabel = "S",
+            defaultValue = "1",
+            description = "Speeds a trace is replayed at, one stage each (t1x, t2x, ...): 2 sends twice as fast."
+                    + " Default: ${DEFAULT-VALUE}.")
+    List<Double> traceSpeeds;
+
+    @Option(
+            names = RunnerFlags.TRACE_WINDOW,
+            split = RunnerFlags.LIST_SEPARATOR,
+            paramLabel = "FROM[,TO]",
+            description = "Replay only the trace's requests from FROM to TO seconds after its first (to its end"
+                    + " without TO).")
+    List<Double> traceWindow;
 
     @Option(
             names = RunnerFlags.INPUT_LENGTH,
@@ -472,10 +496,11 @@ public class BenchCommand implements Callable<Integer> {
                 .dataset(dataset.kind())
                 .inputLength(dataset.inputLength() != null ? dataset.inputLength() : inputLength)
                 .outputLength(dataset.outputLength() != null ? dataset.outputLength() : outputLength)
-                .shareGpt(dataset.shareGptFile() == null ? null : shareGpt(dataset.shareGptFile()))
+                .shareGpt(dataset.kind() == Dataset.SHAREGPT ? shareGpt(dataset.file()) : null)
                 .sharedPrefix(dataset.sharedPrefix())
+                .trace(dataset.kind() == Dataset.TRACE ? traceReplay(dataset.file()) : null)
                 .ignoreEos(ignoreEos)
-                .concurrency(noSweep ? List.of() : RunPlan.concurrencyLevels(concurrency, rates))
+                .concurrency(noSweep ? List.of() : sweepLevels())
                 .requestsPerLevel(requestsPerLevel)
                 .durationPerLevel(durationPerLevel == null ? null : Duration.ofSeconds(durationPerLevel))
                 .rates(rates == null ? List.of() : rates)
@@ -502,6 +527,29 @@ public class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), String.join("; ", problems));
         }
         return config;
+    }
+
+    /** The closed-loop levels: none by default when a trace replaces the sweep. */
+    private List<Integer> sweepLevels() {
+        if (dataset.kind() == Dataset.TRACE && concurrency == null) {
+            return List.of();
+        }
+        return RunPlan.concurrencyLevels(concurrency, rates);
+    }
+
+    private TraceReplay traceReplay(Path file) {
+        if (traceWindow != null && (traceWindow.isEmpty() || traceWindow.size() > 2)) {
+            throw OptionValues.invalid(spec, RunnerFlags.TRACE_WINDOW, "is not FROM or FROM,TO seconds");
+        }
+        double from = traceWindow == null ? 0 : traceWindow.get(0);
+        Double to = traceWindow == null || traceWindow.size() < 2 ? null : traceWindow.get(1);
+        try {
+            return new TraceReplay(TraceDataset.read(file), traceSpeeds, from, to);
+        } catch (IllegalArgumentException e) {
+            throw OptionValues.invalid(spec, RunnerFlags.DATASET, e.getMessage());
+        } catch (IOException e) {
+            throw OptionValues.invalid(spec, RunnerFlags.DATASET, "cannot be read: " + e);
+        }
     }
 
     private ShareGptDataset shareGpt(Path file) {
@@ -557,32 +605,16 @@ public class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** Accepts an enum constant's name in lower case; a wrong value gets the names it could have been. */
-    abstract static class LowerCaseEnumConverter<E extends Enum<E>> implements ITypeConverter<E> {
-        private final Class<E> type;
-
-        LowerCaseEnumConverter(Class<E> type) {
-            this.type = type;
-        }
-
+    /** Accepts poisson or constant; a trace's arrivals come with {@code --dataset trace:FILE}. */
+    public static final class ArrivalConverter implements ITypeConverter<Arrival> {
         @Override
-        public E convert(String value) {
-            try {
-                return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("expected "
-                        + Arrays.stream(type.getEnumConstants())
-                                .map(constant -> constant.name().toLowerCase(Locale.ROOT))
-                                .collect(Collectors.joining(" or "))
-                        + ", got " + value);
-            }
-        }
-    }
-
-    /** Accepts poisson or constant. */
-    public static final class ArrivalConverter extends LowerCaseEnumConverter<Arrival> {
-        public ArrivalConverter() {
-            super(Arrival.class);
+        public Arrival convert(String value) {
+            return switch (value.toLowerCase(Locale.ROOT)) {
+                case "poisson" -> Arrival.POISSON;
+                case "constant" -> Arrival.CONSTANT;
+                default ->
+                    throw new picocli.CommandLine.TypeConversionException("expected poisson or constant, got " + value);
+            };
         }
     }
 

@@ -9,20 +9,20 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * A {@code --dataset} value: {@code prompts}, {@code random}, {@code random:IN,OUT}, {@code sharegpt:FILE} or
- * {@code shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS}, the parameters as typed (ranges are checked with the rest
- * of the configuration).
+ * A {@code --dataset} value: {@code prompts}, {@code random}, {@code random:IN,OUT}, {@code sharegpt:FILE},
+ * {@code shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS} or {@code trace:FILE}, the parameters as typed (ranges
+ * are checked with the rest of the configuration).
  *
  * @param inputLength words per random prompt given inline, else null
  * @param outputLength max_tokens given inline, else null
- * @param shareGptFile the ShareGPT file, checked to be readable
+ * @param file the ShareGPT or trace file, checked to be readable
  * @param sharedPrefix the shape of the shared-prefix workload
  */
 record DatasetOption(
-        Dataset kind, Integer inputLength, Integer outputLength, Path shareGptFile, SharedPrefixShape sharedPrefix) {
+        Dataset kind, Integer inputLength, Integer outputLength, Path file, SharedPrefixShape sharedPrefix) {
 
-    static final String GRAMMAR =
-            "prompts, random, random:IN,OUT, sharegpt:FILE or shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS";
+    static final String GRAMMAR = "prompts, random, random:IN,OUT, sharegpt:FILE,"
+            + " shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS or trace:FILE";
 
     /** Parses a value as typed; the exception's message says what was expected. */
     static final class Converter implements ITypeConverter<DatasetOption> {
@@ -43,12 +43,16 @@ record DatasetOption(
                     int[] lengths = numbers(value, parameters, 2, "random:IN,OUT");
                     yield new DatasetOption(Dataset.RANDOM, lengths[0], lengths[1], null, null);
                 }
-                case "sharegpt" -> {
+                case "sharegpt", "trace" -> {
                     if (parameters == null || parameters.isEmpty()) {
-                        throw new TypeConversionException("expected sharegpt:FILE, got " + value);
+                        throw new TypeConversionException("expected " + kind + ":FILE, got " + value);
                     }
                     yield new DatasetOption(
-                            Dataset.SHAREGPT, null, null, new FileOptions.Readable().convert(parameters), null);
+                            kind.equals("trace") ? Dataset.TRACE : Dataset.SHAREGPT,
+                            null,
+                            null,
+                            new FileOptions.Readable().convert(parameters),
+                            null);
                 }
                 case "shared-prefix" -> {
                     int[] shape = numbers(value, parameters, 3, "shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS");

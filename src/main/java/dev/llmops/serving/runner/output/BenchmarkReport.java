@@ -7,6 +7,7 @@ import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import dev.llmops.serving.runner.plan.PeakStage;
 import dev.llmops.serving.runner.plan.SaturationKnee;
 import dev.llmops.serving.runner.plan.Slo;
+import dev.llmops.serving.runner.workload.TraceReplay;
 import dev.llmops.serving.runner.workload.WorkloadDigest;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import java.util.TreeMap;
  * @param seed the seed of the run's prompts and arrivals
  * @param workload the digest of what decided each request's content, as in the samples: two results of one workload
  *     sent the same requests
+ * @param trace the shape of a replayed trace's window, with a trace dataset
  * @param singleStreamTokensPerSecond mean tokens/s of the successful single-request prompts
  * @param peakOutputThroughput output tokens/s at the peak stage
  * @param peakStage the stage the peak is reported at, see {@link PeakStage}
@@ -40,6 +42,7 @@ public record BenchmarkReport(
         @JsonProperty("ignore_eos") boolean ignoreEos,
         @JsonProperty("seed") long seed,
         @JsonProperty("workload") String workload,
+        @JsonProperty("trace") TraceReplay.Shape trace,
         @JsonProperty("started_at") String startedAt,
         @JsonProperty("stages") List<StageReport> stages,
         @JsonProperty("single_requests") List<SingleRequestReport> singleRequests,
@@ -86,6 +89,7 @@ public record BenchmarkReport(
                 config.ignoreEos(),
                 config.seed(),
                 WorkloadDigest.of(config),
+                config.trace() == null ? null : config.trace().shape(),
                 startedAt,
                 List.copyOf(stages),
                 List.copyOf(singles),

@@ -36,6 +36,8 @@ import static dev.llmops.serving.api.contract.RunnerFlags.SLO_TTFT;
 import static dev.llmops.serving.api.contract.RunnerFlags.TEMPERATURE;
 import static dev.llmops.serving.api.contract.RunnerFlags.TIMEOUT;
 import static dev.llmops.serving.api.contract.RunnerFlags.TOP_P;
+import static dev.llmops.serving.api.contract.RunnerFlags.TRACE_SPEED;
+import static dev.llmops.serving.api.contract.RunnerFlags.TRACE_WINDOW;
 import static dev.llmops.serving.api.contract.RunnerFlags.URL;
 import static dev.llmops.serving.api.contract.RunnerFlags.WARMUP;
 import static dev.llmops.serving.api.contract.RunnerFlags.WARMUP_MAX_TOKENS;
@@ -48,6 +50,7 @@ import dev.llmops.serving.runner.workload.Arrival;
 import dev.llmops.serving.runner.workload.Dataset;
 import dev.llmops.serving.runner.workload.ShareGptDataset;
 import dev.llmops.serving.runner.workload.SharedPrefixShape;
+import dev.llmops.serving.runner.workload.TraceReplay;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,6 +71,7 @@ import java.util.stream.Collectors;
  *     the reply's length); not with {@link Dataset#PROMPTS}
  * @param shareGpt the conversations of {@link Dataset#SHAREGPT}, else null
  * @param sharedPrefix the shape of {@link Dataset#SHARED_PREFIX}, else null
+ * @param trace the trace, window and speeds of {@link Dataset#TRACE}, else null
  * @param concurrency closed-loop levels, run in this order
  * @param requestsPerLevel requests per level; null means {@link RunPlan}'s default per stage
  * @param durationPerLevel instead of a request count: send for this long, then await what is in flight
@@ -97,6 +101,7 @@ public record BenchmarkConfig(
         Integer outputLength,
         ShareGptDataset shareGpt,
         SharedPrefixShape sharedPrefix,
+        TraceReplay trace,
         boolean ignoreEos,
         List<Integer> concurrency,
         Integer requestsPerLevel,
@@ -133,7 +138,14 @@ public record BenchmarkConfig(
 
     /** The stages this configuration measures before any capacity search, as the contract plans them. */
     public RunPlan plan() {
-        return new RunPlan(singleRequests ? prompts.size() : 0, concurrency, rates, requestsPerLevel, durationPerLevel);
+        return new RunPlan(
+                singleRequests ? prompts.size() : 0,
+                concurrency,
+                rates,
+                requestsPerLevel,
+                durationPerLevel,
+                trace == null ? List.of() : trace.speeds(),
+                trace == null ? null : Duration.ofNanos(Math.round(trace.spanSeconds() * 1e9)));
     }
 
     /** max_tokens of each measured request; with {@link #variableOutputLength()}, the cap of each one's. */
@@ -142,11 +154,12 @@ public record BenchmarkConfig(
     }
 
     /**
-     * Whether each measured request has its own max_tokens: the reply's length of a ShareGPT conversation, or one
-     * drawn by the random dataset.
+     * Whether each measured request has its own max_tokens: the reply's length of a ShareGPT conversation or a trace's
+     * request, or one drawn by the random dataset.
      */
     public boolean variableOutputLength() {
-        return (dataset == Dataset.SHAREGPT || dataset == Dataset.RANDOM) && outputLength == null;
+        return (dataset == Dataset.SHAREGPT || dataset == Dataset.RANDOM || dataset == Dataset.TRACE)
+                && outputLength == null;
     }
 
     /** Every problem with this configuration, each a sentence naming the option; empty when it can run. */
@@ -173,7 +186,7 @@ public record BenchmarkConfig(
             problems.add("the single-request phase needs at least one prompt: give " + PROMPTS + " or " + PROMPTS_FILE
                     + ", or " + NO_SINGLE);
         }
-        boolean sweeps = !concurrency.isEmpty() || !rates.isEmpty() || findCapacity != null;
+        boolean sweeps = !concurrency.isEmpty() || !rates.isEmpty() || findCapacity != null || trace != null;
         if (dataset == Dataset.PROMPTS && sweeps && prompts.isEmpty()) {
             problems.add(DATASET + " prompts needs at least one prompt: give " + PROMPTS + " or " + PROMPTS_FILE
                     + ", or " + DATASET + " random");
@@ -193,6 +206,7 @@ public record BenchmarkConfig(
         } else if (dataset == Dataset.SHARED_PREFIX && sharedPrefix.problem() != null) {
             problems.add(invalid(DATASET, sharedPrefix, sharedPrefix.problem()));
         }
+        traceProblems(problems);
         if (inputLength != null && inputLength < 1 || outputLength != null && outputLength < 1) {
             problems.add(INPUT_LENGTH + " and " + OUTPUT_LENGTH + " must be at least 1, got " + inputLength + " and "
                     + outputLength);
@@ -256,16 +270,35 @@ public record BenchmarkConfig(
         return problems;
     }
 
+    private void traceProblems(List<String> problems) {
+        if (dataset == Dataset.TRACE && trace == null) {
+            problems.add(DATASET + " trace needs the requests of a file: " + DATASET + " trace:FILE");
+        }
+        if (dataset != Dataset.TRACE && trace != null) {
+            problems.add("a trace is replayed only with " + DATASET + " trace:FILE");
+        }
+        if (trace == null) {
+            return;
+        }
+        if (trace.problem() != null) {
+            problems.add("the trace replay (" + TRACE_SPEED + ", " + TRACE_WINDOW + ") " + trace.problem());
+        }
+        if (!concurrency.isEmpty() || !rates.isEmpty() || findCapacity != null) {
+            problems.add(DATASET + " trace replays the trace at its own timestamps, one stage per " + TRACE_SPEED + "; "
+                    + CONCURRENCY + ", " + RATE + " and " + FIND_CAPACITY + " do not apply");
+        }
+    }
+
     private void openLoopProblems(List<String> problems) {
-        if (arrival == null) {
+        if (arrival == null || arrival == Arrival.TRACE) {
             problems.add(ARRIVAL + " must be poisson or constant");
         }
         if (maxConcurrency != null && (maxConcurrency < 1 || maxConcurrency > MAX_CONCURRENCY_LEVEL)) {
             problems.add(invalid(MAX_CONCURRENCY, maxConcurrency, "is outside 1 to " + MAX_CONCURRENCY_LEVEL));
         }
-        if (maxConcurrency != null && rates.isEmpty() && findCapacity != CapacityMode.Rate) {
-            problems.add(MAX_CONCURRENCY + " caps the requests in flight of rate stages: give " + RATE + " or "
-                    + FIND_CAPACITY + " rate");
+        if (maxConcurrency != null && rates.isEmpty() && findCapacity != CapacityMode.Rate && trace == null) {
+            problems.add(MAX_CONCURRENCY + " caps the requests in flight of rate stages: give " + RATE + ", "
+                    + FIND_CAPACITY + " rate or " + DATASET + " trace:FILE");
         }
     }
 
@@ -331,6 +364,7 @@ public record BenchmarkConfig(
         private Integer outputLength;
         private ShareGptDataset shareGpt;
         private SharedPrefixShape sharedPrefix;
+        private TraceReplay trace;
         private boolean ignoreEos;
         private List<Integer> concurrency = BenchmarkDefaults.CONCURRENCY;
         private Integer requestsPerLevel;
@@ -401,6 +435,11 @@ public record BenchmarkConfig(
 
         public Builder sharedPrefix(SharedPrefixShape value) {
             sharedPrefix = value;
+            return this;
+        }
+
+        public Builder trace(TraceReplay value) {
+            trace = value;
             return this;
         }
 
@@ -527,6 +566,7 @@ public record BenchmarkConfig(
                     outputLength,
                     shareGpt,
                     sharedPrefix,
+                    trace,
                     ignoreEos,
                     concurrency,
                     requestsPerLevel,

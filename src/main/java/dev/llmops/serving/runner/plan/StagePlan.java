@@ -3,6 +3,7 @@ package dev.llmops.serving.runner.plan;
 import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.api.contract.RunPlan.Mode;
 import dev.llmops.serving.runner.workload.Arrival;
+import dev.llmops.serving.runner.workload.TraceReplay;
 import java.time.Duration;
 import java.util.List;
 
@@ -10,13 +11,15 @@ import java.util.List;
  * One measured stage of the plan: a stage of the contract's {@link RunPlan} with what the runner needs besides to send
  * its requests.
  *
- * @param name {@code single}, {@code c<N>}, {@code r<R>}, {@code probe<K>-c<N>} or {@code probe<K>-r<R>}
- * @param concurrency workers of a closed-loop level; 1 for the single phase; 0 for a rate
- * @param rate arrivals per second of an open-loop stage, else 0
+ * @param name {@code single}, {@code c<N>}, {@code r<R>}, {@code t<S>x}, {@code probe<K>-c<N>} or
+ *     {@code probe<K>-r<R>}
+ * @param concurrency workers of a closed-loop level; 1 for the single phase; 0 for a rate or a trace
+ * @param rate arrivals per second of an open-loop stage (a trace's mean rate over its window, at its speed), else 0
  * @param requests requests to send, or 0 when the stage runs for {@code duration}
  * @param duration how long to keep sending, or null when the stage sends {@code requests}
  * @param arrival how an open-loop stage spaces its requests, else null
  * @param maxInFlight at most this many requests of an open-loop stage in flight, or 0 for no cap
+ * @param traceSpeed the speed a trace is replayed at, else 0
  */
 public record StagePlan(
         String name,
@@ -26,7 +29,8 @@ public record StagePlan(
         int requests,
         Duration duration,
         Arrival arrival,
-        int maxInFlight) {
+        int maxInFlight,
+        double traceSpeed) {
 
     /** The stages of a configuration before any capacity search, in the order they run. */
     public static List<StagePlan> of(BenchmarkConfig config) {
@@ -39,6 +43,21 @@ public record StagePlan(
     }
 
     private static StagePlan of(RunPlan.Stage stage, BenchmarkConfig config) {
+        int maxInFlight = config.maxConcurrency() != null ? config.maxConcurrency() : 0;
+        if (stage.traceSpeed() != null) {
+            double speed = stage.traceSpeed();
+            TraceReplay replay = config.trace();
+            return new StagePlan(
+                    stage.name(),
+                    stage.mode(),
+                    0,
+                    replay.rate(speed),
+                    replay.requests().size(),
+                    null,
+                    Arrival.TRACE,
+                    maxInFlight,
+                    speed);
+        }
         boolean openLoop = stage.mode() == Mode.OPEN_LOOP;
         return new StagePlan(
                 stage.name(),
@@ -48,6 +67,7 @@ public record StagePlan(
                 stage.requests(),
                 stage.duration(),
                 openLoop ? config.arrival() : null,
-                openLoop && config.maxConcurrency() != null ? config.maxConcurrency() : 0);
+                openLoop ? maxInFlight : 0,
+                0);
     }
 }

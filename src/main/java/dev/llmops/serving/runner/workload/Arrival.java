@@ -8,9 +8,11 @@ public enum Arrival {
     /** Exponential inter-arrival times (a Poisson process), seeded. */
     POISSON,
     /** Exactly 1/R apart on the absolute schedule. */
-    CONSTANT;
+    CONSTANT,
+    /** At a trace's timestamps, divided by the replay's speed: set by a trace dataset, not on its own. */
+    TRACE;
 
-    /** The name on the command line and in the report: poisson or constant. */
+    /** The name on the command line and in the report: poisson, constant or trace. */
     @JsonValue
     public String flagValue() {
         return name().toLowerCase(Locale.ROOT);

@@ -14,7 +14,11 @@ public enum Dataset {
     /** The first user turn of conversations from a ShareGPT-format file, with its reply's length. */
     SHAREGPT,
     /** Groups of requests sharing a system prompt, each with a unique question: the prefix-cache workload. */
-    SHARED_PREFIX;
+    SHARED_PREFIX,
+    /**
+     * A Mooncake-format trace replayed at its timestamps, prompts synthesised so that equal hash ids are equal blocks.
+     */
+    TRACE;
 
     /** The name {@code --dataset} and the JSON report use: {@code prompts}, {@code shared-prefix}, ... */
     public String label() {

@@ -1,7 +1,9 @@
 package dev.llmops.serving.runner.workload;
 
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -34,7 +36,7 @@ public final class PromptSource {
 
     /** The requests of the stage named {@code stageName}, from its first. */
     public StageRequests forStage(String stageName) {
-        return new StageRequests(config, new Random(stageSeed(config.seed(), stageName)));
+        return new StageRequests(config, stageSeed(config.seed(), stageName));
     }
 
     /** A warm-up (or readiness check) prompt that shares no prefix with any measured prompt. */
@@ -49,8 +51,12 @@ public final class PromptSource {
         for (int i = 0; i < stageName.length(); i++) {
             hash = (hash ^ stageName.charAt(i)) * 0x100000001b3L;
         }
-        long mixed = seed ^ hash;
-        mixed = (mixed ^ (mixed >>> 30)) * 0xbf58476d1ce4e5b9L;
+        return mix(seed ^ hash);
+    }
+
+    /** SplitMix64's finaliser: nearby inputs give unrelated outputs. */
+    private static long mix(long value) {
+        long mixed = (value ^ (value >>> 30)) * 0xbf58476d1ce4e5b9L;
         mixed = (mixed ^ (mixed >>> 27)) * 0x94d049bb133111ebL;
         return mixed ^ (mixed >>> 31);
     }
@@ -60,16 +66,27 @@ public final class PromptSource {
      * {@link #next} returns the n-th request whichever thread makes it.
      */
     public static final class StageRequests {
+        /** Full trace blocks kept for reuse; each is {@value TraceDataset#BLOCK_TOKENS} words, about 3.5 kB. */
+        private static final int CACHED_BLOCKS = 4096;
+
         private final BenchmarkConfig config;
+        private final long stageSeed;
         private final Random random;
         private final String[] groupPrompts;
+        private final Map<Long, String> traceBlocks = new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
+                return size() > CACHED_BLOCKS;
+            }
+        };
         private int[] conversations;
         private int nextConversation;
         private long issued;
 
-        private StageRequests(BenchmarkConfig config, Random random) {
+        private StageRequests(BenchmarkConfig config, long stageSeed) {
             this.config = config;
-            this.random = random;
+            this.stageSeed = stageSeed;
+            this.random = new Random(stageSeed);
             SharedPrefixShape shape = config.sharedPrefix();
             this.groupPrompts = new String[config.dataset() == Dataset.SHARED_PREFIX ? shape.groups() : 0];
             for (int group = 0; group < groupPrompts.length; group++) {
@@ -108,7 +125,45 @@ public final class PromptSource {
                     yield new DatasetRequest(
                             groupPrompt, words(config.sharedPrefix().questionTokens()), maxTokens, index);
                 }
+                case TRACE -> {
+                    List<TraceDataset.Request> window = config.trace().requests();
+                    TraceDataset.Request request = window.get((int) (index % window.size()));
+                    int outputTokens = config.outputLength() != null
+                            ? config.outputLength()
+                            : Math.min(request.outputLength(), config.maxTokens());
+                    yield new DatasetRequest(null, tracePrompt(request), outputTokens, index);
+                }
             };
+        }
+
+        /**
+         * A trace request's prompt of {@code inputLength} words: block i is the text of its i-th hash id (the same text
+         * for the same id throughout the stage, so a prefix cache sees the sharing the trace had), and words past the
+         * blocks its ids cover are this request's own. Blocks differ from stage to stage, so no stage warms the cache
+         * for the next.
+         */
+        private String tracePrompt(TraceDataset.Request request) {
+            int blockWords = TraceDataset.BLOCK_TOKENS;
+            StringBuilder prompt = new StringBuilder(request.inputLength() * 8);
+            long[] ids = request.hashIds();
+            for (int block = 0, words = 0; words < request.inputLength(); block++) {
+                int count = Math.min(blockWords, request.inputLength() - words);
+                prompt.append(words == 0 ? "" : " ");
+                if (block >= ids.length) {
+                    prompt.append(words(count));
+                } else if (count == blockWords) {
+                    prompt.append(traceBlocks.computeIfAbsent(ids[block], id -> block(id, blockWords)));
+                } else {
+                    prompt.append(block(ids[block], count));
+                }
+                words += count;
+            }
+            return prompt.toString();
+        }
+
+        /** The first {@code count} words of the stage's block {@code id}. */
+        private String block(long id, int count) {
+            return words(new Random(mix(stageSeed ^ mix(id))), count);
         }
 
         /** The conversations in a seeded random order, shuffled afresh each time they run out. */
@@ -133,6 +188,10 @@ public final class PromptSource {
         }
 
         private String words(int count) {
+            return words(random, count);
+        }
+
+        private static String words(Random random, int count) {
             StringBuilder text = new StringBuilder(count * 8);
             for (int i = 0; i < count; i++) {
                 text.append(i == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);

@@ -4,13 +4,14 @@ import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * Names what decides the content of each request of a run — endpoint, dataset, seed, sampling (with ignore_eos), the
- * single-request prompts and the quality stage's length — in 16 hex characters, so two runs are paired request by
- * request only when they sent the same requests.
+ * Names what decides the content of each request of a run — endpoint, dataset (a trace's window of requests, not
+ * their timestamps), seed, sampling (with ignore_eos), the single-request prompts and the quality stage's length — in
+ * 16 hex characters, so two runs are paired request by request only when they sent the same requests.
  */
 public final class WorkloadDigest {
 
@@ -38,6 +39,16 @@ public final class WorkloadDigest {
         if (shareGpt != null) {
             for (int i = 0; i < shareGpt.size(); i++) {
                 update(sha256, "conversation", shareGpt.replyTokens(i) + " " + shareGpt.prompt(i));
+            }
+        }
+        TraceReplay trace = config.trace();
+        if (trace != null) {
+            for (TraceDataset.Request request : trace.requests()) {
+                update(
+                        sha256,
+                        "trace_request",
+                        request.inputLength() + " " + request.outputLength() + " "
+                                + Arrays.toString(request.hashIds()));
             }
         }
         update(sha256, "seed", String.valueOf(config.seed()));

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SweepSpec;
 import dev.llmops.serving.operator.benchmark.SweepLevels;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -32,7 +31,7 @@ class BaselineExampleTest {
         ((ObjectNode) defaults.get("sweep"))
                 .set(
                         "concurrency",
-                        SERIALIZATION.convertValue(SweepLevels.concurrency(new SweepSpec()), JsonNode.class));
+                        SERIALIZATION.convertValue(SweepLevels.concurrency(new BenchmarkRunSpec()), JsonNode.class));
 
         defaults.fieldNames().forEachRemaining(field -> {
             assertThat(raw.has(field)).as("spec.%s is spelled out", field).isTrue();

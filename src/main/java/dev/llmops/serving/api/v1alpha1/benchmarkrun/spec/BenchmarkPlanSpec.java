@@ -26,10 +26,17 @@ import lombok.EqualsAndHashCode;
         reason = "FieldValueForbidden",
         fieldPath = ".sweep.arrival")
 @ValidationRule(
-        value = "!has(self.sweep) || !has(self.sweep.maxConcurrency) || " + BenchmarkPlanSpec.OPEN_LOOP,
-        message =
-                "spec.sweep.maxConcurrency applies only to open-loop load: set spec.sweep.rates or spec.capacity.mode "
-                        + "Rate",
+        value = "!has(self.dataset) || self.dataset.type != 'Trace' || (!has(self.capacity) && (!has(self.sweep) "
+                + "|| (!has(self.sweep.concurrency) && !has(self.sweep.rates))))",
+        message = "spec.dataset.type Trace replays the trace at its own timestamps instead of the sweep: "
+                + "spec.sweep.concurrency, spec.sweep.rates and spec.capacity do not apply",
+        reason = "FieldValueForbidden",
+        fieldPath = ".dataset.type")
+@ValidationRule(
+        value = "!has(self.sweep) || !has(self.sweep.maxConcurrency) || " + BenchmarkPlanSpec.OPEN_LOOP
+                + " || (has(self.dataset) && self.dataset.type == 'Trace')",
+        message = "spec.sweep.maxConcurrency applies only to open-loop load: set spec.sweep.rates, spec.capacity.mode "
+                + "Rate or spec.dataset.type Trace",
         reason = "FieldValueForbidden",
         fieldPath = ".sweep.maxConcurrency")
 @EqualsAndHashCode

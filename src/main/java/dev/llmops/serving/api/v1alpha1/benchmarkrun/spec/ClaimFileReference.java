@@ -24,7 +24,7 @@ public class ClaimFileReference {
     @Pattern("^[-._a-zA-Z0-9]+(/[-._a-zA-Z0-9]+)*$")
     @ValidationRule(
             value = "!self.matches('(^|/)[.][.]?(/|$)')",
-            message = "spec.dataset.shareGpt.persistentVolumeClaim.path must not contain . or .. segments")
+            message = "persistentVolumeClaim.path must not contain . or .. segments")
     @JsonPropertyDescription("Path of the file relative to the root of the claim, e.g. sharegpt/ShareGPT_V3.json.")
     public String path;
 }

@@ -25,6 +25,11 @@ import lombok.EqualsAndHashCode;
         message = "spec.dataset.sharedPrefix is required when spec.dataset.type is SharedPrefix and allowed only then",
         reason = "FieldValueInvalid",
         fieldPath = ".sharedPrefix")
+@ValidationRule(
+        value = "(self.type == 'Trace') == has(self.trace)",
+        message = "spec.dataset.trace is required when spec.dataset.type is Trace and allowed only then",
+        reason = "FieldValueInvalid",
+        fieldPath = ".trace")
 @EqualsAndHashCode
 public class DatasetSpec {
 
@@ -33,8 +38,9 @@ public class DatasetSpec {
             + "of inputLength and outputLength when given, else drawn per request, uniform: 512 to 1536 input tokens "
             + "and 128 to 384 output tokens, at most spec.sampling.maxTokens. Prompts: the single-request prompts in "
             + "rotation (every request after the first hits a prefix cache). ShareGPT: the first user turns of a "
-            + "conversation file. SharedPrefix: groups of prompts sharing a system prompt. The sequence of requests "
-            + "depends only on the seed, so runs can be compared pairwise.")
+            + "conversation file. SharedPrefix: groups of prompts sharing a system prompt. Trace: a Mooncake-format "
+            + "trace replayed at its timestamps instead of the sweep, prompt blocks with equal hash ids equal. The "
+            + "sequence of requests depends only on the seed, so runs can be compared pairwise.")
     public DatasetType type = DatasetType.Random;
 
     @Min(1)
@@ -53,6 +59,9 @@ public class DatasetSpec {
 
     @JsonPropertyDescription("The shape of the shared-prefix prompts (SharedPrefix only).")
     public SharedPrefixSpec sharedPrefix;
+
+    @JsonPropertyDescription("The trace file and how it is replayed (Trace only).")
+    public TraceSpec trace;
 
     @Default("false")
     @JsonPropertyDescription(

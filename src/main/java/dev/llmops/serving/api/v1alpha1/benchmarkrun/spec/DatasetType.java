@@ -5,5 +5,6 @@ public enum DatasetType {
     Prompts,
     Random,
     ShareGPT,
-    SharedPrefix
+    SharedPrefix,
+    Trace
 }

@@ -16,14 +16,8 @@ import lombok.EqualsAndHashCode;
         value = "has(self.configMap) != has(self.persistentVolumeClaim)",
         message = "spec.dataset.shareGpt: set exactly one of configMap and persistentVolumeClaim",
         reason = "FieldValueInvalid")
-@EqualsAndHashCode
-public class ShareGptSpec {
-
-    @JsonPropertyDescription("A ConfigMap key holding the file (up to the ConfigMap limit of 1 MiB).")
-    public ConfigMapKeyReference configMap;
-
-    @JsonPropertyDescription("A file on an existing PersistentVolumeClaim, for files larger than a ConfigMap holds.")
-    public ClaimFileReference persistentVolumeClaim;
+@EqualsAndHashCode(callSuper = true)
+public class ShareGptSpec extends DatasetFile {
 
     @Min(1)
     @Max(1048576)
