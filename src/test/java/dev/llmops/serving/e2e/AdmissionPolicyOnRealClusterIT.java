@@ -498,6 +498,7 @@ class AdmissionPolicyOnRealClusterIT {
         String secretEnv = "- {name: EXTRA_TOKEN, valueFrom: {secretKeyRef: {name: %s, key: token}}}";
         String configMapEnv = "- {name: PROMPTS, valueFrom: {configMapKeyRef: {name: %s, key: prompts.json}}}";
         String shareGpt = "dataset: {type: ShareGPT, shareGpt: {configMap: {name: %s, key: sharegpt.json}}}";
+        String trace = "dataset: {type: Trace, trace: {configMap: {name: %s, key: trace.jsonl}}}";
         String otherSecret = ALLOWED_SECRET + "-admin";
         String otherConfigMap = ALLOWED_CONFIG_MAP + "-private";
         String otherPriorityClass = ALLOWED_PRIORITY_CLASS + "-urgent";
@@ -549,6 +550,14 @@ class AdmissionPolicyOnRealClusterIT {
                         "spec.dataset.shareGpt.configMap.name",
                         "spec:\n",
                         shareGpt,
+                        otherConfigMap,
+                        ALLOWED_CONFIG_MAP,
+                        configMaps),
+                new Rule(
+                        "BenchmarkRun",
+                        "spec.dataset.trace.configMap.name",
+                        "spec:\n",
+                        trace,
                         otherConfigMap,
                         ALLOWED_CONFIG_MAP,
                         configMaps),
@@ -638,6 +647,14 @@ class AdmissionPolicyOnRealClusterIT {
                         "spec.benchmark.dataset.shareGpt.configMap.name",
                         "  benchmark:\n",
                         shareGpt,
+                        otherConfigMap,
+                        ALLOWED_CONFIG_MAP,
+                        configMaps),
+                new Rule(
+                        "ServingExperiment",
+                        "spec.benchmark.dataset.trace.configMap.name",
+                        "  benchmark:\n",
+                        trace,
                         otherConfigMap,
                         ALLOWED_CONFIG_MAP,
                         configMaps));

@@ -88,7 +88,10 @@ class AdmissionPolicyChartTest {
                         .endsWith("prompts"));
         assertThat(fields(policy(chart, "benchmarkruns")))
                 .containsExactly(
-                        "spec.runner.image", "spec.dataset.shareGpt.configMap.name", "spec.target.apiKeySecret.name");
+                        "spec.runner.image",
+                        "spec.dataset.shareGpt.configMap.name",
+                        "spec.dataset.trace.configMap.name",
+                        "spec.target.apiKeySecret.name");
         for (String name : List.of("modelservers", "benchmarkruns", "servingexperiments")) {
             ValidatingAdmissionPolicyBinding binding = binding(chart, name);
             assertThat(binding.getSpec().getPolicyName()).isEqualTo(FULLNAME + "-" + name);
@@ -140,7 +143,8 @@ class AdmissionPolicyChartTest {
                         "spec.variants[].env[].valueFrom.secretKeyRef.name",
                         "spec.variants[].env[].valueFrom.configMapKeyRef.name",
                         "spec.benchmark.runner.image",
-                        "spec.benchmark.dataset.shareGpt.configMap.name");
+                        "spec.benchmark.dataset.shareGpt.configMap.name",
+                        "spec.benchmark.dataset.trace.configMap.name");
         assertThat(experiments.getSpec().getValidations())
                 .extracting(Validation::getMessage)
                 .allSatisfy(m -> assertThat(m)

@@ -37,7 +37,7 @@ import java.util.Map;
 
 /**
  * The benchmark Job of a run: the operator's image running {@code bench} against the target, CPU-only, off GPU nodes,
- * under Pod Security "restricted" (a ShareGPT or trace dataset comes in as a read-only ConfigMap or claim volume), owned by the
+ * under Pod Security "restricted" (a dataset file comes in as a read-only ConfigMap or claim volume), owned by the
  * run (controller reference, blocking the run's foreground deletion until the Job and its pods are gone). Created once
  * and never updated (a Job's pod template is immutable); its name is derived from the run, so after an operator
  * restart the existing Job is found and adopted instead of duplicated.

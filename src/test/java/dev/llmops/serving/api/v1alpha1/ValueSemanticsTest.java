@@ -72,10 +72,15 @@ class ValueSemanticsTest {
         return type.getDeclaredConstructor().newInstance();
     }
 
+    /** The class's own fields and those of its abstract superclasses, which no other test instantiates. */
     private static List<Field> instanceFields(Class<?> type) {
-        return Stream.of(type.getDeclaredFields())
-                .filter(f -> !Modifier.isStatic(f.getModifiers()))
-                .toList();
+        List<Field> fields = new ArrayList<>();
+        for (Class<?> c = type; c == type || Modifier.isAbstract(c.getModifiers()); c = c.getSuperclass()) {
+            Stream.of(c.getDeclaredFields())
+                    .filter(f -> !Modifier.isStatic(f.getModifiers()))
+                    .forEach(fields::add);
+        }
+        return fields;
     }
 
     /** The plain classes of the API packages: everything but the two resources, enums and holders of constants. */
@@ -98,6 +103,7 @@ class ValueSemanticsTest {
                 Class<?> type = Class.forName(name);
                 if (!type.isEnum()
                         && !type.isInterface()
+                        && !Modifier.isAbstract(type.getModifiers())
                         && type != ModelServer.class
                         && type != BenchmarkRun.class
                         && !instanceFields(type).isEmpty()) {

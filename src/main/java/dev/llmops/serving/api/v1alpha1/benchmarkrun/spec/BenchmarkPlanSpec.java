@@ -27,7 +27,8 @@ import lombok.EqualsAndHashCode;
         fieldPath = ".sweep.arrival")
 @ValidationRule(
         value = "!has(self.dataset) || self.dataset.type != 'Trace' || (!has(self.capacity) && (!has(self.sweep) "
-                + "|| (!has(self.sweep.concurrency) && !has(self.sweep.rates))))",
+                + "|| ((!has(self.sweep.concurrency) || size(self.sweep.concurrency) == 0) "
+                + "&& (!has(self.sweep.rates) || size(self.sweep.rates) == 0))))",
         message = "spec.dataset.type Trace replays the trace at its own timestamps instead of the sweep: "
                 + "spec.sweep.concurrency, spec.sweep.rates and spec.capacity do not apply",
         reason = "FieldValueForbidden",

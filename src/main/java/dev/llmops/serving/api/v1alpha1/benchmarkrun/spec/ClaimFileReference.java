@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
-import io.fabric8.generator.annotation.ValidationRule;
 import lombok.EqualsAndHashCode;
 
 /** A file on an existing PersistentVolumeClaim in the resource's namespace, mounted read-only into a pod. */
@@ -22,9 +21,6 @@ public class ClaimFileReference {
     @Required
     @Size(min = 1, max = 1024)
     @Pattern("^[-._a-zA-Z0-9]+(/[-._a-zA-Z0-9]+)*$")
-    @ValidationRule(
-            value = "!self.matches('(^|/)[.][.]?(/|$)')",
-            message = "persistentVolumeClaim.path must not contain . or .. segments")
     @JsonPropertyDescription("Path of the file relative to the root of the claim, e.g. sharegpt/ShareGPT_V3.json.")
     public String path;
 }

@@ -16,6 +16,11 @@ import lombok.EqualsAndHashCode;
         value = "has(self.configMap) != has(self.persistentVolumeClaim)",
         message = "spec.dataset.shareGpt: set exactly one of configMap and persistentVolumeClaim",
         reason = "FieldValueInvalid")
+@ValidationRule(
+        value = "!has(self.persistentVolumeClaim) || !self.persistentVolumeClaim.path.matches('(^|/)[.][.]?(/|$)')",
+        message = "spec.dataset.shareGpt.persistentVolumeClaim.path must not contain . or .. segments",
+        reason = "FieldValueInvalid",
+        fieldPath = ".persistentVolumeClaim.path")
 @EqualsAndHashCode(callSuper = true)
 public class ShareGptSpec extends DatasetFile {
 

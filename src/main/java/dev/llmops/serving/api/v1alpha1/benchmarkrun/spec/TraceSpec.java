@@ -19,6 +19,11 @@ import lombok.EqualsAndHashCode;
         message = "spec.dataset.trace: set exactly one of configMap and persistentVolumeClaim",
         reason = "FieldValueInvalid")
 @ValidationRule(
+        value = "!has(self.persistentVolumeClaim) || !self.persistentVolumeClaim.path.matches('(^|/)[.][.]?(/|$)')",
+        message = "spec.dataset.trace.persistentVolumeClaim.path must not contain . or .. segments",
+        reason = "FieldValueInvalid",
+        fieldPath = ".persistentVolumeClaim.path")
+@ValidationRule(
         value = "!has(self.toSeconds) || self.toSeconds > (has(self.fromSeconds) ? self.fromSeconds : 0.0)",
         message = "spec.dataset.trace.toSeconds must be after fromSeconds (0 when unset)",
         reason = "FieldValueInvalid",
