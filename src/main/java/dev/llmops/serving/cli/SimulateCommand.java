@@ -104,6 +104,23 @@ public class SimulateCommand implements Callable<Integer> {
     double batchSlowdown;
 
     @Option(
+            names = "--prefix-cache-blocks",
+            paramLabel = "N",
+            defaultValue = "" + SglangSimulator.DEFAULT_PREFIX_CACHE_BLOCKS,
+            description = "Prefix cache of N blocks, least recently used evicted first (0: none): a prompt's leading"
+                    + " blocks that an earlier prompt left are cached, reported in usage"
+                    + " (prompt_tokens_details.cached_tokens) and /metrics (sglang:cached_tokens_total), and"
+                    + " prefill (--ttft-ms) shrinks to the uncached share. Default: ${DEFAULT-VALUE}.")
+    int prefixCacheBlocks;
+
+    @Option(
+            names = "--prefix-cache-block-tokens",
+            paramLabel = "T",
+            defaultValue = "" + SglangSimulator.DEFAULT_PREFIX_CACHE_BLOCK_TOKENS,
+            description = "Tokens (words) per prefix-cache block. Default: ${DEFAULT-VALUE}.")
+    int prefixCacheBlockTokens;
+
+    @Option(
             names = "--loading-seconds",
             defaultValue = "0",
             description = "Slow start: /health 503 and generation failing this long.")
@@ -164,6 +181,8 @@ public class SimulateCommand implements Callable<Integer> {
                     .naturalLength(naturalLength)
                     .maxRunning(maxRunning)
                     .batchSlowdown(batchSlowdown)
+                    .prefixCacheBlocks(prefixCacheBlocks)
+                    .prefixCacheBlockTokens(prefixCacheBlockTokens)
                     .loading(Duration.ofSeconds(loadingSeconds))
                     .fault(fault)
                     .errorRate(errorRate)
@@ -205,6 +224,16 @@ public class SimulateCommand implements Callable<Integer> {
                 "--batch-slowdown",
                 batchSlowdown >= 0 && Double.isFinite(batchSlowdown),
                 "is not a finite number of 0 or more");
+        OptionValues.require(
+                spec,
+                "--prefix-cache-blocks",
+                prefixCacheBlocks >= 0 && prefixCacheBlocks <= SglangSimulator.MAX_PREFIX_CACHE_BLOCKS,
+                "is not between 0 and " + SglangSimulator.MAX_PREFIX_CACHE_BLOCKS);
+        OptionValues.require(
+                spec,
+                "--prefix-cache-block-tokens",
+                prefixCacheBlockTokens >= 1 && prefixCacheBlockTokens <= SglangSimulator.MAX_PREFIX_CACHE_BLOCK_TOKENS,
+                "is not between 1 and " + SglangSimulator.MAX_PREFIX_CACHE_BLOCK_TOKENS);
         notNegative("--loading-seconds", loadingSeconds);
         OptionValues.require(spec, "--tokens-per-chunk", tokensPerChunk >= 1, "is below 1");
         OptionValues.require(

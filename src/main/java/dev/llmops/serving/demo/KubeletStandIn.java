@@ -254,6 +254,7 @@ public final class KubeletStandIn implements AutoCloseable {
                         .orElse("model"))
                 .speculativeAlgorithm(flag(args, "--speculative-algorithm").orElse(null))
                 .apiKey(flag(args, "--api-key").orElse(null))
+                .reportCachedTokens(args.contains("--enable-cache-report"))
                 .ttft(profile.ttft())
                 .tokenDelay(profile.stepDelay())
                 .speculative(profile.acceptance())

@@ -63,6 +63,9 @@ final class StageRecorder {
     private long inputTokens;
     private long outputTokens;
     private long reasoningTokens;
+    private int cacheReports;
+    private long cacheReportedPromptTokens;
+    private long cachedPromptTokens;
     private int shortOutputs;
     private int countedOutputs;
     private int estimatedSplits;
@@ -126,6 +129,11 @@ final class StageRecorder {
         inputTokens += result.promptTokens();
         outputTokens += result.outputTokens();
         reasoningTokens += result.reasoningTokens();
+        if (result.cachedPromptTokens() != RequestResult.NOT_REPORTED) {
+            cacheReports++;
+            cacheReportedPromptTokens += result.promptTokens();
+            cachedPromptTokens += result.cachedPromptTokens();
+        }
         if (ignoreEos && result.outputTokens() < maxTokens) {
             shortOutputs++;
         }
@@ -196,6 +204,8 @@ final class StageRecorder {
                 inputTokens,
                 outputTokens,
                 reasoningTokens,
+                cacheReports > 0 ? cachedPromptTokens : null,
+                cacheReportedPromptTokens > 0 ? (double) cachedPromptTokens / cacheReportedPromptTokens : null,
                 perSecond(completed, window),
                 perSecond(outputTokens, window),
                 perSecond(inputTokens + outputTokens, window),

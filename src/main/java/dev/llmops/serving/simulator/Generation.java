@@ -9,7 +9,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One simulated generation: its schedule (first chunk at start + TTFT, then one chunk every chunk delay — tokens per
+ * One simulated generation: its schedule (first chunk at start + prefill — the TTFT setting, less the share of the
+ * prompt the prefix cache served — then one chunk every chunk delay — tokens per
  * chunk × the per-token delay, or one step's delay under speculative decoding — at the running batch size when the
  * chunk is scheduled) and its emission, one timer task per chunk on
  * a shared scheduler, so a thousand streams need no thousand threads. Each chunk is written when its last token would
@@ -29,6 +30,8 @@ final class Generation {
     private final boolean includeUsage;
     private final boolean continuousUsage;
     private final int promptTokens;
+    private final int cachedTokens;
+    private final boolean reportCachedTokens;
     private final int maxTokens;
     private final boolean ignoreEos;
     private final int outputTokens;
@@ -63,6 +66,8 @@ final class Generation {
             boolean includeUsage,
             boolean continuousUsage,
             int promptTokens,
+            int cachedTokens,
+            boolean reportCachedTokens,
             int maxTokens,
             boolean ignoreEos,
             int outputTokens,
@@ -84,6 +89,8 @@ final class Generation {
         this.includeUsage = includeUsage;
         this.continuousUsage = continuousUsage;
         this.promptTokens = promptTokens;
+        this.cachedTokens = cachedTokens;
+        this.reportCachedTokens = reportCachedTokens;
         this.maxTokens = maxTokens;
         this.ignoreEos = ignoreEos;
         this.outputTokens = outputTokens;
@@ -326,9 +333,11 @@ final class Generation {
         return json.append('}').toString();
     }
 
+    /** SGLang's usage object; {@code prompt_tokens_details.cached_tokens} as with {@code --enable-cache-report}. */
     private String usage(int completionTokens) {
         return "{\"prompt_tokens\":" + promptTokens + ",\"completion_tokens\":" + completionTokens
                 + ",\"total_tokens\":" + (promptTokens + completionTokens)
+                + (reportCachedTokens ? ",\"prompt_tokens_details\":{\"cached_tokens\":" + cachedTokens + "}" : "")
                 + ",\"completion_tokens_details\":{\"reasoning_tokens\":" + Math.min(reasoningTokens, completionTokens)
                 + "}}";
     }
@@ -362,6 +371,7 @@ final class Generation {
                         200,
                         stream,
                         promptTokens,
+                        cachedTokens,
                         maxTokens,
                         ignoreEos,
                         receivedNanos,

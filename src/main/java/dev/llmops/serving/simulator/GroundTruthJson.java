@@ -31,6 +31,8 @@ final class GroundTruthJson {
                 json.writeNumberField("status", request.status());
                 json.writeNumberField("received_ns", request.receivedNanos());
                 json.writeNumberField("started_ns", request.startedNanos());
+                json.writeNumberField("prompt_tokens", request.promptTokens());
+                json.writeNumberField("cached_tokens", request.cachedTokens());
                 json.writeNumberField("completion_tokens", request.completionTokens());
                 json.writeNumberField("reasoning_tokens", request.reasoningTokens());
                 json.writeStringField("body_sha256", request.bodySha256());

@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * An SGLang server without a GPU, for tests and demos: the same endpoints, streaming format and usage reporting, with
  * configurable speed (TTFT, token delay, tokens per chunk or speculative decoding with a random acceptance per step, a
- * reasoning phase, a batch limit) and faults (slow start,
+ * reasoning phase, a batch limit, a prefix cache whose hits shorten prefill) and faults (slow start,
  * half-ready, hang, disconnect, a rate of HTTP 500s, and hostile answers that never end) that can be switched while it
  * runs. It records its own ground
  * truth — every chunk's intended and actual send time — so a client's measurements can be checked against it.
@@ -53,6 +53,14 @@ public final class SglangSimulator implements AutoCloseable {
         setIfAbsent("sun.net.httpserver.maxIdleConnections", "65536");
     }
 
+    /** The prefix cache's default capacity: 262 144 tokens, the KV cache of a small GPU. */
+    public static final int DEFAULT_PREFIX_CACHE_BLOCKS = 16384;
+    /** The most prefix-cache blocks: their keys take some 100 MiB. */
+    public static final int MAX_PREFIX_CACHE_BLOCKS = 1 << 20;
+
+    public static final int DEFAULT_PREFIX_CACHE_BLOCK_TOKENS = 16;
+    public static final int MAX_PREFIX_CACHE_BLOCK_TOKENS = 4096;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -67,6 +75,7 @@ public final class SglangSimulator implements AutoCloseable {
     private final ExecutorService handlers;
     private final ScheduledThreadPoolExecutor scheduler;
     private final SimulatorMetrics metrics = new SimulatorMetrics();
+    private final PrefixCache prefixCache;
     private final AtomicLong requestCounter = new AtomicLong();
     private final AtomicLong generationCounter = new AtomicLong();
     private final Set<Generation> active = ConcurrentHashMap.newKeySet();
@@ -93,6 +102,7 @@ public final class SglangSimulator implements AutoCloseable {
         this.errorRate = config.errorRate;
         this.loadedAtNanos = System.nanoTime() + config.loading.toNanos();
         this.modelJson = JSON.writeValueAsString(config.model);
+        this.prefixCache = new PrefixCache(config.prefixCacheBlockTokens, config.prefixCacheBlocks);
         this.acceptanceRandom = new SplittableRandom(config.acceptanceSeed);
         this.hostile = new HostileAnswers(hung, () -> !closed);
         this.handlers = Executors.newFixedThreadPool(config.handlerThreads, daemonThreads("sglang-simulator-http"));
@@ -389,7 +399,8 @@ public final class SglangSimulator implements AutoCloseable {
             reject(exchange, id, received, 400, "The request body must be a JSON object");
             return;
         }
-        int promptTokens = chat ? countWords(body.path("messages")) : countWords(body.path("prompt"));
+        PromptTokens prompt = PromptTokens.of(body.path(chat ? "messages" : "prompt"), config.prefixCacheBlockTokens);
+        int promptTokens = prompt.count();
         metrics.requests.incrementAndGet();
         metrics.promptTokens.addAndGet(promptTokens);
         if (isLoading()) {
@@ -422,6 +433,8 @@ public final class SglangSimulator implements AutoCloseable {
         }
         boolean stream = body.path("stream").asBoolean(false);
         JsonNode options = body.path("stream_options");
+        int cachedTokens = prefixCache.admit(prompt);
+        metrics.cachedTokens.addAndGet(cachedTokens);
         Generation generation = new Generation(
                 this,
                 exchange,
@@ -432,6 +445,8 @@ public final class SglangSimulator implements AutoCloseable {
                 options.path("include_usage").asBoolean(false),
                 options.path("continuous_usage_stats").asBoolean(false),
                 promptTokens,
+                cachedTokens,
+                config.reportCachedTokens,
                 maxTokens,
                 ignoreEos,
                 outputTokens,
@@ -442,7 +457,7 @@ public final class SglangSimulator implements AutoCloseable {
                         current == Fault.BROKEN_DRAFT),
                 body.path("logprobs").asBoolean(false),
                 chunkEnds(outputTokens, current == Fault.BROKEN_DRAFT),
-                config.ttft.toNanos(),
+                prefillNanos(promptTokens, cachedTokens),
                 config.speculative == null
                         ? config.tokenDelay.toNanos() * config.tokensPerChunk
                         : config.tokenDelay.toNanos(),
@@ -463,6 +478,12 @@ public final class SglangSimulator implements AutoCloseable {
         if (startNow) {
             generation.start();
         }
+    }
+
+    /** The TTFT setting prefills a whole prompt; only the tokens the prefix cache did not serve are prefilled. */
+    private long prefillNanos(int promptTokens, int cachedTokens) {
+        long ttft = config.ttft.toNanos();
+        return promptTokens == 0 ? ttft : Math.round(ttft * ((double) (promptTokens - cachedTokens) / promptTokens));
     }
 
     /** Temperature 0: the answer is the same for the same prompt, on every simulator. */
@@ -512,6 +533,7 @@ public final class SglangSimulator implements AutoCloseable {
                 false,
                 0,
                 0,
+                0,
                 false,
                 received,
                 0,
@@ -551,30 +573,6 @@ public final class SglangSimulator implements AutoCloseable {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
-    }
-
-    private static int countWords(JsonNode node) {
-        if (node.isTextual()) {
-            return countWords(node.asText());
-        }
-        int words = 0;
-        for (JsonNode child : node) {
-            words += child.isObject() ? countWords(child.path("content")) : countWords(child);
-        }
-        return words;
-    }
-
-    private static int countWords(String text) {
-        int words = 0;
-        boolean inWord = false;
-        for (int i = 0; i < text.length(); i++) {
-            boolean space = Character.isWhitespace(text.charAt(i));
-            if (!space && !inWord) {
-                words++;
-            }
-            inWord = !space;
-        }
-        return words;
     }
 
     private static void sendError(HttpExchange exchange, int status, String message) throws IOException {
@@ -641,6 +639,9 @@ public final class SglangSimulator implements AutoCloseable {
         private int defaultMaxTokens = 128;
         private int contextLength = 131072;
         private boolean recordGroundTruth = true;
+        private int prefixCacheBlocks = DEFAULT_PREFIX_CACHE_BLOCKS;
+        private int prefixCacheBlockTokens = DEFAULT_PREFIX_CACHE_BLOCK_TOKENS;
+        private boolean reportCachedTokens = true;
         private int handlerThreads = 2;
         private int emitterThreads = 2;
 
@@ -772,6 +773,35 @@ public final class SglangSimulator implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The prefix cache's capacity in blocks (0 turns it off), least recently used evicted first: a request's
+         * cached tokens are the leading blocks of its prompt (messages with the system prompt, or the prompt) that an
+         * earlier request left in the cache, and its prefill (the TTFT setting, for a whole prompt) shrinks to the
+         * share of tokens not cached. Default {@value SglangSimulator#DEFAULT_PREFIX_CACHE_BLOCKS} blocks.
+         */
+        public Builder prefixCacheBlocks(int value) {
+            this.prefixCacheBlocks = between(value, 0, MAX_PREFIX_CACHE_BLOCKS, "prefixCacheBlocks");
+            return this;
+        }
+
+        /**
+         * Tokens (words) per prefix-cache block. Default {@value SglangSimulator#DEFAULT_PREFIX_CACHE_BLOCK_TOKENS}, as
+         * vLLM's.
+         */
+        public Builder prefixCacheBlockTokens(int value) {
+            this.prefixCacheBlockTokens = between(value, 1, MAX_PREFIX_CACHE_BLOCK_TOKENS, "prefixCacheBlockTokens");
+            return this;
+        }
+
+        /**
+         * Whether usage reports {@code prompt_tokens_details.cached_tokens}, as SGLang does with
+         * {@code --enable-cache-report}; default true.
+         */
+        public Builder reportCachedTokens(boolean value) {
+            this.reportCachedTokens = value;
+            return this;
+        }
+
         /** false keeps no per-request ground truth (long benchmark runs). */
         public Builder recordGroundTruth(boolean value) {
             this.recordGroundTruth = value;
@@ -803,6 +833,13 @@ public final class SglangSimulator implements AutoCloseable {
                 throw new IllegalArgumentException(name + " must not be negative");
             }
             return value;
+        }
+
+        private static int between(int value, int minimum, int maximum, String name) {
+            if (value > maximum) {
+                throw new IllegalArgumentException(name + " must be at most " + maximum + ", was " + value);
+            }
+            return atLeast(value, minimum, name);
         }
 
         private static int atLeast(int value, int minimum, String name) {

@@ -7,7 +7,8 @@ import java.time.Duration;
  * run against it can be checked against the answer.
  *
  * <p>The model is the simulator's: a request starts when a batch slot is free (at most {@code maxRunning} at once, FIFO
- * queue, 0 = no limit), its first token comes TTFT after the start, and each further token takes {@code tokenDelay ×
+ * queue, 0 = no limit), its first token comes TTFT after the start (a prompt the prefix cache does not serve, such as
+ * a random one), and each further token takes {@code tokenDelay ×
  * (1 + batchSlowdown × (b − 1))} with b the requests running (prefill or decode) when the token is scheduled. TPOT is
  * the runner's: (E2E − TTFT) / (output tokens − 1), which for one request is the mean of its per-token delays; TTFT
  * and E2E count from the request's arrival, so they include any wait for a slot. A limit of {@code null} does not

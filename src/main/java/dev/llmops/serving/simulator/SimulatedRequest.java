@@ -12,6 +12,8 @@ package dev.llmops.serving.simulator;
  * @param intendedChunkNanos when each sent chunk was scheduled: start + TTFT + i × tokens-per-chunk × token delay
  * @param sentChunkNanos when each chunk's write began (a client cannot see it earlier)
  * @param chunkTokens tokens in each chunk
+ * @param promptTokens the prompt's tokens as the simulator counts them: one per word
+ * @param cachedTokens the prompt's tokens the prefix cache served, so not prefilled
  * @param completionTokens tokens sent, reasoning included
  * @param bodySha256 hex SHA-256 of the request body as received, so a client's requests can be compared across runs
  */
@@ -21,6 +23,7 @@ public record SimulatedRequest(
         int status,
         boolean stream,
         int promptTokens,
+        int cachedTokens,
         int maxTokens,
         boolean ignoreEos,
         long receivedNanos,
@@ -54,6 +57,7 @@ public record SimulatedRequest(
                 status,
                 stream,
                 promptTokens,
+                cachedTokens,
                 maxTokens,
                 ignoreEos,
                 receivedNanos,

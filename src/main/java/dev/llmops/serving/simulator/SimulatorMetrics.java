@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * The counters behind the simulator's Prometheus {@code /metrics}, named and labelled as SGLang 0.5.18 exports them
  * through prometheus_client (a counter's TYPE line without {@code _total}, its sample with it). Unlike SGLang, which
- * counts a request's tokens when it finishes, tokens and verify calls count as each chunk is sent.
+ * counts a request's tokens when it finishes, tokens and verify calls count as each chunk is sent, and prompt and
+ * cached tokens as each request arrives.
  */
 final class SimulatorMetrics {
 
@@ -14,6 +15,9 @@ final class SimulatorMetrics {
 
     final AtomicLong requests = new AtomicLong();
     final AtomicLong promptTokens = new AtomicLong();
+    /** Prompt tokens the prefix cache served. */
+    final AtomicLong cachedTokens = new AtomicLong();
+
     final AtomicLong streamedTokens = new AtomicLong();
     final AtomicLong wholeTokens = new AtomicLong();
     final AtomicLong verifyCalls = new AtomicLong();
@@ -25,6 +29,9 @@ final class SimulatorMetrics {
     private double throughput;
     private long lastVerifyCalls;
     private double acceptLength;
+    private long lastPromptTokens;
+    private long lastCachedTokens;
+    private double cacheHitRate;
 
     long generationTokens() {
         return streamedTokens.get() + wholeTokens.get();
@@ -41,15 +48,25 @@ final class SimulatorMetrics {
         ttftMicrosSum.addAndGet(nanos / 1000);
     }
 
-    /** Called once a second: throughput and acceptance over the last interval, as SGLang's gauges report them. */
+    /**
+     * Called once a second: throughput, acceptance and cache hit rate over the last interval, as SGLang's gauges report
+     * them (the last two keep their value through an interval without verify steps or prompts).
+     */
     synchronized void sampleThroughput() {
         long now = System.nanoTime();
         long tokens = generationTokens();
         long calls = verifyCalls.get();
+        long cached = cachedTokens.get();
+        long prompts = promptTokens.get();
         throughput = (tokens - lastTokens) / ((now - lastNanos) / 1e9);
         if (calls > lastVerifyCalls) {
             acceptLength = (double) (tokens - lastTokens) / (calls - lastVerifyCalls);
         }
+        if (prompts > lastPromptTokens) {
+            cacheHitRate = (double) (cached - lastCachedTokens) / (prompts - lastPromptTokens);
+        }
+        lastPromptTokens = prompts;
+        lastCachedTokens = cached;
         lastVerifyCalls = calls;
         lastTokens = tokens;
         lastNanos = now;
@@ -67,7 +84,7 @@ final class SimulatorMetrics {
                 "The token usage.",
                 labels,
                 maxRunning > 0 ? (double) running / maxRunning : 0);
-        gauge(out, "sglang:cache_hit_rate", "The prefix cache hit rate.", labels, 0);
+        gauge(out, "sglang:cache_hit_rate", "The prefix cache hit rate.", labels, cacheHitRate);
         if (speculative) {
             gauge(
                     out,
@@ -81,6 +98,12 @@ final class SimulatorMetrics {
         String whole = open + ",is_streaming=\"false\"}";
         counter(out, "sglang:num_requests_total", "Number of requests processed.", labels, requests.get());
         counter(out, "sglang:prompt_tokens_total", "Number of prefill tokens processed.", labels, promptTokens.get());
+        counter(
+                out,
+                "sglang:cached_tokens_total",
+                "Number of cached prompt tokens.",
+                open + ",cache_source=\"device\"}",
+                cachedTokens.get());
         help(out, "sglang:generation_tokens_total", "Number of generation tokens processed.", "counter");
         sample(out, "sglang:generation_tokens_total", streaming, streamedTokens.get());
         sample(out, "sglang:generation_tokens_total", whole, wholeTokens.get());

@@ -27,6 +27,10 @@ class SimulateCommandTest {
                 "--batch-slowdown -0.1|Invalid value for option '--batch-slowdown': -0.1 is not a finite number of 0 or"
                         + " more",
                 "--tokens-per-chunk 0|Invalid value for option '--tokens-per-chunk': 0 is below 1",
+                "--prefix-cache-blocks -1|Invalid value for option '--prefix-cache-blocks': -1 is not between 0 and"
+                        + " 1048576",
+                "--prefix-cache-block-tokens 0|Invalid value for option '--prefix-cache-block-tokens': 0 is not"
+                        + " between 1 and 4096",
                 "--error-rate 1.5|Invalid value for option '--error-rate': 1.5 is not a fraction between 0 and 1",
                 "--duration-seconds 0|Invalid value for option '--duration-seconds': 0 is not a positive number of "
                         + "seconds",

@@ -15,6 +15,7 @@ import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.RequestResult;
 import dev.llmops.serving.runner.transport.TokenCounting;
 import dev.llmops.serving.runner.workload.Dataset;
+import dev.llmops.serving.runner.workload.SharedPrefixShape;
 import dev.llmops.serving.simulator.Fault;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.simulator.SimulatedRequest;
@@ -325,6 +326,99 @@ class BenchmarkRunnerTest {
             assertThat(c2.totalOutputTokens()).isEqualTo(8 * 8);
             assertThat(c2.totalInputTokens()).isEqualTo(8 * 12);
             assertThat(c2.warnings()).anyMatch(warning -> warning.contains("fewer than 16 tokens despite ignore_eos"));
+        }
+    }
+
+    /** Cached over prompt tokens of a stage's requests, by the simulator's ground truth. */
+    private static double cachedShareOf(List<RequestResult> results, SglangSimulator simulator) {
+        Map<String, SimulatedRequest> truth = truthOf(results, simulator);
+        long prompt = results.stream()
+                .mapToLong(r -> truth.get(r.responseId()).promptTokens())
+                .sum();
+        long cached = results.stream()
+                .mapToLong(r -> truth.get(r.responseId()).cachedTokens())
+                .sum();
+        return (double) cached / prompt;
+    }
+
+    @Test
+    void theCachedShareOfPromptTokensIsTheSimulatorsGroundTruth() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(20))
+                .tokenDelay(Duration.ofMillis(1))
+                .start()) {
+            Recording shared = new Recording();
+            BenchmarkReport sharedPrefix = run(
+                    config(simulator)
+                            .dataset(Dataset.SHARED_PREFIX)
+                            .sharedPrefix(new SharedPrefixShape(4, 256, 32))
+                            .concurrency(List.of(4))
+                            .requestsPerLevel(40)
+                            .maxTokens(4)
+                            .build(),
+                    shared);
+            Recording random = new Recording();
+            BenchmarkReport randomPrompts = run(
+                    config(simulator)
+                            .dataset(Dataset.RANDOM)
+                            .inputLength(256)
+                            .concurrency(List.of(4))
+                            .requestsPerLevel(40)
+                            .maxTokens(4)
+                            .build(),
+                    random);
+
+            StageReport sharedStage = stage(sharedPrefix, "c4");
+            double truth = cachedShareOf(shared.of("c4"), simulator);
+            assertThat(truth)
+                    .as("all but the first request of each of the 4 groups find its 256-word system prompt cached")
+                    .isCloseTo(36 * 256 / (40 * 288.0), within(0.02));
+            assertThat(sharedStage.cachedPromptShare()).isCloseTo(truth, within(1e-12));
+            assertThat(sharedStage.totalCachedTokens())
+                    .isEqualTo(shared.of("c4").stream()
+                            .mapToLong(RequestResult::cachedPromptTokens)
+                            .sum());
+            assertThat(sharedStage.server().cacheHitRate())
+                    .as("the server's own counters over the stage agree")
+                    .isCloseTo(truth, within(1e-12));
+            CompactSummary summary = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readValue(CompactSummaryWriter.write(sharedPrefix), CompactSummary.class);
+            assertThat(summary.stages().get(0).cachedPromptShare()).isCloseTo(truth, within(0.001));
+            StageReport randomStage = stage(randomPrompts, "c4");
+            assertThat(cachedShareOf(random.of("c4"), simulator)).isZero();
+            assertThat(randomStage.cachedPromptShare())
+                    .as("random prompts share no prefix")
+                    .isZero();
+            assertThat(randomStage.totalCachedTokens()).isZero();
+        }
+    }
+
+    @Test
+    void aServerThatReportsNoCachedTokensGetsNoCachedShareRatherThanZero() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(Duration.ofMillis(5))
+                .tokenDelay(Duration.ofMillis(1))
+                .reportCachedTokens(false)
+                .start()) {
+            BenchmarkReport report = run(
+                    config(simulator)
+                            .dataset(Dataset.SHARED_PREFIX)
+                            .sharedPrefix(new SharedPrefixShape(1, 64, 8))
+                            .concurrency(List.of(2))
+                            .requestsPerLevel(6)
+                            .maxTokens(4)
+                            .build(),
+                    new BenchmarkListener() {});
+
+            StageReport c2 = stage(report, "c2");
+            assertThat(c2.completed()).isEqualTo(6);
+            assertThat(c2.totalCachedTokens()).isNull();
+            assertThat(c2.cachedPromptShare()).isNull();
+            assertThat(new com.fasterxml.jackson.databind.ObjectMapper()
+                            .valueToTree(c2)
+                            .has("cached_prompt_share"))
+                    .isFalse();
+            assertThat(CompactSummaryWriter.write(report)).doesNotContain("\"cps\"");
         }
     }
 

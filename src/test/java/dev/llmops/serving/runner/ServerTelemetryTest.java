@@ -147,7 +147,10 @@ class ServerTelemetryTest {
                 assertThat(server.runningRequestsMean()).isLessThanOrEqualTo(stage.maxConcurrency());
                 assertThat(server.queuedRequestsMax()).isZero();
                 assertThat(server.kvUsageMax()).isNotNull();
-                assertThat(server.cacheHitRateSource()).isEqualTo("gauge");
+                assertThat(server.cacheHitRateSource()).isEqualTo("counters");
+                assertThat(server.cacheHitRate())
+                        .as("random prompts share no prefix")
+                        .isZero();
             }
             assertThat(report.warnings()).noneMatch(warning -> warning.contains("metrics"));
 

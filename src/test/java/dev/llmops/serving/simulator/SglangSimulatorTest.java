@@ -331,6 +331,130 @@ class SglangSimulatorTest {
         }
     }
 
+    /** A chat request: a system prompt of 64 words, then a question of 16, 80 tokens in all. */
+    private static String sharedPrefixChat(String question, boolean stream) {
+        String system = String.join(" ", java.util.Collections.nCopies(16, "you are helpful here"));
+        return "{\"messages\":[{\"role\":\"system\",\"content\":\"" + system + "\"},{\"role\":\"user\","
+                + "\"content\":\"" + String.join(" ", java.util.Collections.nCopies(16, question))
+                + "\"}],\"max_tokens\":2,\"stream\":" + stream + ",\"stream_options\":{\"include_usage\":true}}";
+    }
+
+    @Test
+    void aSharedSystemPromptIsServedFromThePrefixCacheAndOnlyTheRestIsPrefilled() throws Exception {
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .model("m")
+                .ttft(Duration.ofMillis(400))
+                .tokenDelay(Duration.ZERO)
+                .start()) {
+            JsonNode cold = JSON.readTree(post(simulator, "/v1/chat/completions", sharedPrefixChat("why", false))
+                    .join()
+                    .body());
+            JsonNode warm = JSON.readTree(post(simulator, "/v1/chat/completions", sharedPrefixChat("how", false))
+                    .join()
+                    .body());
+            String streamed = post(simulator, "/v1/chat/completions", sharedPrefixChat("what", true))
+                    .join()
+                    .body();
+
+            assertThat(cold.path("usage").path("prompt_tokens").asInt()).isEqualTo(80);
+            assertThat(cold.path("usage")
+                            .path("prompt_tokens_details")
+                            .path("cached_tokens")
+                            .asInt())
+                    .isZero();
+            assertThat(warm.path("usage")
+                            .path("prompt_tokens_details")
+                            .path("cached_tokens")
+                            .asInt())
+                    .as("the system prompt's four blocks of 16 words")
+                    .isEqualTo(64);
+            JsonNode usageChunk = JSON.readTree(streamed.lines()
+                    .filter(line -> line.contains("\"choices\":[]"))
+                    .findFirst()
+                    .orElseThrow()
+                    .substring("data: ".length()));
+            assertThat(usageChunk
+                            .path("usage")
+                            .path("prompt_tokens_details")
+                            .path("cached_tokens")
+                            .asInt())
+                    .isEqualTo(64);
+            List<SimulatedRequest> truth =
+                    await().atMost(Duration.ofSeconds(5)).until(simulator::requests, recorded -> recorded.size() == 3);
+            assertThat(truth).extracting(SimulatedRequest::cachedTokens).containsExactly(0, 64, 64);
+            assertThat(truth.get(0).intendedChunkNanos()[0] - truth.get(0).startedNanos())
+                    .as("a cold prompt's prefill is the whole TTFT")
+                    .isEqualTo(Duration.ofMillis(400).toNanos());
+            assertThat(truth.get(1).intendedChunkNanos()[0] - truth.get(1).startedNanos())
+                    .as("16 of 80 tokens prefilled: a fifth of the TTFT")
+                    .isEqualTo(Duration.ofMillis(80).toNanos());
+            JsonNode served = JSON.readTree(
+                            get(simulator, "/simulator/ground_truth", null).body())
+                    .path("requests")
+                    .get(1);
+            assertThat(served.path("prompt_tokens").asInt()).isEqualTo(80);
+            assertThat(served.path("cached_tokens").asInt()).isEqualTo(64);
+            assertThat(get(simulator, "/metrics", null).body())
+                    .contains(
+                            "# TYPE sglang:cached_tokens counter",
+                            "sglang:cached_tokens_total{model_name=\"m\",cache_source=\"device\"} 128",
+                            "sglang:prompt_tokens_total{model_name=\"m\"} 240");
+            assertThat(await().atMost(Duration.ofSeconds(5))
+                            .until(() -> cacheHitRateGauge(simulator), rate -> rate > 0))
+                    .as("the gauge: cached over prompt tokens of the requests since the previous sample, all three"
+                            + " (128 of 240) or the last two or the last one (128 of 160, 64 of 80)")
+                    .isIn(128 / 240.0, 0.8);
+        }
+    }
+
+    @Test
+    void withoutTheCacheReportUsageHasNoPromptTokenDetailsAndWithoutACacheNothingIsCached() throws Exception {
+        try (SglangSimulator unreported = SglangSimulator.builder()
+                        .ttft(Duration.ZERO)
+                        .tokenDelay(Duration.ZERO)
+                        .reportCachedTokens(false)
+                        .start();
+                SglangSimulator uncached = SglangSimulator.builder()
+                        .ttft(Duration.ZERO)
+                        .tokenDelay(Duration.ZERO)
+                        .prefixCacheBlocks(0)
+                        .start()) {
+            post(unreported, "/v1/chat/completions", sharedPrefixChat("why", false))
+                    .join();
+            JsonNode hidden = JSON.readTree(post(unreported, "/v1/chat/completions", sharedPrefixChat("why", false))
+                    .join()
+                    .body());
+            post(uncached, "/v1/chat/completions", sharedPrefixChat("why", false))
+                    .join();
+            JsonNode missed = JSON.readTree(post(uncached, "/v1/chat/completions", sharedPrefixChat("why", false))
+                    .join()
+                    .body());
+
+            assertThat(hidden.path("usage").has("prompt_tokens_details")).isFalse();
+            assertThat(await().atMost(Duration.ofSeconds(5))
+                            .until(unreported::requests, recorded -> recorded.size() == 2)
+                            .get(1)
+                            .cachedTokens())
+                    .as("cached all the same")
+                    .isEqualTo(64);
+            assertThat(missed.path("usage")
+                            .path("prompt_tokens_details")
+                            .path("cached_tokens")
+                            .asInt())
+                    .isZero();
+        }
+    }
+
+    private static double cacheHitRateGauge(SglangSimulator simulator) throws Exception {
+        return Double.parseDouble(get(simulator, "/metrics", null)
+                .body()
+                .lines()
+                .filter(line -> line.startsWith("sglang:cache_hit_rate{"))
+                .findFirst()
+                .orElseThrow()
+                .split(" ")[1]);
+    }
+
     private static long lastChunkSent(SimulatedRequest request) {
         return request.sentChunkNanos()[request.sentChunkNanos().length - 1];
     }

@@ -39,6 +39,8 @@ public record CompactSummary(
      * @param goodputTokensPerSecond output tokens per second of good requests
      * @param acceptLength the server's speculative acceptance length over the stage, the first field dropped
      * @param cacheHitRate the server's prefix-cache hit rate over the stage, dropped with the acceptance length
+     * @param cachedPromptShare the share of the stage's prompt tokens the server's usage reported cached, dropped with
+     *     the acceptance length
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Stage(
@@ -62,7 +64,8 @@ public record CompactSummary(
             @JsonProperty("gps") Double goodputRequestsPerSecond,
             @JsonProperty("gtps") Double goodputTokensPerSecond,
             @JsonProperty("acc") Double acceptLength,
-            @JsonProperty("chr") Double cacheHitRate) {}
+            @JsonProperty("chr") Double cacheHitRate,
+            @JsonProperty("cps") Double cachedPromptShare) {}
 
     /**
      * The capacity search's result, never dropped: the highest load that met the SLO and the figures there.

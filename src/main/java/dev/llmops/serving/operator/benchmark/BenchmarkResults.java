@@ -60,6 +60,7 @@ public final class BenchmarkResults {
         result.goodputOutputTokensPerSecond = stage.goodputTokensPerSecond();
         result.specAcceptLength = stage.acceptLength();
         result.cacheHitRate = stage.cacheHitRate();
+        result.cachedPromptShare = stage.cachedPromptShare();
         return result;
     }
 

@@ -175,6 +175,7 @@ public final class SummaryParser {
         figure(stage.achievedConcurrency(), path + ".ac");
         figure(stage.acceptLength(), path + ".acc");
         share(stage.cacheHitRate(), path + ".chr");
+        share(stage.cachedPromptShare(), path + ".cps");
         latencies(stage.ttftMillis(), path + ".ttft");
         latencies(stage.tpotMillis(), path + ".tpot");
         latencies(stage.itlMillis(), path + ".itl");

@@ -15,6 +15,11 @@ public final class SglangCommand {
     public static final int DIST_INIT_PORT = 20000;
     /** The container variable holding spec.apiKeySecret; the kubelet expands it into --api-key's value. */
     public static final String API_KEY_ENV = "LLMOPS_SERVER_API_KEY";
+    /**
+     * Makes SGLang report each request's cached prompt tokens in its usage, which benchmarks read; on by default, and
+     * not repeated when the extra arguments already have it.
+     */
+    public static final String CACHE_REPORT = "--enable-cache-report";
 
     /** A flag the operator sets, with its aliases in SGLang, and the spec field that controls it. */
     public record DerivedFlag(String field, List<String> names) {}
@@ -83,6 +88,9 @@ public final class SglangCommand {
             addIfSet(args, "--speculative-dflash-draft-window-size", speculative.dflashDraftWindowSize);
         }
         args.add("--enable-metrics");
+        if (!spec.extraArgs.contains(CACHE_REPORT)) {
+            args.add(CACHE_REPORT);
+        }
         if (parallelism.nodes > 1) {
             args.addAll(List.of(
                     "--dist-init-addr", "$(LWS_LEADER_ADDRESS):" + DIST_INIT_PORT,

@@ -16,10 +16,10 @@ import java.util.function.Consumer;
 
 /**
  * Turns a report into a {@link CompactSummary} of at most {@value CompactSummary#MAX_BYTES} bytes of UTF-8 JSON. When
- * the whole summary does not fit, it drops detail step by step, least useful first — acceptance lengths, prompt
- * texts, maxima, long warnings, the single-request list, then whole latency arrays (schedule lag with ITL, then E2E,
- * TPOT, TTFT) — and marks the result {@code trunc}. Stage names, levels, counts, attainment and goodput stay, and so
- * does the capacity; only if even they do not fit are the last stages dropped.
+ * the whole summary does not fit, it drops detail step by step, least useful first — acceptance lengths and cache
+ * shares, prompt texts, maxima, long warnings, the single-request list, then whole latency arrays (schedule lag with
+ * ITL, then E2E, TPOT, TTFT) — and marks the result {@code trunc}. Stage names, levels, counts, attainment and
+ * goodput stay, and so does the capacity; only if even they do not fit are the last stages dropped.
  */
 public final class CompactSummaryWriter {
 
@@ -129,7 +129,7 @@ public final class CompactSummaryWriter {
 
     private static List<Consumer<ObjectNode>> reductions() {
         return List.of(
-                root -> eachIn(root, "stages", stage -> stage.remove(List.of("acc", "chr"))),
+                root -> eachIn(root, "stages", stage -> stage.remove(List.of("acc", "chr", "cps"))),
                 root -> eachIn(root, "single", prompt -> prompt.remove("p")),
                 root -> eachIn(
                         root,
@@ -250,7 +250,8 @@ public final class CompactSummaryWriter {
                 round(stage.goodputRequestRate()),
                 round(stage.goodputOutputThroughput()),
                 round(stage.specAcceptLength()),
-                stage.server() == null ? null : round(stage.server().cacheHitRate()));
+                stage.server() == null ? null : round(stage.server().cacheHitRate()),
+                round(stage.cachedPromptShare()));
     }
 
     private static double[] lag(LatencySummary summary) {

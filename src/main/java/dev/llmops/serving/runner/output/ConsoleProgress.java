@@ -42,7 +42,8 @@ public final class ConsoleProgress implements BenchmarkListener {
             new Column(
                     "cache hit",
                     9,
-                    r -> percent(r.server() == null ? null : r.server().cacheHitRate())));
+                    r -> percent(r.server() == null ? null : r.server().cacheHitRate())),
+            new Column("cached", 6, r -> percent(r.cachedPromptShare())));
     /** The columns a run with an SLO adds: how many requests met it and what they delivered. */
     private static final List<Column> GOODPUT_COLUMNS = List.of(
             new Column("SLO att", 7, r -> optional(r.sloAttainment(), "%.3f")),

@@ -20,6 +20,11 @@ import java.util.Map;
  *     a rate stage
  * @param requestRate the requested rate (open loop)
  * @param durationSeconds the window: first send (intended send for a rate) to last completion
+ * @param totalCachedTokens prompt tokens the server's prefix cache served, as its usage reported them ({@code
+ *     prompt_tokens_details.cached_tokens}, SGLang's with {@code --enable-cache-report}); null when no request's usage
+ *     carried them
+ * @param cachedPromptShare {@code total_cached_tokens} over the prompt tokens of the requests that reported them: how
+ *     much of the stage's prefill the cache saved; null when none did, or their prompts were empty
  * @param achievedConcurrency Σ E2E / window (Little's law), next to the requested one
  * @param drainTailSeconds last completion minus last send: how long stragglers stretched the window
  * @param shortOutputs successful requests with ignore_eos that returned fewer than max_tokens tokens
@@ -68,6 +73,8 @@ public record StageReport(
         @JsonProperty("total_input_tokens") long totalInputTokens,
         @JsonProperty("total_output_tokens") long totalOutputTokens,
         @JsonProperty("total_reasoning_tokens") long totalReasoningTokens,
+        @JsonProperty("total_cached_tokens") Long totalCachedTokens,
+        @JsonProperty("cached_prompt_share") Double cachedPromptShare,
         @JsonProperty("request_throughput") double requestThroughput,
         @JsonProperty("output_throughput") double outputThroughput,
         @JsonProperty("total_token_throughput") double totalTokenThroughput,
@@ -112,6 +119,8 @@ public record StageReport(
                 totalInputTokens,
                 totalOutputTokens,
                 totalReasoningTokens,
+                totalCachedTokens,
+                cachedPromptShare,
                 requestThroughput,
                 outputThroughput,
                 totalTokenThroughput,

@@ -28,6 +28,9 @@ final class CompletionChunk {
 
     String finishReason;
     int promptTokens = ABSENT;
+    /** usage.prompt_tokens_details.cached_tokens when a whole number from 0 to Integer.MAX_VALUE, else ABSENT. */
+    int cachedTokens = ABSENT;
+
     int completionTokens = ABSENT;
     int reasoningTokens = ABSENT;
     String errorMessage;
@@ -166,7 +169,28 @@ final class CompletionChunk {
                 case "completion_tokens" -> completionTokens = intOr(p, fieldValue, completionTokens);
                 case "reasoning_tokens" -> reasoningTokens = intOr(p, fieldValue, reasoningTokens);
                 case "completion_tokens_details" -> readUsage(p, fieldValue);
+                case "prompt_tokens_details" -> readPromptTokensDetails(p, fieldValue);
                 default -> p.skipChildren();
+            }
+        }
+    }
+
+    /** The server's word, not checked against anything: a value that is no count of tokens is left out. */
+    private void readPromptTokensDetails(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken fieldValue = p.nextToken();
+            if (field.equals("cached_tokens")
+                    && fieldValue == JsonToken.VALUE_NUMBER_INT
+                    && p.getNumberType() == JsonParser.NumberType.INT
+                    && p.getIntValue() >= 0) {
+                cachedTokens = p.getIntValue();
+            } else {
+                p.skipChildren();
             }
         }
     }

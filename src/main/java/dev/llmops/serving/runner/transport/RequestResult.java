@@ -20,6 +20,9 @@ import java.util.OptionalDouble;
  * @param firstContentNanos first chunk carrying non-empty content (not reasoning), or {@link #NO_TIME}
  * @param endNanos the last chunk ({@code [DONE]}) or the moment the request failed
  * @param promptTokens {@code usage.prompt_tokens}, 0 when not reported
+ * @param cachedPromptTokens {@code usage.prompt_tokens_details.cached_tokens}: prompt tokens the server's prefix cache
+ *     served, at most {@code promptTokens}; {@link #NOT_REPORTED} when the server reported no such count (or none with
+ *     its prompt tokens)
  * @param outputTokens {@code usage.completion_tokens}; counted chunks when the server reported no usage
  * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}, 0 when not reported
  * @param tokenChunkNanos arrival time of each chunk that carried tokens, in order
@@ -40,6 +43,7 @@ public record RequestResult(
         long firstContentNanos,
         long endNanos,
         int promptTokens,
+        int cachedPromptTokens,
         int outputTokens,
         int reasoningTokens,
         TokenCounting tokenCounting,
@@ -52,6 +56,9 @@ public record RequestResult(
 
     /** Marks a timestamp that never happened. */
     public static final long NO_TIME = Long.MIN_VALUE;
+
+    /** Marks a count the server did not report. */
+    public static final int NOT_REPORTED = -1;
 
     public static final int MAX_CAPTURED_CHARS = 65536;
     public static final int MAX_TOKEN_PIECES = QualityOutput.MAX_TOKENS;

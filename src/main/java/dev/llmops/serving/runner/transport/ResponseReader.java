@@ -53,6 +53,7 @@ final class ResponseReader {
     private boolean done;
     private String finishReason;
     private int promptTokens = CompletionChunk.ABSENT;
+    private int cachedTokens = CompletionChunk.ABSENT;
     private int completionTokens = CompletionChunk.ABSENT;
     private int reasoningTokens = CompletionChunk.ABSENT;
     private boolean usageOnChoiceChunks;
@@ -327,6 +328,9 @@ final class ResponseReader {
         if (chunk.promptTokens != CompletionChunk.ABSENT) {
             promptTokens = chunk.promptTokens;
         }
+        if (chunk.cachedTokens != CompletionChunk.ABSENT) {
+            cachedTokens = chunk.cachedTokens;
+        }
         if (chunk.reasoningTokens != CompletionChunk.ABSENT) {
             reasoningTokens = chunk.reasoningTokens;
         }
@@ -517,6 +521,9 @@ final class ResponseReader {
                 firstContentNanos,
                 now,
                 Math.max(0, promptTokens),
+                cachedTokens == CompletionChunk.ABSENT || promptTokens < 0
+                        ? RequestResult.NOT_REPORTED
+                        : Math.min(cachedTokens, promptTokens),
                 outputTokens,
                 Math.max(0, reasoningTokens),
                 counting,

@@ -67,7 +67,7 @@ class SummaryParserTest {
                 {"n":"single","c":1,"ok":3,"fail":0,"otps":48.1,"ttft":[121.0,121.7,124.9,125.4,125.6]},\
                 {"n":"c8","c":8,"ok":16,"fail":0,"otps":382.6,"ttft":[125.0,124.9,127.0,128.6,129.1]},\
                 {"n":"c16","c":16,"ok":31,"fail":1,"otps":765.7,"ttft":[123.5,122.6,126.2,128.7,130.3],\
-                "tpot":[20.1,20.0,20.2,20.9,21.4],"acc":2.87,"chr":0.431}],\
+                "tpot":[20.1,20.0,20.2,20.9,21.4],"acc":2.87,"chr":0.431,"cps":0.402}],\
                 "sum":{"sstps":48.1,"peak":765.7,"peakc":16,"peakby":"Knee","knee":8,"fail":1}}""");
         BenchmarkRunStatus status = new BenchmarkRunStatus();
 
@@ -84,6 +84,7 @@ class SummaryParserTest {
         assertThat(c16.tpotMillis.p99).isEqualTo(20.9);
         assertThat(status.stages).extracting(s -> s.specAcceptLength).containsExactly(null, null, 2.87);
         assertThat(status.stages).extracting(s -> s.cacheHitRate).containsExactly(null, null, 0.431);
+        assertThat(status.stages).extracting(s -> s.cachedPromptShare).containsExactly(null, null, 0.402);
         assertThat(status.summary.peakRule).isEqualTo(PeakRule.Knee);
         assertThat(status.summary.singleStreamTokensPerSecond).isEqualTo(48.1);
         assertThat(status.summary.peakTokensPerSecond).isEqualTo(765.7);
@@ -270,6 +271,13 @@ class SummaryParserTest {
         assertThatThrownBy(() -> SummaryParser.parse(
                         "{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"chr\":1.5}]}"))
                 .hasMessageContaining("stages[0].chr is 1.5: a share must be between 0 and 1");
+    }
+
+    @Test
+    void rejectsACachedPromptShareThatIsNotAShare() {
+        assertThatThrownBy(() -> SummaryParser.parse(
+                        "{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"cps\":-0.1}]}"))
+                .hasMessageContaining("stages[0].cps is -0.1: a share must be between 0 and 1");
     }
 
     @Test

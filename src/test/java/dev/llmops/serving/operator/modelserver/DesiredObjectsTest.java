@@ -60,7 +60,7 @@ class DesiredObjectsTest {
                         + " --speculative-algorithm EAGLE3 --speculative-draft-model-path "
                         + "lightseekorg/kimi-k2.5-eagle3"
                         + " --speculative-num-steps 3 --speculative-eagle-topk 1 "
-                        + "--speculative-num-draft-tokens 4 --enable-metrics"
+                        + "--speculative-num-draft-tokens 4 --enable-metrics --enable-cache-report"
                         + " --reasoning-parser kimi_k2 --tool-call-parser kimi_k2 --mem-fraction-static 0.85");
         assertThat(sglang.getResources().getLimits())
                 .containsEntry("nvidia.com/gpu", new Quantity("8"))
@@ -168,7 +168,8 @@ class DesiredObjectsTest {
         Container sglang = pod.getContainers().get(0);
 
         assertThat(String.join(" ", sglang.getArgs()))
-                .isEqualTo("--model-path Qwen/Qwen3-8B --host 0.0.0.0 --port 30000 --tp-size 1 --enable-metrics");
+                .isEqualTo("--model-path Qwen/Qwen3-8B --host 0.0.0.0 --port 30000 --tp-size 1 --enable-metrics"
+                        + " --enable-cache-report");
         assertThat(sglang.getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("1"));
         assertThat(sglang.getEnv()).extracting(EnvVar::getName).containsExactly("HF_HOME");
         assertThat(sglang.getStartupProbe().getPeriodSeconds()
@@ -185,6 +186,24 @@ class DesiredObjectsTest {
         assertThat(pod.getRuntimeClassName())
                 .as("the configured default runtime class")
                 .isEqualTo("nvidia");
+    }
+
+    @Test
+    void theCacheReportIsOnByDefaultAndNotRepeatedWhenTheExtraArgumentsHaveIt() {
+        ModelServer qwen = TestModelServers.example("small-model-b200.yaml", "llm");
+        qwen.getSpec().extraArgs = List.of("--enable-cache-report", "--mem-fraction-static", "0.8");
+
+        List<String> args = ServerDeploymentDependent.desired(qwen, TestModelServers.config(Optional.empty()))
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs();
+
+        assertThat(args)
+                .containsOnlyOnce("--enable-cache-report")
+                .endsWith("--enable-metrics", "--enable-cache-report", "--mem-fraction-static", "0.8");
     }
 
     @Test

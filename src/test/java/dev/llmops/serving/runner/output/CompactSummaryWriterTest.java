@@ -100,6 +100,27 @@ class CompactSummaryWriterTest {
     }
 
     @Test
+    void theCachedShareOfAStagesPromptTokensIsCarriedWhereTheServersUsageReportedIt() throws Exception {
+        BenchmarkReport plain = report("m", 2, List.of(), List.of(), Map.of());
+        List<StageReport> stages = new ArrayList<>(plain.stages());
+        stages.set(2, Reports.withCachedTokens(stages.get(2), 4321, 0.87654));
+        BenchmarkReport withCache = BenchmarkReport.of(
+                BenchmarkConfig.builder(URI.create("http://127.0.0.1:30000"), "m")
+                        .build(),
+                plain.startedAt(),
+                stages,
+                List.of(),
+                List.of(),
+                null);
+
+        CompactSummary summary = parse(CompactSummaryWriter.write(withCache));
+
+        assertThat(summary.stages())
+                .extracting(CompactSummary.Stage::cachedPromptShare)
+                .containsExactly(null, null, 0.877);
+    }
+
+    @Test
     void aLittleTooMuchLosesThePromptTextsAndMaximaFirst() throws Exception {
         CompactSummary summary = parse(CompactSummaryWriter.write(report(
                 "m",

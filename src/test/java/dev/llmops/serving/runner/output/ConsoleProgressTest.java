@@ -39,6 +39,16 @@ class ConsoleProgressTest {
     }
 
     @Test
+    void theTableShowsTheCachedShareOfPromptTokensWhereTheServersUsageReportedIt() {
+        StageReport reported = Reports.withCachedTokens(Reports.closedLoop(8, 1234.5, 2000), 1000, 0.8125);
+
+        assertThat(cells(table(false, reported))).containsEntry("cached", "81.3%");
+        assertThat(cells(table(false, Reports.closedLoop(8, 1234.5, 2000))))
+                .as("usage without cached tokens")
+                .containsEntry("cached", "-");
+    }
+
+    @Test
     void withAnSloTheTableShowsAttainmentAndGoodput() {
         Map<String, String> cells = cells(table(true, Reports.rate("r2", 2, 0.5)));
 
@@ -67,7 +77,7 @@ class ConsoleProgressTest {
         String header = table.get(0);
         String row = table.get(1);
         Map<String, String> cells = new LinkedHashMap<>();
-        for (String name : List.of("accept len", "cache hit", "SLO att", "good req/s", "good tok/s")) {
+        for (String name : List.of("accept len", "cache hit", "cached", "SLO att", "good req/s", "good tok/s")) {
             int end = header.indexOf(name);
             if (end >= 0) {
                 end += name.length();

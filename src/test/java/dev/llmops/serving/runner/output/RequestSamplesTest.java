@@ -311,6 +311,7 @@ class RequestSamplesTest {
                 first,
                 end,
                 10,
+                RequestResult.NOT_REPORTED,
                 1 + random.nextInt(4000),
                 0,
                 TokenCounting.SERVER_PER_CHUNK,

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class OpenAiClientTest {
 
@@ -187,6 +189,38 @@ class OpenAiClientTest {
         assertThat(result.succeeded()).isTrue();
         assertThat(result.tokenCounting()).isEqualTo(TokenCounting.COUNTED);
         assertThat(result.outputTokens()).isEqualTo(2);
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":30}|30",
+                "\"prompt_tokens_details\":{\"cached_tokens\":30},\"prompt_tokens\":100|30",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":0}|0",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":250}|100",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":-5}|-1",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":99999999999999999999}|-1",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":3000000000}|-1",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":12.5}|-1",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":\"30\"}|-1",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":{\"n\":[30]}}|-1",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":{\"cached_tokens\":null}|-1",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":[30]|-1",
+                "\"prompt_tokens\":100,\"prompt_tokens_details\":null|-1",
+                "\"prompt_tokens\":100|-1",
+                "\"prompt_tokens\":-3,\"prompt_tokens_details\":{\"cached_tokens\":30}|-1",
+                "\"prompt_tokens_details\":{\"cached_tokens\":30}|-1"
+            })
+    void cachedPromptTokensAreACountNoLargerThanThePromptOrNotReported(String usage, int cached) throws IOException {
+        RequestResult result = completeAgainst(stub(
+                200,
+                "application/json",
+                "{\"id\":\"a\",\"choices\":[{\"message\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}],"
+                        + "\"usage\":{\"completion_tokens\":1," + usage + "}}"));
+
+        assertThat(result.succeeded()).as(result.errorMessage()).isTrue();
+        assertThat(result.cachedPromptTokens()).isEqualTo(cached);
     }
 
     @Test

@@ -75,4 +75,9 @@ public class StageResult {
     @JsonPropertyDescription("The server's prefix-cache hit rate over the stage, 0 to 1: cached prompt tokens over all "
             + "prompt tokens, from its counters (or its cache_hit_rate gauge); absent when the server exports none.")
     public Double cacheHitRate;
+
+    @JsonPropertyDescription("The share of the stage's prompt tokens the server served from its prefix cache, 0 to 1, "
+            + "as its usage reported them per request (usage.prompt_tokens_details.cached_tokens, SGLang's with "
+            + "--enable-cache-report); absent when it reported none.")
+    public Double cachedPromptShare;
 }
