@@ -254,6 +254,17 @@ class OpenLoopAndCapacityTest {
             assertThat(stage.requestRate()).isEqualTo(replay.rate(speed));
             assertThat(stage.achievedRequestRate()).isCloseTo(replay.rate(speed), within(replay.rate(speed) * 0.25));
             assertThat(report.trace()).isEqualTo(replay.shape());
+            double cachedTruth =
+                    arrivals.stream().mapToLong(SimulatedRequest::cachedTokens).sum()
+                            / (double) arrivals.stream()
+                                    .mapToLong(SimulatedRequest::promptTokens)
+                                    .sum();
+            assertThat(stage.cachedPromptShare())
+                    .as("the cached share the server reported, as the simulator's prefix cache counted it")
+                    .isCloseTo(cachedTruth, within(1e-3));
+            assertThat(cachedTruth)
+                    .as("the trace's blocks repeat as prefixes (history, system prompt): the cache serves about them")
+                    .isCloseTo(report.trace().repeatedBlockShare(), within(0.1));
         }
     }
 
