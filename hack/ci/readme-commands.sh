@@ -199,6 +199,16 @@ plain_output "$work/capacity.out" "capacity search"
 # Timers run late on a loaded machine, which only makes TPOT longer: 4 streams is the other possible answer.
 expect "$work/capacity.out" "capacity search: the simulator's capacity, 5 streams" '^capacity: [45] streams \(found after [0-9]+ probes\)'
 
+log "a trace replay, as the README writes it"
+replay="$(readme_block 'Replay a synthetic trace of multi-turn conversations')"
+status=0
+bash -c "$replay" >"$work/replay.out" 2>"$work/replay.err" || status=$?
+pkill -f 'quarkus-run.jar simulate --port 30003' || true
+if [[ $status -eq 0 ]]; then pass "trace replay exits 0"; else fail "trace replay exits $status"; tail -20 "$work/replay.err"; fi
+plain_output "$work/replay.out" "trace replay"
+expect "$work/replay.out" "trace replay: every request of the trace at 4x" '^t4x +- +99 +0 '
+expect "$work/replay.out" "trace replay: at 8x, the cache serving a share of the prompts" '^t8x +- +99 +0 .* [1-9][0-9]\.[0-9]%$'
+
 # --- bench results without a cluster: report compare and report --file (README "Compare two servers") ---
 log "two bench results compared and one rendered, as the README writes it"
 compare="$(readme_block 'Compare a simulated server with one twice as fast')"

@@ -483,6 +483,8 @@ public final class BenchmarkRunner {
         Runnable arrive = new Runnable() {
             private long intended = start + schedule.nextOffsetNanos();
             private int sent;
+            /** The next request, made while waiting for its send time: a long prompt takes a while to build. */
+            private DatasetRequest prepared;
 
             @Override
             public void run() {
@@ -496,7 +498,9 @@ public final class BenchmarkRunner {
                             maybeFinish.run();
                             return;
                         }
-                        Map.Entry<Long, DatasetRequest> due = Map.entry(intended, requests.get());
+                        Map.Entry<Long, DatasetRequest> due =
+                                Map.entry(intended, prepared != null ? prepared : requests.get());
+                        prepared = null;
                         recorder.issued();
                         listener.requestScheduled(stage, intended);
                         boolean free;
@@ -513,6 +517,9 @@ public final class BenchmarkRunner {
                         }
                         sent++;
                         intended = start + schedule.nextOffsetNanos();
+                    }
+                    if (prepared == null && (stage.duration() != null || sent < stage.requests())) {
+                        prepared = requests.get();
                     }
                     timer.schedule(this, intended - System.nanoTime(), TimeUnit.NANOSECONDS);
                 } catch (RuntimeException e) {

@@ -281,6 +281,8 @@ class OpenLoopAndCapacityTest {
                             .maxConcurrency(3)
                             .requestsPerLevel(60)
                             .maxTokens(8)
+                            // the 400 warm-up arrivals at 200/s pass 3 at a time too: short ones keep the test short
+                            .warmupMaxTokens(8)
                             .build(),
                     recording);
 
@@ -318,10 +320,12 @@ class OpenLoopAndCapacityTest {
 
     @Test
     void attainmentAndGoodputCountOnlyRequestsThatMetEveryLimit() throws Exception {
+        // no prefix cache: the three runs send the same seeded prompts, and hits would shorten the later ones' TTFT
         try (SglangSimulator simulator = SglangSimulator.builder()
                 .ttft(Duration.ofMillis(40))
                 .tokenDelay(Duration.ofMillis(10))
                 .errorRate(0.25)
+                .prefixCacheBlocks(0)
                 .start()) {
             BenchmarkConfig.Builder base = config(simulator)
                     .concurrency(List.of(4))

@@ -481,6 +481,12 @@ public class BenchCommand implements Callable<Integer> {
                     "already gives the lengths: drop " + RunnerFlags.INPUT_LENGTH + " and "
                             + RunnerFlags.OUTPUT_LENGTH);
         }
+        for (String traceOption : List.of(RunnerFlags.TRACE_SPEED, RunnerFlags.TRACE_WINDOW)) {
+            if (dataset.kind() != Dataset.TRACE
+                    && !spec.findOption(traceOption).originalStringValues().isEmpty()) {
+                throw OptionValues.invalid(spec, traceOption, "applies only to " + RunnerFlags.DATASET + " trace:FILE");
+            }
+        }
         if (samplesLog && "-".equals(jsonOut)) {
             throw OptionValues.invalid(
                     spec,

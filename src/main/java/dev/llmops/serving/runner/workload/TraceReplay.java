@@ -78,10 +78,13 @@ public final class TraceReplay {
         return window.isEmpty() ? 0 : (window.get(window.size() - 1).timestampMillis() - startMillis) / 1000;
     }
 
-    /** The trace's mean arrival rate over the window, in requests per second, replayed at {@code speed}. */
+    /**
+     * The trace's mean arrival rate over the window, in requests per second to three decimals, replayed at
+     * {@code speed}.
+     */
     public double rate(double speed) {
         double span = spanSeconds();
-        return span > 0 ? window.size() * speed / span : window.size();
+        return round(span > 0 ? window.size() * speed / span : window.size(), 1000);
     }
 
     /** Why this replay cannot run, or null when it can. */
@@ -129,7 +132,7 @@ public final class TraceReplay {
         return new Shape(
                 window.size(),
                 round(spanSeconds(), 1000),
-                round(rate(1), 1000),
+                rate(1),
                 Lengths.of(input),
                 Lengths.of(output),
                 blocks == 0 ? null : round((double) repeated / blocks, 10000));

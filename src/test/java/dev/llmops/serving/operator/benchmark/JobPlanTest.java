@@ -15,6 +15,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetType;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ShareGptSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SharedPrefixSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.TraceSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -320,6 +321,58 @@ class JobPlanTest {
                 .filteredOn(mount -> mount.getName().equals("dataset"))
                 .singleElement()
                 .satisfies(mount -> assertThat(mount.getReadOnly()).isTrue());
+    }
+
+    @Test
+    void aTraceReplacesTheSweepWithOneReplayPerSpeedAndItsFileIsMountedAsShareGptsIs() {
+        BenchmarkRunSpec spec = spec();
+        spec.dataset.type = DatasetType.Trace;
+        spec.dataset.trace = new TraceSpec();
+        spec.dataset.trace.configMap = new ConfigMapKeyReference();
+        spec.dataset.trace.configMap.name = "traces";
+        spec.dataset.trace.configMap.key = "conversations.jsonl";
+        spec.dataset.trace.speeds = List.of(1.0, 2.5);
+        spec.dataset.trace.fromSeconds = 60.0;
+        spec.dataset.trace.toSeconds = 660.0;
+        spec.sweep.maxConcurrency = 128;
+
+        List<String> args = RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of());
+        assertThat(String.join(" ", args))
+                .contains(" --dataset trace:/datasets/conversations.jsonl --trace-speed 1,2.5 --trace-window 60,660 ")
+                .contains(" --max-concurrency 128 ")
+                .doesNotContain("--concurrency ")
+                .doesNotContain("--no-sweep");
+        PodSpec pod = BenchmarkJobDependent.podSpec(
+                spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getName().equals("dataset"))
+                .singleElement()
+                .satisfies(volume -> assertThat(volume.getConfigMap().getName()).isEqualTo("traces"));
+        assertThat(pod.getContainers().get(0).getVolumeMounts())
+                .filteredOn(mount -> mount.getName().equals("dataset"))
+                .singleElement()
+                .satisfies(mount -> assertThat(mount.getReadOnly()).isTrue());
+    }
+
+    @Test
+    void deadlineOfATraceIsItsWindowAtEachSpeedOrTheCapWithoutAnEnd() {
+        BenchmarkRunSpec spec = spec();
+        spec.requestTimeoutSeconds = 60;
+        spec.warmup.requests = 0;
+        spec.singleRequest.prompts = List.of();
+        spec.dataset.type = DatasetType.Trace;
+        spec.dataset.trace = new TraceSpec();
+        spec.dataset.trace.persistentVolumeClaim = new ClaimFileReference();
+        spec.dataset.trace.persistentVolumeClaim.claimName = "datasets";
+        spec.dataset.trace.persistentVolumeClaim.path = "trace.jsonl";
+        spec.dataset.trace.speeds = List.of(1.0, 4.0);
+        spec.dataset.trace.fromSeconds = 100.0;
+        spec.dataset.trace.toSeconds = 500.0;
+
+        // quality: 3 prompts × T; t1x: 400 s + T; t4x: 100 s + T
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 60 * 3 + (400 + 60) + (100 + 60));
+        spec.dataset.trace.toSeconds = null;
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(JobDeadline.MAX_SECONDS);
     }
 
     @Test

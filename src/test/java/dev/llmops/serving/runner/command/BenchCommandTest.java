@@ -31,6 +31,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class BenchCommandTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The trace hack/traces/make-mooncake-trace.py writes with its defaults. */
+    private static final String TRACE = "src/test/resources/traces/conversations.jsonl";
 
     @TempDir
     Path dir;
@@ -81,7 +83,22 @@ class BenchCommandTest {
                 "--dataset prompts:x|Invalid value for option '--dataset': expected prompts (it takes no parameters),"
                         + " got prompts:x",
                 "--dataset squad|Invalid value for option '--dataset': expected prompts, random, random:IN,OUT,"
-                        + " sharegpt:FILE or shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS, got squad",
+                        + " sharegpt:FILE, shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS or trace:FILE, got squad",
+                "--dataset trace|Invalid value for option '--dataset': expected trace:FILE, got trace",
+                "--dataset trace:" + TRACE + " --concurrency 8|--dataset trace replays the trace at its own"
+                        + " timestamps, one stage per --trace-speed; --concurrency, --rate and --find-capacity do not"
+                        + " apply",
+                "--dataset trace:" + TRACE + " --trace-speed 2,2|the trace replay (--trace-speed, --trace-window)"
+                        + " repeats a speed",
+                "--dataset trace:" + TRACE + " --trace-window 50|the trace replay (--trace-speed, --trace-window) has"
+                        + " no request in its window of 50 to the end s",
+                "--dataset trace:" + TRACE + " --trace-window 1,2,3|Invalid value for option '--trace-window': 1,2,3"
+                        + " is not FROM or FROM,TO seconds",
+                "--trace-speed 2|Invalid value for option '--trace-speed': 2 applies only to --dataset trace:FILE",
+                "--trace-window 0,5|Invalid value for option '--trace-window': 0,5 applies only to --dataset"
+                        + " trace:FILE",
+                "--dataset trace:" + TRACE + " --rate 2 --arrival trace|Invalid value for option '--arrival':"
+                        + " expected poisson or constant, got trace",
                 "--requests-per-level 5 --duration-per-level 3|set --requests-per-level or --duration-per-level, "
                         + "not both",
                 "--endpoint foo|Invalid value for option '--endpoint': expected chat or completions, got foo",
@@ -97,8 +114,8 @@ class BenchCommandTest {
                 "--concurency 8|Unknown options: '--concurency', '8' (did you mean --concurrency?)",
                 "--rate 5 --arrival uniform|Invalid value for option '--arrival': expected poisson or constant, got "
                         + "uniform",
-                "--max-concurrency 4|--max-concurrency caps the requests in flight of rate stages: give --rate or "
-                        + "--find-capacity rate",
+                "--max-concurrency 4|--max-concurrency caps the requests in flight of rate stages: give --rate, "
+                        + "--find-capacity rate or --dataset trace:FILE",
                 "--rate 5 --max-concurrency 0|Invalid value for option '--max-concurrency': 0 is outside 1 to 4096",
                 "--slo-ttft-p99-ms 0|Invalid value for option '--slo-ttft-p99-ms': 0.0 is not a positive number of "
                         + "milliseconds",

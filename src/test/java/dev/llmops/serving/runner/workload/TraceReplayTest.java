@@ -50,7 +50,7 @@ class TraceReplayTest {
                 .containsExactly(1_000_000_000L, 4_000_000_000L, 9_000_000_000L);
         assertThat(List.of(replay.offsetNanos(0, 4), replay.offsetNanos(1, 4), replay.offsetNanos(2, 4)))
                 .containsExactly(250_000_000L, 1_000_000_000L, 2_250_000_000L);
-        assertThat(replay.rate(4)).isEqualTo(3 * 4 / 9.0);
+        assertThat(replay.rate(4)).as("3 requests in 9 s at 4x").isEqualTo(1.333);
     }
 
     @Test
