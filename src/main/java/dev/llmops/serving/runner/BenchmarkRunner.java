@@ -26,7 +26,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
@@ -446,7 +445,7 @@ public final class BenchmarkRunner {
                 ? Long.MAX_VALUE
                 : start + stage.duration().toNanos();
         Object slots = new Object();
-        Deque<Map.Entry<Long, DatasetRequest>> waiting = new ArrayDeque<>();
+        Deque<Due> waiting = new ArrayDeque<>();
         int[] inFlight = new int[1];
         boolean[] scheduling = {true};
         Runnable maybeFinish = () -> {
@@ -456,17 +455,18 @@ public final class BenchmarkRunner {
                 }
             }
         };
-        Consumer<Map.Entry<Long, DatasetRequest>> send = new Consumer<>() {
+        Consumer<Due> send = new Consumer<>() {
             @Override
-            public void accept(Map.Entry<Long, DatasetRequest> due) {
-                client.complete(due.getValue().applyTo(request)).whenComplete((result, error) -> {
+            public void accept(Due due) {
+                client.complete(due.body()).whenComplete((result, error) -> {
                     try {
-                        recorder.record(result, due.getKey(), due.getValue().prompt());
-                        listener.requestFinished(stage, due.getValue().index(), due.getKey(), result);
+                        recorder.record(
+                                result, due.intendedNanos(), due.request().prompt());
+                        listener.requestFinished(stage, due.request().index(), due.intendedNanos(), result);
                     } catch (RuntimeException e) {
                         finished.completeExceptionally(e);
                     }
-                    Map.Entry<Long, DatasetRequest> next;
+                    Due next;
                     synchronized (slots) {
                         next = stop.get() ? null : waiting.poll();
                         if (next == null) {
@@ -483,8 +483,8 @@ public final class BenchmarkRunner {
         Runnable arrive = new Runnable() {
             private long intended = start + schedule.nextOffsetNanos();
             private int sent;
-            /** The next request, made while waiting for its send time: a long prompt takes a while to build. */
-            private DatasetRequest prepared;
+            /** The next request, made and serialised while waiting for its send time: a long prompt takes a while. */
+            private Due prepared;
 
             @Override
             public void run() {
@@ -498,8 +498,7 @@ public final class BenchmarkRunner {
                             maybeFinish.run();
                             return;
                         }
-                        Map.Entry<Long, DatasetRequest> due =
-                                Map.entry(intended, prepared != null ? prepared : requests.get());
+                        Due due = (prepared != null ? prepared : prepare(requests.get(), request)).at(intended);
                         prepared = null;
                         recorder.issued();
                         listener.requestScheduled(stage, intended);
@@ -519,7 +518,7 @@ public final class BenchmarkRunner {
                         intended = start + schedule.nextOffsetNanos();
                     }
                     if (prepared == null && (stage.duration() != null || sent < stage.requests())) {
-                        prepared = requests.get();
+                        prepared = prepare(requests.get(), request);
                     }
                     timer.schedule(this, intended - System.nanoTime(), TimeUnit.NANOSECONDS);
                 } catch (RuntimeException e) {
@@ -530,6 +529,20 @@ public final class BenchmarkRunner {
         };
         timer.execute(arrive);
         return finished;
+    }
+
+    /**
+     * An open-loop request as it is sent: what the dataset asked, its body serialised, and when it was due
+     * ({@link Long#MIN_VALUE} until scheduled).
+     */
+    private record Due(long intendedNanos, DatasetRequest request, OpenAiClient.Prepared body) {
+        Due at(long intended) {
+            return new Due(intended, request, body);
+        }
+    }
+
+    private static Due prepare(DatasetRequest next, CompletionRequest template) {
+        return new Due(Long.MIN_VALUE, next, OpenAiClient.prepare(next.applyTo(template)));
     }
 
     private void record(

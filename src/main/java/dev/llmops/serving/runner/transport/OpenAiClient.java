@@ -98,10 +98,23 @@ public final class OpenAiClient implements AutoCloseable {
      * exceptionally: every failure is a {@link RequestResult} with a {@link FailureClass}.
      */
     public CompletableFuture<RequestResult> complete(CompletionRequest request) {
-        ResponseReader reader = new ResponseReader(request, System.nanoTime());
-        transport().send(request, requestBody(request), reader);
+        return complete(prepare(request));
+    }
+
+    /** Sends a completion serialised ahead of time, as {@link #complete(CompletionRequest)} does. */
+    public CompletableFuture<RequestResult> complete(Prepared prepared) {
+        ResponseReader reader = new ResponseReader(prepared.request(), System.nanoTime());
+        transport().send(prepared.request(), prepared.body(), reader);
         return reader.result();
     }
+
+    /** The request with its body serialised, so that building a long prompt's body costs nothing at its send. */
+    public static Prepared prepare(CompletionRequest request) {
+        return new Prepared(request, requestBody(request));
+    }
+
+    /** A completion and its serialised body. */
+    public record Prepared(CompletionRequest request, byte[] body) {}
 
     /**
      * GETs {@code path} (e.g. {@code /health}); any status is an answer. No answer within {@code timeout} (the body
