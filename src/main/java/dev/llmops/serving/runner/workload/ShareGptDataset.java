@@ -8,7 +8,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,8 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * The usable conversations of a ShareGPT-format file: each one's first user turn (the prompt) and the length of the
@@ -56,12 +53,11 @@ public final class ShareGptDataset {
     private final List<String> prompts = new ArrayList<>();
     private int[] replyTokens = new int[1024];
     private long promptChars;
-    private int records;
-    private final Map<String, Integer> skipped = new TreeMap<>();
-    private String stoppedEarly;
+    private final ReadingAccount account;
 
     private ShareGptDataset(String source) {
         this.source = source;
+        this.account = new ReadingAccount(source, "conversations", "records");
     }
 
     /**
@@ -72,11 +68,7 @@ public final class ShareGptDataset {
      * @throws IOException when the file cannot be read
      */
     public static ShareGptDataset read(Path file) throws IOException {
-        if (Files.isRegularFile(file) && Files.size(file) > MAX_FILE_BYTES) {
-            throw new IllegalArgumentException(
-                    "is " + Files.size(file) + " bytes, more than the " + MAX_FILE_BYTES + " read from a dataset file");
-        }
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = ReadingAccount.open(file, MAX_FILE_BYTES, "dataset")) {
             return read(in, file.toString());
         }
     }
@@ -97,7 +89,7 @@ public final class ShareGptDataset {
             dataset.readRecords(json);
         }
         if (dataset.size() == 0) {
-            throw new IllegalArgumentException("holds no usable conversation: " + dataset.accounting());
+            throw new IllegalArgumentException("holds no usable conversation: " + dataset.account.text(0));
         }
         return dataset;
     }
@@ -106,25 +98,25 @@ public final class ShareGptDataset {
         try {
             for (JsonToken token = json.nextToken(); token != JsonToken.END_ARRAY; token = json.nextToken()) {
                 if (token == null) {
-                    stoppedEarly = "the file ends inside the array";
+                    account.stop("the file ends inside the array");
                     return;
                 }
                 if (size() == MAX_CONVERSATIONS || promptChars >= MAX_TOTAL_PROMPT_CHARS) {
-                    stoppedEarly = "kept the first " + size() + " usable conversations (at most " + MAX_CONVERSATIONS
-                            + " and " + MAX_TOTAL_PROMPT_CHARS + " prompt characters); the rest was not read";
+                    account.stop("kept the first " + size() + " usable conversations (at most " + MAX_CONVERSATIONS
+                            + " and " + MAX_TOTAL_PROMPT_CHARS + " prompt characters); the rest was not read");
                     return;
                 }
-                records++;
+                account.read();
                 String problem = token == JsonToken.START_OBJECT ? readRecord(json) : skip(json, NOT_A_RECORD);
                 if (problem != null) {
-                    skipped.merge(problem, 1, Integer::sum);
+                    account.skip(problem);
                 }
             }
         } catch (JsonProcessingException e) {
-            skipped.merge("cut short by the JSON error", 1, Integer::sum);
+            account.skip("cut short by the JSON error");
             JsonLocation at = e.getLocation() != null ? e.getLocation() : json.currentLocation();
-            stoppedEarly = "stopped reading at line " + at.getLineNr() + ", column " + at.getColumnNr() + ": "
-                    + e.getOriginalMessage();
+            account.stop("stopped reading at line " + at.getLineNr() + ", column " + at.getColumnNr() + ": "
+                    + e.getOriginalMessage());
         }
     }
 
@@ -241,29 +233,12 @@ public final class ShareGptDataset {
 
     /** Records that were skipped, by reason. */
     public Map<String, Integer> skipped() {
-        return Map.copyOf(skipped);
+        return account.skipped();
     }
 
     /** What a person should know about the reading: records skipped and where it stopped early; empty when neither. */
     public List<String> warnings() {
-        if (skipped.isEmpty() && stoppedEarly == null) {
-            return List.of();
-        }
-        return List.of("dataset " + source + ": " + accounting());
-    }
-
-    private String accounting() {
-        int skippedRecords =
-                skipped.values().stream().mapToInt(Integer::intValue).sum();
-        String text = size() + " usable conversations of " + records + " records read";
-        if (skippedRecords > 0) {
-            text += "; " + skippedRecords + " skipped ("
-                    + skipped.entrySet().stream()
-                            .map(entry -> entry.getValue() + " " + entry.getKey())
-                            .collect(Collectors.joining(", "))
-                    + ")";
-        }
-        return stoppedEarly == null ? text : text + "; " + stoppedEarly;
+        return account.warnings("dataset", size());
     }
 
     /** Equal when read from the same source with the same content, so configurations compare by what they send. */
@@ -273,7 +248,7 @@ public final class ShareGptDataset {
                 && source.equals(that.source)
                 && prompts.equals(that.prompts)
                 && Arrays.equals(replyTokens, 0, size(), that.replyTokens, 0, that.size())
-                && accounting().equals(that.accounting());
+                && account.text(size()).equals(that.account.text(that.size()));
     }
 
     @Override

@@ -11,15 +11,12 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * The requests of a Mooncake-format trace: JSON lines, each {@code {"timestamp": ms, "input_length": tokens,
@@ -69,13 +66,12 @@ public final class TraceDataset {
 
     private final String source;
     private final List<Request> requests = new ArrayList<>();
-    private final Map<String, Integer> skipped = new TreeMap<>();
+    private final ReadingAccount account;
     private long blocks;
-    private int lines;
-    private String stoppedEarly;
 
     private TraceDataset(String source) {
         this.source = source;
+        this.account = new ReadingAccount(source, "requests", "lines");
     }
 
     /**
@@ -86,11 +82,7 @@ public final class TraceDataset {
      * @throws IOException when the file cannot be read
      */
     public static TraceDataset read(Path file) throws IOException {
-        if (Files.isRegularFile(file) && Files.size(file) > MAX_FILE_BYTES) {
-            throw new IllegalArgumentException(
-                    "is " + Files.size(file) + " bytes, more than the " + MAX_FILE_BYTES + " read from a trace file");
-        }
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = ReadingAccount.open(file, MAX_FILE_BYTES, "trace")) {
             return read(in, file.toString());
         }
     }
@@ -105,8 +97,8 @@ public final class TraceDataset {
         for (int c = reader.read(); ; c = reader.read()) {
             if (c == '\n' || c == -1) {
                 if (overlong) {
-                    trace.lines++;
-                    trace.skipped.merge(LONG_LINE, 1, Integer::sum);
+                    trace.account.read();
+                    trace.account.skip(LONG_LINE);
                 } else if (!line.toString().isBlank() && !trace.add(line.toString())) {
                     break;
                 }
@@ -121,12 +113,12 @@ public final class TraceDataset {
                 overlong = true;
             }
             if (++chars > MAX_FILE_BYTES) {
-                trace.stoppedEarly = "stopped after " + MAX_FILE_BYTES + " characters";
+                trace.account.stop("stopped after " + MAX_FILE_BYTES + " characters");
                 break;
             }
         }
         if (trace.requests.isEmpty()) {
-            throw new IllegalArgumentException("holds no usable trace request: " + trace.accounting());
+            throw new IllegalArgumentException("holds no usable trace request: " + trace.account.text(0));
         }
         trace.requests.sort(Comparator.comparingDouble(Request::timestampMillis));
         return trace;
@@ -135,18 +127,18 @@ public final class TraceDataset {
     /** Parses one line; false once no more requests may be kept. */
     private boolean add(String line) {
         if (requests.size() == MAX_REQUESTS || blocks >= MAX_TOTAL_BLOCKS) {
-            stoppedEarly = "kept the first " + requests.size() + " usable requests (at most " + MAX_REQUESTS + " and "
-                    + MAX_TOTAL_BLOCKS + " hash ids); the rest was not read";
+            account.stop("kept the first " + requests.size() + " usable requests (at most " + MAX_REQUESTS + " and "
+                    + MAX_TOTAL_BLOCKS + " hash ids); the rest was not read");
             return false;
         }
-        lines++;
+        account.read();
         try {
             String problem = parse(line);
             if (problem != null) {
-                skipped.merge(problem, 1, Integer::sum);
+                account.skip(problem);
             }
         } catch (JsonProcessingException e) {
-            skipped.merge("not JSON", 1, Integer::sum);
+            account.skip("not JSON");
         } catch (IOException e) {
             throw new IllegalStateException("reading a string cannot fail", e);
         }
@@ -238,28 +230,12 @@ public final class TraceDataset {
 
     /** Lines that were skipped, by reason. */
     public Map<String, Integer> skipped() {
-        return Map.copyOf(skipped);
+        return account.skipped();
     }
 
     /** What a person should know about the reading: lines skipped and where it stopped early; empty when neither. */
     public List<String> warnings() {
-        if (skipped.isEmpty() && stoppedEarly == null) {
-            return List.of();
-        }
-        return List.of("trace " + source + ": " + accounting());
-    }
-
-    private String accounting() {
-        int skippedLines = skipped.values().stream().mapToInt(Integer::intValue).sum();
-        String text = requests.size() + " usable requests of " + lines + " lines read";
-        if (skippedLines > 0) {
-            text += "; " + skippedLines + " skipped ("
-                    + skipped.entrySet().stream()
-                            .map(entry -> entry.getValue() + " " + entry.getKey())
-                            .collect(Collectors.joining(", "))
-                    + ")";
-        }
-        return stoppedEarly == null ? text : text + "; " + stoppedEarly;
+        return account.warnings("trace", size());
     }
 
     /** Equal when read from the same source with the same requests, so configurations compare by what they send. */
@@ -278,7 +254,7 @@ public final class TraceDataset {
                 return false;
             }
         }
-        return accounting().equals(that.accounting());
+        return account.text(size()).equals(that.account.text(that.size()));
     }
 
     @Override
