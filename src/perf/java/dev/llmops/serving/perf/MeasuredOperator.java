@@ -1,5 +1,6 @@
 package dev.llmops.serving.perf;
 
+import dev.llmops.serving.e2e.support.OperatorProcess;
 import dev.llmops.serving.e2e.support.Processes;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -49,9 +50,6 @@ final class MeasuredOperator implements AutoCloseable {
     /** What a --jvm-flag may be: one -XX option or system property, nothing a shell or the JVM would read as more. */
     private static final Pattern ALLOWED_JVM_FLAG =
             Pattern.compile("-(XX:[+-]?\\w+(=[\\w.]+)?|Xss\\w+|D[\\w.-]+=[\\w.-]*)");
-
-    /** What the API client logs when the API server closed a connection under a request. */
-    private static final String CONNECTION_DROPPED = "Connection was closed";
 
     private final ProcessBuilder launcher;
     private volatile Process process;
@@ -179,7 +177,7 @@ final class MeasuredOperator implements AutoCloseable {
 
     private static boolean droppedConnection(Path log) {
         try {
-            return Files.readString(log).contains(CONNECTION_DROPPED);
+            return Files.readString(log).contains(OperatorProcess.CONNECTION_DROPPED);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -502,7 +502,8 @@ public class BenchCommand implements Callable<Integer> {
                 .dataset(dataset.kind())
                 .inputLength(dataset.inputLength() != null ? dataset.inputLength() : inputLength)
                 .outputLength(dataset.outputLength() != null ? dataset.outputLength() : outputLength)
-                .shareGpt(dataset.kind() == Dataset.SHAREGPT ? shareGpt(dataset.file()) : null)
+                .shareGpt(
+                        dataset.kind() == Dataset.SHAREGPT ? datasetFile(dataset.file(), ShareGptDataset::read) : null)
                 .sharedPrefix(dataset.sharedPrefix())
                 .trace(dataset.kind() == Dataset.TRACE ? traceReplay(dataset.file()) : null)
                 .ignoreEos(ignoreEos)
@@ -549,8 +550,13 @@ public class BenchCommand implements Callable<Integer> {
         }
         double from = traceWindow == null ? 0 : traceWindow.get(0);
         Double to = traceWindow == null || traceWindow.size() < 2 ? null : traceWindow.get(1);
+        return new TraceReplay(datasetFile(file, TraceDataset::read), traceSpeeds, from, to);
+    }
+
+    /** A dataset file read by {@code reader}; what is wrong with it is a bad --dataset value. */
+    private <T> T datasetFile(Path file, DatasetReader<T> reader) {
         try {
-            return new TraceReplay(TraceDataset.read(file), traceSpeeds, from, to);
+            return reader.read(file);
         } catch (IllegalArgumentException e) {
             throw OptionValues.invalid(spec, RunnerFlags.DATASET, e.getMessage());
         } catch (IOException e) {
@@ -558,14 +564,10 @@ public class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private ShareGptDataset shareGpt(Path file) {
-        try {
-            return ShareGptDataset.read(file);
-        } catch (IllegalArgumentException e) {
-            throw OptionValues.invalid(spec, RunnerFlags.DATASET, e.getMessage());
-        } catch (IOException e) {
-            throw OptionValues.invalid(spec, RunnerFlags.DATASET, "cannot be read: " + e);
-        }
+    /** Reads a dataset file: ShareGptDataset::read, TraceDataset::read. */
+    @FunctionalInterface
+    private interface DatasetReader<T> {
+        T read(Path file) throws IOException;
     }
 
     private RequestLog openRequestLog() {

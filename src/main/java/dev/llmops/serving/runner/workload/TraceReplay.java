@@ -3,7 +3,6 @@ package dev.llmops.serving.runner.workload;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.llmops.serving.api.contract.PlainNumber;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -188,7 +187,7 @@ public final class TraceReplay {
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(new Object[] {trace, speeds, fromSeconds, toSeconds});
+        return Objects.hash(trace, speeds, fromSeconds, toSeconds);
     }
 
     @Override

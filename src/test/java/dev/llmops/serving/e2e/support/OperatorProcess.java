@@ -64,7 +64,7 @@ public final class OperatorProcess implements AutoCloseable {
 
     private static final Duration MAX_RESTART_BACKOFF = Duration.ofMinutes(5);
     /** What the API client logs when the API server closed a connection under a request. */
-    private static final String CONNECTION_DROPPED = "Connection was closed";
+    public static final String CONNECTION_DROPPED = "Connection was closed";
     /** JOSDK's counter of reconciliations that ended without an exception, per controller, in /q/metrics. */
     private static final String RECONCILIATIONS_SUCCEEDED = "operator_sdk_reconciliations_success_total";
 
