@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelSpec;
 import dev.llmops.serving.e2e.support.LocalControlPlane;
+import dev.llmops.serving.e2e.support.OperatorProcess;
 import dev.llmops.serving.e2e.support.Processes;
 import dev.llmops.serving.e2e.support.ProjectCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -96,6 +97,7 @@ public final class OperatorStartupBenchmark {
                                     .inform(),
                             lease -> LEASE_NAME.equals(lease.getMetadata().getName()),
                             lease -> blankToNull(lease.getSpec().getHolderIdentity()))) {
+                boolean restartedAfterDroppedConnection = false;
                 for (int run = 0; run < runs; run++) {
                     String name = "server-" + run;
                     Set<String> earlierHolders = leases.names();
@@ -120,6 +122,19 @@ public final class OperatorStartupBenchmark {
                                 sample.get("statusSeconds"));
                         client.resource(server).delete();
                         await(() -> client.resource(server).get() == null, "ModelServer " + name + " deleted");
+                    } catch (IllegalStateException exited) {
+                        // the API server closed an informer's first list (the client does not retry it): once, as the
+                        // kubelet would, this start is not measured and the run starts again
+                        if (restartedAfterDroppedConnection
+                                || !Files.readString(log).contains(OperatorProcess.CONNECTION_DROPPED)) {
+                            throw exited;
+                        }
+                        restartedAfterDroppedConnection = true;
+                        System.out.println("run " + run + ": the operator exited at start-up after a dropped API"
+                                + " connection; the run starts again");
+                        client.resource(server).delete();
+                        await(() -> client.resource(server).get() == null, "ModelServer " + name + " deleted");
+                        run--;
                     } finally {
                         Processes.stop(operator, Duration.ofSeconds(20));
                     }
