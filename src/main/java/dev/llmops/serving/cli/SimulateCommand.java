@@ -51,6 +51,14 @@ public class SimulateCommand implements Callable<Integer> {
     long ttftMillis;
 
     @Option(
+            names = "--prefill-us-per-token",
+            paramLabel = "US",
+            defaultValue = "0",
+            description = "Prefill time per prompt token the prefix cache did not serve, in microseconds, on top of"
+                    + " --ttft-ms: longer prompts wait longer for their first token. Default: ${DEFAULT-VALUE}.")
+    double prefillMicrosPerToken;
+
+    @Option(
             names = "--token-delay-ms",
             defaultValue = "10",
             description = "Time per further token. Default: ${DEFAULT-VALUE}.")
@@ -174,6 +182,7 @@ public class SimulateCommand implements Callable<Integer> {
                     .model(model)
                     .ttft(Duration.ofMillis(ttftMillis))
                     .tokenDelay(Duration.ofNanos(Math.round(tokenDelayMillis * 1e6)))
+                    .prefillTokenDelay(Duration.ofNanos(Math.round(prefillMicrosPerToken * 1e3)))
                     .tokensPerChunk(tokensPerChunk)
                     .speculative(acceptance)
                     .acceptanceSeed(specSeed)
@@ -216,6 +225,7 @@ public class SimulateCommand implements Callable<Integer> {
         OptionValues.requirePort(spec, "--port", port);
         notNegative("--ttft-ms", ttftMillis);
         notNegative("--token-delay-ms", tokenDelayMillis);
+        notNegative("--prefill-us-per-token", prefillMicrosPerToken);
         notNegative("--reasoning-tokens", reasoningTokens);
         notNegative("--natural-length", naturalLength);
         notNegative("--max-running", maxRunning);

@@ -379,46 +379,71 @@ public final class BenchmarkRunner {
             String prompt = singlePrompts.get(i);
             int index = i;
             chain = chain.thenCompose(ignored -> client.complete(request.withPrompt(prompt))
-                    .thenAccept(result -> record(stage, recorder, result, result.sendNanos(), prompt, index)));
+                    .thenAccept(result -> record(
+                            stage, recorder, result, result.sendNanos(), new DatasetRequest(null, prompt, 0, index))));
         }
         return chain;
     }
 
-    /** N workers, each sending its next request from the completion of its previous one. */
+    /**
+     * N streams, each sending its next request from the completion of its previous one. With sessions each stream is
+     * a user who holds one conversation at a time and thinks between its turns, idle meanwhile; a pause that would
+     * end past the stage's duration ends the stream instead.
+     */
     private CompletableFuture<Void> runClosedLoop(
             StagePlan stage, CompletionRequest request, StageRecorder recorder, AtomicBoolean stop) {
         CompletableFuture<Void> finished = new CompletableFuture<>();
         AtomicInteger issued = new AtomicInteger();
-        AtomicInteger workers = new AtomicInteger(stage.concurrency());
+        AtomicInteger streams = new AtomicInteger(stage.concurrency());
         long deadline = stage.duration() == null
                 ? Long.MAX_VALUE
                 : System.nanoTime() + stage.duration().toNanos();
         PromptSource.StageRequests requests = prompts.forStage(stage.name());
-        Runnable[] worker = new Runnable[1];
-        worker[0] = () -> {
-            boolean more = !stop.get()
-                    && (stage.duration() == null
-                            ? issued.getAndIncrement() < stage.requests()
-                            : System.nanoTime() < deadline);
-            if (!more) {
-                if (workers.decrementAndGet() == 0) {
+        final class Stream implements Runnable {
+            private PromptSource.Conversation conversation;
+
+            @Override
+            public void run() {
+                boolean more = !stop.get()
+                        && (stage.duration() == null
+                                ? issued.getAndIncrement() < stage.requests()
+                                : System.nanoTime() < deadline);
+                if (!more) {
+                    end();
+                    return;
+                }
+                if (conversation == null || !conversation.hasNext()) {
+                    conversation = requests.nextConversation();
+                }
+                DatasetRequest next = conversation.next();
+                recorder.issued();
+                client.complete(next.applyTo(request)).whenComplete((result, error) -> {
+                    try {
+                        record(stage, recorder, result, result.sendNanos(), next);
+                        long thinkNanos = conversation.hasNext() ? conversation.thinkNanos() : 0;
+                        if (thinkNanos == 0) {
+                            run();
+                        } else if (stage.duration() == null || System.nanoTime() + thinkNanos - deadline < 0) {
+                            CompletableFuture.delayedExecutor(
+                                            thinkNanos, TimeUnit.NANOSECONDS, client.callbackExecutor())
+                                    .execute(this);
+                        } else {
+                            end();
+                        }
+                    } catch (RuntimeException e) {
+                        finished.completeExceptionally(e);
+                    }
+                });
+            }
+
+            private void end() {
+                if (streams.decrementAndGet() == 0) {
                     finished.complete(null);
                 }
-                return;
             }
-            DatasetRequest next = requests.next();
-            recorder.issued();
-            client.complete(next.applyTo(request)).whenComplete((result, error) -> {
-                try {
-                    record(stage, recorder, result, result.sendNanos(), next.prompt(), next.index());
-                    worker[0].run();
-                } catch (RuntimeException e) {
-                    finished.completeExceptionally(e);
-                }
-            });
-        };
+        }
         for (int i = 0; i < stage.concurrency(); i++) {
-            worker[0].run();
+            new Stream().run();
         }
         return finished;
     }
@@ -461,7 +486,10 @@ public final class BenchmarkRunner {
                 client.complete(due.body()).whenComplete((result, error) -> {
                     try {
                         recorder.record(
-                                result, due.intendedNanos(), due.request().prompt());
+                                result,
+                                due.intendedNanos(),
+                                due.request().prompt(),
+                                due.request().turn());
                         listener.requestFinished(stage, due.request().index(), due.intendedNanos(), result);
                     } catch (RuntimeException e) {
                         finished.completeExceptionally(e);
@@ -546,14 +574,9 @@ public final class BenchmarkRunner {
     }
 
     private void record(
-            StagePlan stage,
-            StageRecorder recorder,
-            RequestResult result,
-            long intendedNanos,
-            String prompt,
-            long index) {
-        recorder.record(result, intendedNanos, prompt);
-        listener.requestFinished(stage, index, intendedNanos, result);
+            StagePlan stage, StageRecorder recorder, RequestResult result, long intendedNanos, DatasetRequest request) {
+        recorder.record(result, intendedNanos, request.prompt(), request.turn());
+        listener.requestFinished(stage, request.index(), intendedNanos, result);
     }
 
     private static <T> T await(CompletableFuture<T> future) throws InterruptedException {

@@ -5,6 +5,7 @@ import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.runner.output.SingleRequestReport;
 import dev.llmops.serving.runner.output.StageReport;
+import dev.llmops.serving.runner.output.TurnReport;
 import dev.llmops.serving.runner.plan.Slo;
 import dev.llmops.serving.runner.plan.StagePlan;
 import dev.llmops.serving.runner.statistics.LatencyHistogram;
@@ -69,6 +70,7 @@ final class StageRecorder {
     private int shortOutputs;
     private int countedOutputs;
     private int estimatedSplits;
+    private final Map<Integer, TurnFigures> turns = new TreeMap<>();
 
     StageRecorder(StagePlan plan, int maxTokens, boolean ignoreEos, Slo slo) {
         this.plan = plan;
@@ -92,9 +94,13 @@ final class StageRecorder {
 
     /**
      * Records one finished request; latencies are measured from {@code intendedNanos}, which is the send time in a
-     * closed loop and the scheduled send time in an open loop (so schedule lag counts as latency).
+     * closed loop and the scheduled send time in an open loop (so schedule lag counts as latency). {@code turn} is
+     * the request's turn in a session, or 0 outside sessions.
      */
-    synchronized void record(RequestResult result, long intendedNanos, String prompt) {
+    synchronized void record(RequestResult result, long intendedNanos, String prompt, int turn) {
+        if (turn > 0) {
+            turns.computeIfAbsent(turn, ignored -> new TurnFigures()).record(result, intendedNanos);
+        }
         firstSendNanos = Math.min(firstSendNanos, intendedNanos);
         lastSendNanos = Math.max(lastSendNanos, intendedNanos);
         lastActualSendNanos = Math.max(lastActualSendNanos, result.sendNanos());
@@ -227,7 +233,48 @@ final class StageRecorder {
                 withSlo ? perSecond(goodOutputTokens, window) : null,
                 stoppedEarly ? Boolean.TRUE : null,
                 null,
-                null);
+                null,
+                turns.isEmpty() ? null : turnReports());
+    }
+
+    private List<TurnReport> turnReports() {
+        List<TurnReport> reports = new ArrayList<>();
+        turns.forEach((turn, figures) -> reports.add(figures.report(turn)));
+        return reports;
+    }
+
+    /** One session turn's counts, prompt and cache tokens and TTFT over the stage. */
+    private static final class TurnFigures {
+        private final LatencyHistogram ttft = new LatencyHistogram();
+        private int completed;
+        private int failed;
+        private long promptTokens;
+        private long cacheReportedPromptTokens;
+        private long cachedPromptTokens;
+
+        void record(RequestResult result, long intendedNanos) {
+            if (!result.succeeded()) {
+                failed++;
+                return;
+            }
+            completed++;
+            promptTokens += result.promptTokens();
+            if (result.cachedPromptTokens() != RequestResult.NOT_REPORTED) {
+                cacheReportedPromptTokens += result.promptTokens();
+                cachedPromptTokens += result.cachedPromptTokens();
+            }
+            ttft.record(result.firstTokenNanos() - intendedNanos);
+        }
+
+        TurnReport report(int turn) {
+            return TurnReport.of(
+                    turn,
+                    completed,
+                    failed,
+                    completed == 0 ? 0 : (double) promptTokens / completed,
+                    cacheReportedPromptTokens > 0 ? (double) cachedPromptTokens / cacheReportedPromptTokens : null,
+                    ttft.summary());
+        }
     }
 
     /** Sends after the first over the time from the first intended send to {@code lastNanos}; null below 2 sends. */

@@ -480,10 +480,15 @@ public final class SglangSimulator implements AutoCloseable {
         }
     }
 
-    /** The TTFT setting prefills a whole prompt; only the tokens the prefix cache did not serve are prefilled. */
+    /**
+     * The TTFT setting prefills a whole prompt, plus the prefill token delay per prompt token; only the tokens the
+     * prefix cache did not serve are prefilled.
+     */
     private long prefillNanos(int promptTokens, int cachedTokens) {
         long ttft = config.ttft.toNanos();
-        return promptTokens == 0 ? ttft : Math.round(ttft * ((double) (promptTokens - cachedTokens) / promptTokens));
+        int uncached = promptTokens - cachedTokens;
+        long perToken = config.prefillTokenDelay.toNanos() * uncached;
+        return promptTokens == 0 ? ttft : Math.round(ttft * ((double) uncached / promptTokens)) + perToken;
     }
 
     /** Temperature 0: the answer is the same for the same prompt, on every simulator. */
@@ -623,6 +628,7 @@ public final class SglangSimulator implements AutoCloseable {
         private String model = "simulated/model";
         private Duration ttft = Duration.ofMillis(50);
         private Duration tokenDelay = Duration.ofMillis(10);
+        private Duration prefillTokenDelay = Duration.ZERO;
         private int tokensPerChunk = 1;
         private int reasoningTokens;
         private int naturalLength;
@@ -667,6 +673,15 @@ public final class SglangSimulator implements AutoCloseable {
         /** From the start of generation to the first token (prefill). */
         public Builder ttft(Duration value) {
             this.ttft = nonNegative(value, "ttft");
+            return this;
+        }
+
+        /**
+         * Prefill time per uncached prompt token, on top of the TTFT setting: a long prompt's first token comes later,
+         * and a prefix cache hit saves its share.
+         */
+        public Builder prefillTokenDelay(Duration value) {
+            this.prefillTokenDelay = nonNegative(value, "prefillTokenDelay");
             return this;
         }
 

@@ -23,6 +23,8 @@ public final class RunnerFlags {
     public static final String ARRIVAL = "--arrival";
     public static final String TRACE_SPEED = "--trace-speed";
     public static final String TRACE_WINDOW = "--trace-window";
+    public static final String THINK_TIME = "--think-time";
+    public static final String SESSION_HEADER = "--session-header";
     public static final String MAX_CONCURRENCY = "--max-concurrency";
     public static final String SLO_TTFT = "--slo-ttft-p99-ms";
     public static final String SLO_TPOT = "--slo-tpot-p99-ms";

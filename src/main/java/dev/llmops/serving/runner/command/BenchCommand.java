@@ -25,6 +25,7 @@ import dev.llmops.serving.runner.transport.TargetNotReadyException;
 import dev.llmops.serving.runner.workload.Arrival;
 import dev.llmops.serving.runner.workload.Dataset;
 import dev.llmops.serving.runner.workload.RandomLengths;
+import dev.llmops.serving.runner.workload.SessionShape;
 import dev.llmops.serving.runner.workload.ShareGptDataset;
 import dev.llmops.serving.runner.workload.TraceDataset;
 import dev.llmops.serving.runner.workload.TraceReplay;
@@ -139,9 +140,31 @@ public class BenchCommand implements Callable<Integer> {
                 "  trace:FILE: a Mooncake-format trace (JSON lines: timestamp ms, input_length, output_length,"
                         + " hash_ids) replayed at its timestamps, one stage per " + RunnerFlags.TRACE_SPEED
                         + " instead of the sweep; prompt blocks with equal hash ids are equal text; max_tokens is"
-                        + " output_length, at most --max-tokens, or --output-len when given."
+                        + " output_length, at most --max-tokens, or --output-len when given.",
+                "  sessions:TURNS,FIRST_TOKENS,TURN_TOKENS: each --concurrency stream is a user holding one"
+                        + " conversation of TURNS turns at a time, every request carrying the whole history: a first"
+                        + " message of FIRST_TOKENS words, later ones of TURN_TOKENS, each earlier reply as max_tokens"
+                        + " words of seeded text; max_tokens is --output-len, else --max-tokens. The report gives TTFT"
+                        + " and the cached prompt share per turn."
             })
     DatasetOption dataset;
+
+    @Option(
+            names = RunnerFlags.THINK_TIME,
+            paramLabel = "SECONDS",
+            defaultValue = "0",
+            description = "Sessions: the mean of a user's pause between a reply and the next turn, drawn exponentially"
+                    + " and seeded; the stream is idle meanwhile. Default: ${DEFAULT-VALUE}.")
+    double thinkTimeSeconds;
+
+    @Option(
+            names = RunnerFlags.SESSION_HEADER,
+            paramLabel = "NAME",
+            defaultValue = SessionShape.DEFAULT_HEADER,
+            description =
+                    "Sessions: the HTTP header carrying each conversation's id, for routers that keep a session on"
+                            + " one replica (SGLang's gateway reads X-SMG-Routing-Key). Default: ${DEFAULT-VALUE}.")
+    String sessionHeader;
 
     @Option(
             names = RunnerFlags.TRACE_SPEED,
@@ -481,11 +504,17 @@ public class BenchCommand implements Callable<Integer> {
                     "already gives the lengths: drop " + RunnerFlags.INPUT_LENGTH + " and "
                             + RunnerFlags.OUTPUT_LENGTH);
         }
-        for (String traceOption : List.of(RunnerFlags.TRACE_SPEED, RunnerFlags.TRACE_WINDOW)) {
-            if (dataset.kind() != Dataset.TRACE
-                    && !spec.findOption(traceOption).originalStringValues().isEmpty()) {
-                throw OptionValues.invalid(spec, traceOption, "applies only to " + RunnerFlags.DATASET + " trace:FILE");
-            }
+        onlyWith(Dataset.TRACE, "trace:FILE", RunnerFlags.TRACE_SPEED, RunnerFlags.TRACE_WINDOW);
+        onlyWith(
+                Dataset.SESSIONS,
+                "sessions:TURNS,FIRST_TOKENS,TURN_TOKENS",
+                RunnerFlags.THINK_TIME,
+                RunnerFlags.SESSION_HEADER);
+        if (!(thinkTimeSeconds >= 0 && thinkTimeSeconds <= SessionShape.MAX_THINK_TIME.toSeconds())) {
+            throw OptionValues.invalid(
+                    spec,
+                    RunnerFlags.THINK_TIME,
+                    "is outside 0 to " + SessionShape.MAX_THINK_TIME.toSeconds() + " seconds");
         }
         if (samplesLog && "-".equals(jsonOut)) {
             throw OptionValues.invalid(
@@ -506,6 +535,11 @@ public class BenchCommand implements Callable<Integer> {
                         dataset.kind() == Dataset.SHAREGPT ? datasetFile(dataset.file(), ShareGptDataset::read) : null)
                 .sharedPrefix(dataset.sharedPrefix())
                 .trace(dataset.kind() == Dataset.TRACE ? traceReplay(dataset.file()) : null)
+                .sessions(
+                        dataset.sessions() == null
+                                ? null
+                                : dataset.sessions()
+                                        .paced(Duration.ofNanos(Math.round(thinkTimeSeconds * 1e9)), sessionHeader))
                 .ignoreEos(ignoreEos)
                 .concurrency(noSweep ? List.of() : sweepLevels())
                 .requestsPerLevel(requestsPerLevel)
@@ -534,6 +568,16 @@ public class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), String.join("; ", problems));
         }
         return config;
+    }
+
+    /** Refuses {@code options} given on the command line with another dataset than {@code kind}. */
+    private void onlyWith(Dataset kind, String form, String... options) {
+        for (String option : options) {
+            if (dataset.kind() != kind
+                    && !spec.findOption(option).originalStringValues().isEmpty()) {
+                throw OptionValues.invalid(spec, option, "applies only to " + RunnerFlags.DATASET + " " + form);
+            }
+        }
     }
 
     /** The closed-loop levels: none by default when a trace replaces the sweep. */

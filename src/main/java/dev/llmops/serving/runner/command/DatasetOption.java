@@ -2,6 +2,7 @@ package dev.llmops.serving.runner.command;
 
 import dev.llmops.serving.common.options.FileOptions;
 import dev.llmops.serving.runner.workload.Dataset;
+import dev.llmops.serving.runner.workload.SessionShape;
 import dev.llmops.serving.runner.workload.SharedPrefixShape;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -10,19 +11,30 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * A {@code --dataset} value: {@code prompts}, {@code random}, {@code random:IN,OUT}, {@code sharegpt:FILE},
- * {@code shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS} or {@code trace:FILE}, the parameters as typed (ranges
- * are checked with the rest of the configuration).
+ * {@code shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS}, {@code trace:FILE} or
+ * {@code sessions:TURNS,FIRST_TOKENS,TURN_TOKENS}, the parameters as typed (ranges are checked with the rest of the
+ * configuration).
  *
  * @param inputLength words per random prompt given inline, else null
  * @param outputLength max_tokens given inline, else null
  * @param file the ShareGPT or trace file, checked to be readable
  * @param sharedPrefix the shape of the shared-prefix workload
+ * @param sessions the conversations' shape, without the users' pace
  */
 record DatasetOption(
-        Dataset kind, Integer inputLength, Integer outputLength, Path file, SharedPrefixShape sharedPrefix) {
+        Dataset kind,
+        Integer inputLength,
+        Integer outputLength,
+        Path file,
+        SharedPrefixShape sharedPrefix,
+        SessionShape sessions) {
 
     static final String GRAMMAR = "prompts, random, random:IN,OUT, sharegpt:FILE,"
-            + " shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS or trace:FILE";
+            + " shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS, trace:FILE or sessions:TURNS,FIRST_TOKENS,TURN_TOKENS";
+
+    DatasetOption(Dataset kind, Integer inputLength, Integer outputLength, Path file, SharedPrefixShape sharedPrefix) {
+        this(kind, inputLength, outputLength, file, sharedPrefix, null);
+    }
 
     /** Parses a value as typed; the exception's message says what was expected. */
     static final class Converter implements ITypeConverter<DatasetOption> {
@@ -62,6 +74,11 @@ record DatasetOption(
                             null,
                             null,
                             new SharedPrefixShape(shape[0], shape[1], shape[2]));
+                }
+                case "sessions" -> {
+                    int[] shape = numbers(value, parameters, 3, "sessions:TURNS,FIRST_TOKENS,TURN_TOKENS");
+                    yield new DatasetOption(
+                            Dataset.SESSIONS, null, null, null, null, SessionShape.of(shape[0], shape[1], shape[2]));
                 }
                 default -> throw new TypeConversionException("expected " + GRAMMAR + ", got " + value);
             };

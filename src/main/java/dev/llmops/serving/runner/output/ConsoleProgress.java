@@ -134,6 +134,16 @@ public final class ConsoleProgress implements BenchmarkListener {
         table.println(String.join(
                 " ", columns.stream().map(column -> column.cell(report)).toList()));
         table.flush();
+        if (report.turns() != null) {
+            messages.println(report.name() + " by turn: "
+                    + String.join(
+                            " · ",
+                            report.turns().stream()
+                                    .map(turn -> turn.turn() + ": TTFT p50 "
+                                            + (turn.medianTtftMillis() == null ? "-" : fixed(turn.medianTtftMillis()))
+                                            + " ms, cached " + percent(turn.cachedPromptShare()))
+                                    .toList()));
+        }
         report.warnings().forEach(warning -> messages.println("warning: " + warning));
         report.errors()
                 .forEach((failure, message) -> messages.println(report.name() + ": " + failure + " × "

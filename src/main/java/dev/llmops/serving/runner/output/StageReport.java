@@ -42,6 +42,7 @@ import java.util.Map;
  * @param stoppedEarly true when a capacity probe stopped sending because the server was over-saturated
  * @param specAcceptLength the server's acceptance length over the stage, {@code server.spec_accept_length} repeated
  * @param server the server's own figures from its metrics, when it exports them
+ * @param turns with sessions, each turn's figures in turn order; else null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({
@@ -96,7 +97,8 @@ public record StageReport(
         @JsonProperty("goodput_output_throughput") Double goodputOutputThroughput,
         @JsonProperty("stopped_early") Boolean stoppedEarly,
         @JsonProperty("spec_accept_length") Double specAcceptLength,
-        @JsonProperty("server") ServerStageReport server) {
+        @JsonProperty("server") ServerStageReport server,
+        @JsonProperty("turns") List<TurnReport> turns) {
 
     public static final String TTFT = "ttft";
     public static final String TTFC = "ttfc";
@@ -142,7 +144,8 @@ public record StageReport(
                 goodputOutputThroughput,
                 stoppedEarly,
                 value == null ? null : value.specAcceptLength(),
-                value);
+                value,
+                turns);
     }
 
     /** A metric's summary, or null when nothing was recorded for it. */

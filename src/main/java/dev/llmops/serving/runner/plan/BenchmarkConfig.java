@@ -48,6 +48,7 @@ import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.runner.transport.Endpoint;
 import dev.llmops.serving.runner.workload.Arrival;
 import dev.llmops.serving.runner.workload.Dataset;
+import dev.llmops.serving.runner.workload.SessionShape;
 import dev.llmops.serving.runner.workload.ShareGptDataset;
 import dev.llmops.serving.runner.workload.SharedPrefixShape;
 import dev.llmops.serving.runner.workload.TraceReplay;
@@ -72,6 +73,7 @@ import java.util.stream.Collectors;
  * @param shareGpt the conversations of {@link Dataset#SHAREGPT}, else null
  * @param sharedPrefix the shape of {@link Dataset#SHARED_PREFIX}, else null
  * @param trace the trace, window and speeds of {@link Dataset#TRACE}, else null
+ * @param sessions the conversations of {@link Dataset#SESSIONS}, else null
  * @param concurrency closed-loop levels, run in this order
  * @param requestsPerLevel requests per level; null means {@link RunPlan}'s default per stage
  * @param durationPerLevel instead of a request count: send for this long, then await what is in flight
@@ -102,6 +104,7 @@ public record BenchmarkConfig(
         ShareGptDataset shareGpt,
         SharedPrefixShape sharedPrefix,
         TraceReplay trace,
+        SessionShape sessions,
         boolean ignoreEos,
         List<Integer> concurrency,
         Integer requestsPerLevel,
@@ -207,6 +210,7 @@ public record BenchmarkConfig(
             problems.add(invalid(DATASET, sharedPrefix, sharedPrefix.problem()));
         }
         traceProblems(problems);
+        sessionProblems(problems);
         if (inputLength != null && inputLength < 1 || outputLength != null && outputLength < 1) {
             problems.add(INPUT_LENGTH + " and " + OUTPUT_LENGTH + " must be at least 1, got " + inputLength + " and "
                     + outputLength);
@@ -289,6 +293,27 @@ public record BenchmarkConfig(
         }
     }
 
+    private void sessionProblems(List<String> problems) {
+        if (dataset == Dataset.SESSIONS && sessions == null) {
+            problems.add(
+                    DATASET + " sessions needs its shape: " + DATASET + " sessions:TURNS,FIRST_TOKENS,TURN_TOKENS");
+        }
+        if (dataset != Dataset.SESSIONS && sessions != null) {
+            problems.add("sessions are sent only with " + DATASET + " sessions:TURNS,FIRST_TOKENS,TURN_TOKENS");
+        }
+        if (sessions == null) {
+            return;
+        }
+        String problem = sessions.problem(measuredMaxTokens());
+        if (problem != null) {
+            problems.add(invalid(DATASET, sessions, problem));
+        }
+        if (!rates.isEmpty() || findCapacity != null) {
+            problems.add(DATASET + " sessions runs one user per " + CONCURRENCY
+                    + " stream, each holding a conversation;" + " " + RATE + " and " + FIND_CAPACITY + " do not apply");
+        }
+    }
+
     private void openLoopProblems(List<String> problems) {
         if (arrival == null || arrival == Arrival.TRACE) {
             problems.add(ARRIVAL + " must be poisson or constant");
@@ -365,6 +390,7 @@ public record BenchmarkConfig(
         private ShareGptDataset shareGpt;
         private SharedPrefixShape sharedPrefix;
         private TraceReplay trace;
+        private SessionShape sessions;
         private boolean ignoreEos;
         private List<Integer> concurrency = BenchmarkDefaults.CONCURRENCY;
         private Integer requestsPerLevel;
@@ -440,6 +466,11 @@ public record BenchmarkConfig(
 
         public Builder trace(TraceReplay value) {
             trace = value;
+            return this;
+        }
+
+        public Builder sessions(SessionShape value) {
+            sessions = value;
             return this;
         }
 
@@ -567,6 +598,7 @@ public record BenchmarkConfig(
                     shareGpt,
                     sharedPrefix,
                     trace,
+                    sessions,
                     ignoreEos,
                     concurrency,
                     requestsPerLevel,

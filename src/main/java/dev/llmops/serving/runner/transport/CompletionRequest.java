@@ -2,6 +2,8 @@ package dev.llmops.serving.runner.transport;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -10,6 +12,8 @@ import java.util.Objects;
  * @param baseUrl server root, e.g. {@code http://10.0.0.5:30000}; the endpoint path is appended
  * @param systemPrompt null for none; sent as a system message on the chat endpoint, and before the prompt (followed by
  *     a blank line) on the completions endpoint
+ * @param history the conversation's earlier turns, oldest first: user and assistant messages on the chat endpoint,
+ *     their texts separated by blank lines before the prompt on the completions endpoint
  * @param temperature null leaves the server's default
  * @param topP null leaves the server's default
  * @param ignoreEos ask the server (SGLang, vLLM) to generate exactly {@code maxTokens}
@@ -21,12 +25,14 @@ import java.util.Objects;
  * @param captureText keep the generated text (up to {@value RequestResult#MAX_CAPTURED_CHARS} characters per channel)
  * @param logprobs ask for {@code logprobs} and keep the output's token pieces (see {@link RequestResult#tokenPieces})
  * @param limits how much of the answer the client may hold before failing the request
+ * @param headers extra HTTP headers, such as a session's sticky-routing header
  */
 public record CompletionRequest(
         URI baseUrl,
         Endpoint endpoint,
         String model,
         String systemPrompt,
+        List<Exchange> history,
         String prompt,
         int maxTokens,
         Double temperature,
@@ -38,7 +44,8 @@ public record CompletionRequest(
         Duration timeout,
         boolean captureText,
         boolean logprobs,
-        ResponseLimits limits) {
+        ResponseLimits limits,
+        Map<String, String> headers) {
 
     public CompletionRequest {
         Objects.requireNonNull(baseUrl, "baseUrl");
@@ -47,6 +54,8 @@ public record CompletionRequest(
         Objects.requireNonNull(prompt, "prompt");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(limits, "limits");
+        history = List.copyOf(history);
+        headers = Map.copyOf(headers);
         if (maxTokens < 1) {
             throw new IllegalArgumentException("maxTokens must be at least 1, was " + maxTokens);
         }
@@ -87,6 +96,7 @@ public record CompletionRequest(
         return new Builder(baseUrl, model)
                         .endpoint(endpoint)
                         .systemPrompt(systemPrompt)
+                        .history(history)
                         .prompt(prompt)
                         .maxTokens(maxTokens)
                         .temperature(temperature)
@@ -98,7 +108,8 @@ public record CompletionRequest(
                         .timeout(timeout)
                         .captureText(captureText)
                         .logprobs(logprobs)
-                        .limits(limits);
+                        .limits(limits)
+                        .headers(headers);
     }
 
     /** Builds a {@link CompletionRequest}; every setter is optional. */
@@ -107,6 +118,7 @@ public record CompletionRequest(
         private final String model;
         private Endpoint endpoint = Endpoint.CHAT;
         private String systemPrompt;
+        private List<Exchange> history = List.of();
         private String prompt = "Say hello.";
         private int maxTokens = 16;
         private Double temperature;
@@ -119,6 +131,7 @@ public record CompletionRequest(
         private boolean captureText;
         private boolean logprobs;
         private ResponseLimits limits = ResponseLimits.RUNNER;
+        private Map<String, String> headers = Map.of();
 
         private Builder(URI baseUrl, String model) {
             this.baseUrl = baseUrl;
@@ -132,6 +145,11 @@ public record CompletionRequest(
 
         public Builder systemPrompt(String value) {
             this.systemPrompt = value;
+            return this;
+        }
+
+        public Builder history(List<Exchange> value) {
+            this.history = value;
             return this;
         }
 
@@ -195,12 +213,18 @@ public record CompletionRequest(
             return this;
         }
 
+        public Builder headers(Map<String, String> value) {
+            this.headers = value;
+            return this;
+        }
+
         public CompletionRequest build() {
             return new CompletionRequest(
                     baseUrl,
                     endpoint,
                     model,
                     systemPrompt,
+                    history,
                     prompt,
                     maxTokens,
                     temperature,
@@ -212,7 +236,8 @@ public record CompletionRequest(
                     timeout,
                     captureText,
                     logprobs,
-                    limits);
+                    limits,
+                    headers);
         }
     }
 }

@@ -193,11 +193,23 @@ public final class OpenAiClient implements AutoCloseable {
             if (request.systemPrompt() != null) {
                 messages.addObject().put("role", "system").put("content", request.systemPrompt());
             }
+            for (Exchange turn : request.history()) {
+                messages.addObject().put("role", "user").put("content", turn.user());
+                messages.addObject().put("role", "assistant").put("content", turn.assistant());
+            }
             messages.addObject().put("role", "user").put("content", request.prompt());
-        } else if (request.systemPrompt() != null) {
-            body.put("prompt", request.systemPrompt() + "\n\n" + request.prompt());
         } else {
-            body.put("prompt", request.prompt());
+            StringBuilder prompt = new StringBuilder();
+            if (request.systemPrompt() != null) {
+                prompt.append(request.systemPrompt()).append("\n\n");
+            }
+            for (Exchange turn : request.history()) {
+                prompt.append(turn.user())
+                        .append("\n\n")
+                        .append(turn.assistant())
+                        .append("\n\n");
+            }
+            body.put("prompt", prompt.append(request.prompt()).toString());
         }
         body.put("max_tokens", request.maxTokens());
         if (request.temperature() != null) {

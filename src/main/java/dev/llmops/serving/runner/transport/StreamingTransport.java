@@ -83,6 +83,7 @@ final class StreamingTransport implements AutoCloseable {
         if (request.apiKey() != null) {
             http.headers().set(HttpHeaderNames.AUTHORIZATION, "Bearer " + request.apiKey());
         }
+        request.headers().forEach(http.headers()::set);
         int headerBytes = request.limits().headerBytes();
         String pool = target.key() + " headers<=" + headerBytes;
         Channel reused = takeIdle(pool);

@@ -18,7 +18,12 @@ public enum Dataset {
     /**
      * A Mooncake-format trace replayed at its timestamps, prompts synthesised so that equal hash ids are equal blocks.
      */
-    TRACE;
+    TRACE,
+    /**
+     * Conversations of several turns, one per closed-loop stream at a time, each turn's request carrying the whole
+     * history before it.
+     */
+    SESSIONS;
 
     /** The name {@code --dataset} and the JSON report use: {@code prompts}, {@code shared-prefix}, ... */
     public String label() {

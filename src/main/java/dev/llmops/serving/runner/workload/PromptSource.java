@@ -1,11 +1,15 @@
 package dev.llmops.serving.runner.workload;
 
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import dev.llmops.serving.runner.transport.Exchange;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The requests of each measured stage and, separately, the warm-up prompts.
@@ -82,6 +86,7 @@ public final class PromptSource {
         private int[] conversations;
         private int nextConversation;
         private long issued;
+        private long sessions;
 
         private StageRequests(BenchmarkConfig config, long stageSeed) {
             this.config = config;
@@ -94,7 +99,55 @@ public final class PromptSource {
             }
         }
 
-        /** The stage's next request. */
+        /**
+         * What a closed-loop stream sends next: the stage's next session, turn by turn, or else its next request alone.
+         */
+        public Conversation nextConversation() {
+            if (config.dataset() != Dataset.SESSIONS) {
+                DatasetRequest request = next();
+                return new Conversation(1, () -> request, () -> 0);
+            }
+            long number;
+            synchronized (this) {
+                number = sessions++;
+            }
+            return session(number);
+        }
+
+        /**
+         * Session {@code number} of the stage. Its messages and replies are seeded by the stage and the number alone,
+         * so two runs send identical turns; each reply in the history is that many words of synthetic text, not the
+         * server's answer, which would differ from run to run.
+         */
+        private Conversation session(long number) {
+            SessionShape shape = config.sessions();
+            Random text = new Random(mix(stageSeed ^ mix(number)));
+            Random pauses = new Random(mix(~stageSeed ^ mix(number)));
+            int maxTokens = config.measuredMaxTokens();
+            Map<String, String> headers =
+                    Map.of(shape.header(), "session-" + Long.toHexString(mix(stageSeed + number)));
+            double meanThinkNanos = shape.thinkTime().toNanos();
+            List<Exchange> history = new ArrayList<>();
+            int[] turn = new int[1];
+            Supplier<DatasetRequest> turns = () -> {
+                String prompt = words(text, turn[0] == 0 ? shape.firstTokens() : shape.turnTokens());
+                DatasetRequest request = new DatasetRequest(
+                        null,
+                        List.copyOf(history),
+                        prompt,
+                        maxTokens,
+                        number * shape.turns() + turn[0],
+                        turn[0] + 1,
+                        headers);
+                history.add(new Exchange(prompt, words(text, maxTokens)));
+                turn[0]++;
+                return request;
+            };
+            LongSupplier thinkNanos = () -> Math.round(-Math.log(1 - pauses.nextDouble()) * meanThinkNanos);
+            return new Conversation(shape.turns(), turns, thinkNanos);
+        }
+
+        /** The stage's next request; sessions are sent conversation by conversation ({@link #nextConversation}). */
         public synchronized DatasetRequest next() {
             long index = issued++;
             int maxTokens = config.measuredMaxTokens();
@@ -133,6 +186,7 @@ public final class PromptSource {
                             : Math.min(request.outputLength(), config.maxTokens());
                     yield new DatasetRequest(null, tracePrompt(request), outputTokens, index);
                 }
+                case SESSIONS -> throw new IllegalStateException("sessions are sent a conversation at a time");
             };
         }
 
@@ -197,6 +251,37 @@ public final class PromptSource {
                 text.append(i == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
             }
             return text.toString();
+        }
+    }
+
+    /**
+     * The requests one closed-loop stream sends in a row: a session's turns, with the user's think time between them,
+     * or a single request. Held by one stream at a time.
+     */
+    public static final class Conversation {
+        private final int length;
+        private final Supplier<DatasetRequest> requests;
+        private final LongSupplier thinkNanos;
+        private int sent;
+
+        Conversation(int length, Supplier<DatasetRequest> requests, LongSupplier thinkNanos) {
+            this.length = length;
+            this.requests = requests;
+            this.thinkNanos = thinkNanos;
+        }
+
+        public boolean hasNext() {
+            return sent < length;
+        }
+
+        public DatasetRequest next() {
+            sent++;
+            return requests.get();
+        }
+
+        /** How long the user waits after a reply before sending the next turn, in nanoseconds. */
+        public long thinkNanos() {
+            return thinkNanos.getAsLong();
         }
     }
 }

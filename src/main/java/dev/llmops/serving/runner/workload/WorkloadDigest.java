@@ -35,6 +35,9 @@ public final class WorkloadDigest {
             update(sha256, "random_lengths", RandomLengths.DEFAULT.toString());
         }
         update(sha256, "shared_prefix", String.valueOf(config.sharedPrefix()));
+        if (config.sessions() != null) {
+            update(sha256, "sessions", config.sessions().toString());
+        }
         ShareGptDataset shareGpt = config.shareGpt();
         if (shareGpt != null) {
             for (int i = 0; i < shareGpt.size(); i++) {

@@ -63,6 +63,7 @@ public final class Reports {
                 1234.567 * attainment,
                 null,
                 null,
+                null,
                 null);
     }
 
@@ -157,6 +158,7 @@ public final class Reports {
                 null,
                 null,
                 null,
+                null,
                 null);
     }
 
@@ -197,7 +199,8 @@ public final class Reports {
                 s.goodputOutputThroughput(),
                 s.stoppedEarly(),
                 s.specAcceptLength(),
-                s.server());
+                s.server(),
+                s.turns());
     }
 
     /** The stage with the server's usage reporting {@code cached} of its prompt tokens cached, a {@code share}. */
@@ -237,6 +240,7 @@ public final class Reports {
                 s.goodputOutputThroughput(),
                 s.stoppedEarly(),
                 s.specAcceptLength(),
-                s.server());
+                s.server(),
+                s.turns());
     }
 }

@@ -3,6 +3,7 @@ package dev.llmops.serving.runner.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.llmops.serving.api.contract.QualityOutput;
 import dev.llmops.serving.simulator.Fault;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -269,6 +271,44 @@ class OpenAiClientTest {
             assertThat(client.complete(request.apiKey("sekret").build()).join().succeeded())
                     .isTrue();
         }
+    }
+
+    @Test
+    void aConversationsHistoryPrecedesThePromptAndItsHeaderIsSent() throws IOException {
+        List<String> bodies = new ArrayList<>();
+        List<String> sessions = new ArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            sessions.add(exchange.getRequestHeaders().getFirst("X-Session-ID"));
+            exchange.sendResponseHeaders(500, -1);
+            exchange.close();
+        });
+        server.start();
+        try {
+            CompletionRequest.Builder request = CompletionRequest.builder(
+                            "http://127.0.0.1:" + server.getAddress().getPort(), "m")
+                    .systemPrompt("be brief")
+                    .history(List.of(new Exchange("first question", "first answer"), new Exchange("second", "again")))
+                    .prompt("third")
+                    .headers(Map.of("X-Session-ID", "session-7"));
+            client.complete(request.build()).join();
+            client.complete(request.endpoint(Endpoint.COMPLETIONS).build()).join();
+        } finally {
+            server.stop(0);
+        }
+
+        ObjectMapper json = new ObjectMapper();
+        assertThat(json.readTree(bodies.get(0)).path("messages").toString())
+                .isEqualTo("[{\"role\":\"system\",\"content\":\"be brief\"},"
+                        + "{\"role\":\"user\",\"content\":\"first question\"},"
+                        + "{\"role\":\"assistant\",\"content\":\"first answer\"},"
+                        + "{\"role\":\"user\",\"content\":\"second\"},"
+                        + "{\"role\":\"assistant\",\"content\":\"again\"},"
+                        + "{\"role\":\"user\",\"content\":\"third\"}]");
+        assertThat(json.readTree(bodies.get(1)).path("prompt").asText())
+                .isEqualTo("be brief\n\nfirst question\n\nfirst answer\n\nsecond\n\nagain\n\nthird");
+        assertThat(sessions).containsExactly("session-7", "session-7");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -86,6 +87,51 @@ class PromptSourceTest {
         assertThat(requests.stream().map(DatasetRequest::prompt).distinct()).hasSize(requests.size());
         assertThat(requests.stream().map(DatasetRequest::systemPrompt)).containsOnlyNulls();
         assertThat(take(defaults, "c8", 400)).as("seeded").isEqualTo(requests);
+    }
+
+    @Test
+    void aSessionsTurnsCarryItsWholeHistoryAndAreTheSameWhoeverSendsThem() {
+        BenchmarkConfig sessions = config().dataset(Dataset.SESSIONS)
+                .sessions(SessionShape.of(3, 40, 5).paced(Duration.ofSeconds(2), "X-Routing"))
+                .outputLength(7)
+                .build();
+        PromptSource.StageRequests requests = new PromptSource(sessions).forStage("c4");
+        PromptSource.Conversation first = requests.nextConversation();
+        PromptSource.Conversation second = requests.nextConversation();
+        List<DatasetRequest> turns = new ArrayList<>();
+        while (first.hasNext()) {
+            turns.add(first.next());
+        }
+
+        assertThat(turns).extracting(DatasetRequest::turn).containsExactly(1, 2, 3);
+        assertThat(turns).extracting(DatasetRequest::index).containsExactly(0L, 1L, 2L);
+        assertThat(turns.get(0).prompt().split(" ")).hasSize(40);
+        assertThat(turns.get(1).prompt().split(" ")).hasSize(5);
+        assertThat(turns.get(0).history()).isEmpty();
+        assertThat(turns.get(2).history())
+                .as("each earlier turn, its reply max_tokens words long")
+                .hasSize(2)
+                .satisfies(history -> {
+                    assertThat(history.get(0).user()).isEqualTo(turns.get(0).prompt());
+                    assertThat(history.get(1).user()).isEqualTo(turns.get(1).prompt());
+                    assertThat(history.get(1).assistant().split(" ")).hasSize(7);
+                });
+        assertThat(turns.get(1).history()).isEqualTo(turns.get(2).history().subList(0, 1));
+        assertThat(turns)
+                .extracting(DatasetRequest::headers)
+                .containsOnly(turns.get(0).headers());
+        assertThat(turns.get(0).headers()).containsOnlyKeys("X-Routing");
+        assertThat(second.next()).satisfies(turn -> {
+            assertThat(turn.index()).as("the second session's first turn").isEqualTo(3);
+            assertThat(turn.headers()).isNotEqualTo(turns.get(0).headers());
+            assertThat(turn.prompt()).isNotEqualTo(turns.get(0).prompt());
+        });
+        PromptSource.StageRequests again = new PromptSource(sessions).forStage("c4");
+        assertThat(again.nextConversation().next())
+                .as("session 0 whichever stream takes it")
+                .isEqualTo(turns.get(0));
+        assertThat(first.thinkNanos()).isPositive();
+        assertThat(first.thinkNanos()).isNotEqualTo(first.thinkNanos());
     }
 
     @Test
