@@ -279,7 +279,7 @@ public final class LlmdReport {
             return "unknown";
         }
         return switch (type) {
-            case Random -> "random";
+            case Random, Sessions -> "random";
             case Prompts, ShareGPT, Trace -> "sampled";
             case SharedPrefix -> "unknown";
         };
@@ -322,6 +322,9 @@ public final class LlmdReport {
                 && dataset.sharedPrefix != null
                 && dataset.sharedPrefix.outputLength != null) {
             return Optional.of(dataset.sharedPrefix.outputLength);
+        }
+        if (dataset.type == DatasetType.Sessions && dataset.sessions != null && dataset.sessions.outputLength != null) {
+            return Optional.of(dataset.sessions.outputLength);
         }
         if (dataset.type == DatasetType.ShareGPT && dataset.shareGpt != null) {
             return Optional.ofNullable(dataset.shareGpt.maxOutputTokens);

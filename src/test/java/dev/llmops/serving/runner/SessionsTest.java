@@ -1,10 +1,15 @@
 package dev.llmops.serving.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.operator.benchmark.BenchmarkResults;
+import dev.llmops.serving.operator.benchmark.SummaryParser;
 import dev.llmops.serving.runner.output.BenchmarkReport;
+import dev.llmops.serving.runner.output.CompactSummaryWriter;
 import dev.llmops.serving.runner.output.StageReport;
 import dev.llmops.serving.runner.output.TurnReport;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
@@ -73,7 +78,9 @@ class SessionsTest {
     void laterTurnsHitTheCacheAsTheSimulatorCountedAndTheirTtftStaysFlat() throws Exception {
         try (SglangSimulator simulator = simulator().start()) {
             Turns turns = new Turns();
-            StageReport stage = run(sessions(simulator, Duration.ofMillis(20)), turns);
+            BenchmarkReport report =
+                    new BenchmarkRunner(sessions(simulator, Duration.ofMillis(20)), client, turns).run();
+            StageReport stage = stage(report);
 
             assertThat(stage.completed()).isEqualTo(TURNS * SESSIONS);
             assertThat(stage.turns()).extracting(TurnReport::turn).containsExactly(1, 2, 3, 4);
@@ -106,6 +113,17 @@ class SessionsTest {
             assertThat(stage.turns().subList(1, TURNS))
                     .as("each later turn's history was the previous turn's prompt")
                     .allSatisfy(turn -> assertThat(turn.cachedPromptShare()).isGreaterThan(0.4));
+            BenchmarkRunStatus status = new BenchmarkRunStatus();
+            BenchmarkResults.apply(SummaryParser.parse(CompactSummaryWriter.write(report)), status);
+            assertThat(status.stages.get(0).turns)
+                    .as("the BenchmarkRun's status, through the runner's termination message")
+                    .extracting(turn -> turn.turn, turn -> turn.completed, turn -> turn.cachedPromptShare)
+                    .containsExactlyElementsOf(stage.turns().stream()
+                            .map(turn -> tuple(
+                                    turn.turn(),
+                                    turn.completed(),
+                                    Math.round(turn.cachedPromptShare() * 1000) / 1000.0))
+                            .toList());
             double first = stage.turns().get(0).medianTtftMillis();
             assertThat(stage.turns().get(TURNS - 1).medianTtftMillis())
                     .as("the last turn prefills about as much as the first: only its new message")
@@ -129,7 +147,10 @@ class SessionsTest {
     }
 
     private static StageReport run(BenchmarkConfig config, Turns turns) throws Exception {
-        BenchmarkReport report = new BenchmarkRunner(config, client, turns).run();
+        return stage(new BenchmarkRunner(config, client, turns).run());
+    }
+
+    private static StageReport stage(BenchmarkReport report) {
         return report.stages().stream()
                 .filter(stage -> stage.name().equals("c" + STREAMS))
                 .findFirst()

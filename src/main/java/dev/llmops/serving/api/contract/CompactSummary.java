@@ -41,6 +41,7 @@ public record CompactSummary(
      * @param cacheHitRate the server's prefix-cache hit rate over the stage, dropped with the acceptance length
      * @param cachedPromptShare the share of the stage's prompt tokens the server's usage reported cached, dropped with
      *     the acceptance length
+     * @param turns each session turn's figures, in turn order, dropped with the acceptance length
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Stage(
@@ -65,6 +66,20 @@ public record CompactSummary(
             @JsonProperty("gtps") Double goodputTokensPerSecond,
             @JsonProperty("acc") Double acceptLength,
             @JsonProperty("chr") Double cacheHitRate,
+            @JsonProperty("cps") Double cachedPromptShare,
+            @JsonProperty("trn") List<Turn> turns) {}
+
+    /**
+     * One turn of a stage's sessions.
+     *
+     * @param ttftMillis TTFT p50 and p99 of the turn's requests, absent when none completed
+     * @param cachedPromptShare the share of the turn's prompt tokens the server's usage reported cached
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Turn(
+            @JsonProperty("t") int turn,
+            @JsonProperty("ok") int completed,
+            @JsonProperty("ttft") double[] ttftMillis,
             @JsonProperty("cps") Double cachedPromptShare) {}
 
     /**

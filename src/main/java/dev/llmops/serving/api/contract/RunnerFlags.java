@@ -65,6 +65,10 @@ public final class RunnerFlags {
     public static final int MAX_MAX_PROBES = 64;
     /** The most {@link #MAX_SEARCH_SECONDS} a capacity search takes. */
     public static final int MAX_MAX_SEARCH_SECONDS = 86400;
+    /** The most turns a session of {@code --dataset sessions} has, and a stage reports. */
+    public static final int MAX_SESSION_TURNS = 64;
+    /** A user's pause of {@link #THINK_TIME} is drawn exponentially and cut at this many times the mean. */
+    public static final int MAX_THINK_TIME_MEANS = 10;
     /** The most {@link #QUALITY_MAX_TOKENS} a quality request takes. */
     public static final int MAX_QUALITY_MAX_TOKENS = 4096;
 

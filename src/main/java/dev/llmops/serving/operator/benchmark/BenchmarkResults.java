@@ -6,6 +6,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkSummary;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.SingleRequestResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.TurnResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -61,6 +62,19 @@ public final class BenchmarkResults {
         result.specAcceptLength = stage.acceptLength();
         result.cacheHitRate = stage.cacheHitRate();
         result.cachedPromptShare = stage.cachedPromptShare();
+        result.turns = stage.turns() == null
+                ? null
+                : stage.turns().stream().map(BenchmarkResults::turn).collect(Collectors.toCollection(ArrayList::new));
+        return result;
+    }
+
+    private static TurnResult turn(CompactSummary.Turn turn) {
+        TurnResult result = new TurnResult();
+        result.turn = turn.turn();
+        result.completed = turn.completed();
+        result.ttftP50Millis = turn.ttftMillis() == null ? null : turn.ttftMillis()[0];
+        result.ttftP99Millis = turn.ttftMillis() == null ? null : turn.ttftMillis()[1];
+        result.cachedPromptShare = turn.cachedPromptShare();
         return result;
     }
 

@@ -2,6 +2,7 @@ package dev.llmops.serving.operator.benchmark;
 
 import dev.llmops.serving.api.contract.BenchmarkDefaults;
 import dev.llmops.serving.api.contract.RunPlan;
+import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.TraceSpec;
 import java.time.Duration;
@@ -14,7 +15,9 @@ import java.util.List;
  * <pre>
  * deadline = START + T × (warm-up requests + quality prompts)
  *          + Σ over closed-loop stages (the single-request phase at 1 stream, each level at c):
- *                 T × ⌈requests / c⌉           (each of c workers sends its share, one after the other)
+ *                 (T + P) × ⌈requests / c⌉     (each of c workers sends its share, one after the other; P, with
+ *                                               sessions, is the longest pause before a turn: the mean think time
+ *                                               × {@value RunnerFlags#MAX_THINK_TIME_MEANS}, else 0)
  *              or duration + T                 (duration set: requests in flight at the end are awaited)
  *          + Σ over rates r:  requests / r + T  or  duration + T
  *          + Σ over a trace's speeds s:  (toSeconds − fromSeconds) / s + T, or the cap without toSeconds
@@ -35,8 +38,11 @@ public final class JobDeadline {
     public static long seconds(BenchmarkRunSpec spec) {
         long timeout = spec.requestTimeoutSeconds;
         long seconds = START_ALLOWANCE_SECONDS + timeout * (spec.warmup.requests + qualityPrompts(spec));
+        long pause = spec.dataset.sessions == null || spec.dataset.sessions.thinkTimeSeconds == null
+                ? 0
+                : (long) Math.ceil(spec.dataset.sessions.thinkTimeSeconds * RunnerFlags.MAX_THINK_TIME_MEANS);
         for (RunPlan.Stage stage : plan(spec).stages()) {
-            seconds += longest(stage, timeout);
+            seconds += longest(stage, timeout, stage.mode() == RunPlan.Mode.CLOSED_LOOP ? pause : 0);
         }
         if (spec.capacity != null) {
             seconds += spec.capacity.maxSearchSeconds + timeout * RunPlan.REQUESTS_PER_STREAM;
@@ -63,7 +69,7 @@ public final class JobDeadline {
         return Duration.ofMillis((long) Math.ceil((trace.toSeconds - from) * 1000));
     }
 
-    private static long longest(RunPlan.Stage stage, long timeout) {
+    private static long longest(RunPlan.Stage stage, long timeout, long pause) {
         if (stage.duration() != null) {
             return stage.duration().toSeconds() + timeout;
         }
@@ -73,7 +79,7 @@ public final class JobDeadline {
         if (stage.mode() == RunPlan.Mode.OPEN_LOOP) {
             return (long) Math.ceil(stage.requests() / stage.rate()) + timeout;
         }
-        return timeout * ((stage.requests() + stage.concurrency() - 1) / stage.concurrency());
+        return (timeout + pause) * ((stage.requests() + stage.concurrency() - 1) / stage.concurrency());
     }
 
     /** The quality stage sends the single-request prompts, the runner's default ones when the spec has none. */

@@ -6,6 +6,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetFile;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetType;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SessionsSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SharedPrefixSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.TraceSpec;
@@ -85,7 +86,7 @@ public final class RunnerArguments {
         return switch (dataset.type) {
             case ShareGPT -> dataset.shareGpt;
             case Trace -> dataset.trace;
-            case Random, Prompts, SharedPrefix -> null;
+            case Random, Prompts, SharedPrefix, Sessions -> null;
         };
     }
 
@@ -137,6 +138,20 @@ public final class RunnerArguments {
                         "shared-prefix:" + shape.groups + RunnerFlags.LIST_SEPARATOR + shape.prefixTokens
                                 + RunnerFlags.LIST_SEPARATOR + shape.questionTokens);
                 add(args, RunnerFlags.OUTPUT_LENGTH, shape.outputLength);
+            }
+            case Sessions -> {
+                SessionsSpec sessions = dataset.sessions;
+                add(
+                        args,
+                        RunnerFlags.DATASET,
+                        "sessions:" + sessions.turns + RunnerFlags.LIST_SEPARATOR + sessions.firstTurnTokens
+                                + RunnerFlags.LIST_SEPARATOR + sessions.turnTokens);
+                add(args, RunnerFlags.OUTPUT_LENGTH, sessions.outputLength);
+                add(
+                        args,
+                        RunnerFlags.THINK_TIME,
+                        sessions.thinkTimeSeconds == null ? null : PlainNumber.text(sessions.thinkTimeSeconds));
+                add(args, RunnerFlags.SESSION_HEADER, sessions.sessionHeader);
             }
             case Prompts -> add(args, RunnerFlags.DATASET, "prompts");
         }

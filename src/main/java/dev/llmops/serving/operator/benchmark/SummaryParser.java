@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.contract.CapacityOutcome;
 import dev.llmops.serving.api.contract.CompactSummary;
+import dev.llmops.serving.api.contract.RunnerFlags;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -180,6 +181,26 @@ public final class SummaryParser {
         latencies(stage.tpotMillis(), path + ".tpot");
         latencies(stage.itlMillis(), path + ".itl");
         latencies(stage.e2eMillis(), path + ".e2e");
+        if (stage.turns() != null) {
+            if (stage.turns().size() > RunnerFlags.MAX_SESSION_TURNS) {
+                throw new InvalidSummaryException(
+                        path + ".trn has " + stage.turns().size() + " turns, at most " + RunnerFlags.MAX_SESSION_TURNS);
+            }
+            for (int i = 0; i < stage.turns().size(); i++) {
+                validate(stage.turns().get(i), path + ".trn[" + i + "]");
+            }
+        }
+    }
+
+    private static void validate(CompactSummary.Turn turn, String path) throws InvalidSummaryException {
+        requireNotNull(turn, path);
+        if (turn.turn() < 1 || turn.turn() > RunnerFlags.MAX_SESSION_TURNS) {
+            throw new InvalidSummaryException(
+                    path + ".t is " + turn.turn() + ", outside 1 to " + RunnerFlags.MAX_SESSION_TURNS);
+        }
+        count(turn.completed(), path + ".ok");
+        figures(turn.ttftMillis(), 2, path + ".ttft", "(p50, p99)");
+        share(turn.cachedPromptShare(), path + ".cps");
     }
 
     private static void latencies(double[] values, String path) throws InvalidSummaryException {

@@ -30,7 +30,8 @@ record DatasetOption(
         SessionShape sessions) {
 
     static final String GRAMMAR = "prompts, random, random:IN,OUT, sharegpt:FILE,"
-            + " shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS, trace:FILE or sessions:TURNS,FIRST_TOKENS,TURN_TOKENS";
+            + " shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS, trace:FILE or"
+            + " sessions:TURNS,FIRST_TOKENS,TURN_TOKENS";
 
     DatasetOption(Dataset kind, Integer inputLength, Integer outputLength, Path file, SharedPrefixShape sharedPrefix) {
         this(kind, inputLength, outputLength, file, sharedPrefix, null);

@@ -129,7 +129,7 @@ public final class CompactSummaryWriter {
 
     private static List<Consumer<ObjectNode>> reductions() {
         return List.of(
-                root -> eachIn(root, "stages", stage -> stage.remove(List.of("acc", "chr", "cps"))),
+                root -> eachIn(root, "stages", stage -> stage.remove(List.of("acc", "chr", "cps", "trn"))),
                 root -> eachIn(root, "single", prompt -> prompt.remove("p")),
                 root -> eachIn(
                         root,
@@ -251,7 +251,20 @@ public final class CompactSummaryWriter {
                 round(stage.goodputOutputThroughput()),
                 round(stage.specAcceptLength()),
                 stage.server() == null ? null : round(stage.server().cacheHitRate()),
-                round(stage.cachedPromptShare()));
+                round(stage.cachedPromptShare()),
+                stage.turns() == null
+                        ? null
+                        : stage.turns().stream()
+                                .map(turn -> new CompactSummary.Turn(
+                                        turn.turn(),
+                                        turn.completed(),
+                                        turn.medianTtftMillis() == null
+                                                ? null
+                                                : new double[] {
+                                                    round(turn.medianTtftMillis()), round(turn.p99TtftMillis())
+                                                },
+                                        round(turn.cachedPromptShare())))
+                                .toList());
     }
 
     private static double[] lag(LatencySummary summary) {

@@ -1,5 +1,6 @@
 package dev.llmops.serving.runner.workload;
 
+import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import dev.llmops.serving.runner.transport.Exchange;
 import java.util.ArrayList;
@@ -143,7 +144,8 @@ public final class PromptSource {
                 turn[0]++;
                 return request;
             };
-            LongSupplier thinkNanos = () -> Math.round(-Math.log(1 - pauses.nextDouble()) * meanThinkNanos);
+            LongSupplier thinkNanos = () -> Math.round(
+                    Math.min(-Math.log(1 - pauses.nextDouble()), RunnerFlags.MAX_THINK_TIME_MEANS) * meanThinkNanos);
             return new Conversation(shape.turns(), turns, thinkNanos);
         }
 

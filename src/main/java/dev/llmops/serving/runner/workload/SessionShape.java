@@ -1,5 +1,6 @@
 package dev.llmops.serving.runner.workload;
 
+import dev.llmops.serving.api.contract.RunnerFlags;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -15,7 +16,6 @@ import java.util.regex.Pattern;
  */
 public record SessionShape(int turns, int firstTokens, int turnTokens, Duration thinkTime, String header) {
 
-    public static final int MAX_TURNS = 64;
     public static final int MAX_TOKENS = 131_072;
     /** Bounds one request: the first message, every later message and every reply of a conversation's last turn. */
     public static final long MAX_CONVERSATION_WORDS = 1 << 20;
@@ -38,8 +38,8 @@ public record SessionShape(int turns, int firstTokens, int turnTokens, Duration 
 
     /** What is wrong with this shape when each reply is {@code replyTokens} long, or null when it can run. */
     public String problem(int replyTokens) {
-        if (turns < 1 || turns > MAX_TURNS) {
-            return "has " + turns + " turns, outside 1 to " + MAX_TURNS;
+        if (turns < 1 || turns > RunnerFlags.MAX_SESSION_TURNS) {
+            return "has " + turns + " turns, outside 1 to " + RunnerFlags.MAX_SESSION_TURNS;
         }
         if (firstTokens < 1 || firstTokens > MAX_TOKENS || turnTokens < 1 || turnTokens > MAX_TOKENS) {
             return "has first and later message lengths " + firstTokens + " and " + turnTokens + ", outside 1 to "
@@ -59,7 +59,7 @@ public record SessionShape(int turns, int firstTokens, int turnTokens, Duration 
         return null;
     }
 
-    /** The conversation's shape as the workload digest records it; pacing and routing leave the requests as they are. */
+    /** The conversations' shape as the workload digest records it; pace and routing leave the requests alone. */
     @Override
     public String toString() {
         return "sessions:" + turns + "," + firstTokens + "," + turnTokens;

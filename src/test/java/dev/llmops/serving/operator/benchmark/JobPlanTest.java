@@ -12,6 +12,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.CapacitySpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ClaimFileReference;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ConfigMapKeyReference;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetType;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SessionsSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ShareGptSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SharedPrefixSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.SloSpec;
@@ -373,6 +374,31 @@ class JobPlanTest {
         assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 60 * 3 + (400 + 60) + (100 + 60));
         spec.dataset.trace.toSeconds = null;
         assertThat(JobDeadline.seconds(spec)).isEqualTo(JobDeadline.MAX_SECONDS);
+    }
+
+    @Test
+    void sessionsBecomeRunnerFlagsAndTheirPausesLengthenTheDeadline() {
+        BenchmarkRunSpec spec = spec();
+        spec.requestTimeoutSeconds = 60;
+        spec.warmup.requests = 0;
+        spec.singleRequest.prompts = List.of();
+        spec.sweep.concurrency = List.of(8);
+        spec.sweep.requestsPerLevel = 80;
+        spec.dataset.type = DatasetType.Sessions;
+        spec.dataset.sessions = new SessionsSpec();
+        spec.dataset.sessions.turns = 10;
+        spec.dataset.sessions.firstTurnTokens = 2000;
+        spec.dataset.sessions.turnTokens = 150;
+        spec.dataset.sessions.outputLength = 300;
+        spec.dataset.sessions.thinkTimeSeconds = 1.5;
+        spec.dataset.sessions.sessionHeader = "X-SMG-Routing-Key";
+
+        assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
+                .contains(" --dataset sessions:10,2000,150 --output-len 300 --think-time 1.5"
+                        + " --session-header X-SMG-Routing-Key ")
+                .contains(" --concurrency 8 ");
+        // quality: 3 prompts × T; c8: 10 rounds, each T and a pause of at most 10 × 1.5 s
+        assertThat(JobDeadline.seconds(spec)).isEqualTo(600 + 60 * 3 + 10 * (60 + 15));
     }
 
     @Test

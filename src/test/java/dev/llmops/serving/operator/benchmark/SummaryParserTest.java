@@ -2,6 +2,7 @@ package dev.llmops.serving.operator.benchmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -278,6 +279,25 @@ class SummaryParserTest {
         assertThatThrownBy(() -> SummaryParser.parse(
                         "{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"cps\":-0.1}]}"))
                 .hasMessageContaining("stages[0].cps is -0.1: a share must be between 0 and 1");
+    }
+
+    @Test
+    void sessionTurnsAreCopiedAndABadTurnIsRejectedByItsPath() throws InvalidSummaryException {
+        BenchmarkRunStatus status = new BenchmarkRunStatus();
+        BenchmarkResults.apply(
+                SummaryParser.parse("{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":16,\"fail\":0,"
+                        + "\"trn\":[{\"t\":1,\"ok\":8,\"ttft\":[40.5,48.0],\"cps\":0.0},{\"t\":2,\"ok\":8}]}]}"),
+                status);
+
+        assertThat(status.stages.get(0).turns)
+                .extracting(t -> t.turn, t -> t.completed, t -> t.ttftP50Millis, t -> t.ttftP99Millis)
+                .containsExactly(tuple(1, 8, 40.5, 48.0), tuple(2, 8, null, null));
+        assertThatThrownBy(() -> SummaryParser.parse("{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,"
+                        + "\"trn\":[{\"t\":0,\"ok\":1}]}]}"))
+                .hasMessageContaining("stages[0].trn[0].t is 0, outside 1 to 64");
+        assertThatThrownBy(() -> SummaryParser.parse("{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,"
+                        + "\"trn\":[{\"t\":1,\"ok\":1,\"ttft\":[1.0]}]}]}"))
+                .hasMessageContaining("stages[0].trn[0].ttft has 1 figures, expected 2 (p50, p99)");
     }
 
     @Test

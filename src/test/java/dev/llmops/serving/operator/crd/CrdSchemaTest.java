@@ -194,7 +194,7 @@ class CrdSchemaTest {
         assertThat(enumAt(MODEL_SERVER, "status.phase"))
                 .containsExactlyInAnyOrder("Pending", "Scheduling", "Loading", "Ready", "Degraded", "Failed");
         assertThat(enumAt(BENCHMARK_RUN, "spec.dataset.type"))
-                .containsExactly("Prompts", "Random", "ShareGPT", "SharedPrefix", "Trace");
+                .containsExactly("Prompts", "Random", "Sessions", "ShareGPT", "SharedPrefix", "Trace");
         assertThat(enumAt(BENCHMARK_RUN, "spec.sweep.arrival")).containsExactlyInAnyOrder("Constant", "Poisson");
         assertThat(enumAt(BENCHMARK_RUN, "spec.capacity.mode")).containsExactlyInAnyOrder("Concurrency", "Rate");
         assertThat(enumAt(BENCHMARK_RUN, "status.capacity.mode")).containsExactlyInAnyOrder("Concurrency", "Rate");
@@ -293,7 +293,7 @@ class CrdSchemaTest {
                 .extracting(ValidationRule::getFieldPath)
                 .as("rules that read metadata.name, at the resource root")
                 .containsExactly(".spec.baseline", ".spec.reference.name");
-        assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset")).hasSize(4);
+        assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset")).hasSize(5);
         assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset.shareGpt")).hasSize(2);
         assertThat(rulesAt(BENCHMARK_RUN, "spec.dataset.trace")).hasSize(3);
         assertThat(rulesAt(BENCHMARK_RUN, "spec.sweep")).hasSize(2);

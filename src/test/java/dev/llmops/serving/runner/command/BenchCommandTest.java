@@ -83,7 +83,26 @@ class BenchCommandTest {
                 "--dataset prompts:x|Invalid value for option '--dataset': expected prompts (it takes no parameters),"
                         + " got prompts:x",
                 "--dataset squad|Invalid value for option '--dataset': expected prompts, random, random:IN,OUT,"
-                        + " sharegpt:FILE, shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS or trace:FILE, got squad",
+                        + " sharegpt:FILE, shared-prefix:GROUPS,PREFIX_TOKENS,QUESTION_TOKENS, trace:FILE or"
+                        + " sessions:TURNS,FIRST_TOKENS,TURN_TOKENS, got squad",
+                "--dataset sessions:4,100|Invalid value for option '--dataset': expected"
+                        + " sessions:TURNS,FIRST_TOKENS,TURN_TOKENS, got sessions:4,100",
+                "--dataset sessions:0,100,10|Invalid value for option '--dataset': sessions:0,100,10 has 0 turns,"
+                        + " outside 1 to 64",
+                "--dataset sessions:64,100000,10000 --max-tokens 8192|Invalid value for option '--dataset':"
+                        + " sessions:64,100000,10000 makes its last turn 1246096 words long with 8192-token replies,"
+                        + " more than 1048576",
+                "--dataset sessions:4,100,10 --rate 5|--dataset sessions runs one user per --concurrency stream, each"
+                        + " holding a conversation; --rate and --find-capacity do not apply",
+                "--dataset sessions:4,100,10 --session-header X:Session|Invalid value for option '--dataset':"
+                        + " sessions:4,100,10 has the session header X:Session, not an HTTP header name of at most 64"
+                        + " characters",
+                "--dataset sessions:4,100,10 --think-time 601|Invalid value for option '--think-time': 601 is"
+                        + " outside 0 to 600 seconds",
+                "--think-time 2|Invalid value for option '--think-time': 2 applies only to --dataset"
+                        + " sessions:TURNS,FIRST_TOKENS,TURN_TOKENS",
+                "--session-header X-Routing|Invalid value for option '--session-header': X-Routing applies only to"
+                        + " --dataset sessions:TURNS,FIRST_TOKENS,TURN_TOKENS",
                 "--dataset trace|Invalid value for option '--dataset': expected trace:FILE, got trace",
                 "--dataset trace:" + TRACE + " --concurrency 8|--dataset trace replays the trace at its own"
                         + " timestamps, one stage per --trace-speed; --concurrency, --rate and --find-capacity do not"

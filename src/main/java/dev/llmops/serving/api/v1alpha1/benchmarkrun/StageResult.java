@@ -2,6 +2,7 @@ package dev.llmops.serving.api.v1alpha1.benchmarkrun;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.List;
 import lombok.EqualsAndHashCode;
 
 /** Aggregate figures of one measured stage: the single-request phase, a concurrency level, a rate or a probe. */
@@ -80,4 +81,8 @@ public class StageResult {
             + "as its usage reported them per request (usage.prompt_tokens_details.cached_tokens, SGLang's with "
             + "--enable-cache-report); absent when it reported none.")
     public Double cachedPromptShare;
+
+    @JsonPropertyDescription("Multi-turn sessions (spec.dataset.type Sessions): each turn's time to first token and "
+            + "cached prompt share, from turn 1; with a working prefix cache later turns stay as fast as the first.")
+    public List<TurnResult> turns;
 }

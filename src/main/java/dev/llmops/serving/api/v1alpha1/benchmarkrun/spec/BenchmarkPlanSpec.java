@@ -40,6 +40,23 @@ import lombok.EqualsAndHashCode;
                 + "Rate or spec.dataset.type Trace",
         reason = "FieldValueForbidden",
         fieldPath = ".sweep.maxConcurrency")
+@ValidationRule(
+        value = "!has(self.dataset) || self.dataset.type != 'Sessions' || (!has(self.capacity) && (!has(self.sweep) "
+                + "|| !has(self.sweep.rates) || size(self.sweep.rates) == 0))",
+        message = "spec.dataset.type Sessions runs one user per concurrent stream, each holding a conversation: "
+                + "spec.sweep.rates and spec.capacity do not apply",
+        reason = "FieldValueForbidden",
+        fieldPath = ".dataset.type")
+@ValidationRule(
+        value = "!has(self.dataset) || !has(self.dataset.sessions) || self.dataset.sessions.firstTurnTokens "
+                + "+ (self.dataset.sessions.turns - 1) * (self.dataset.sessions.turnTokens "
+                + "+ (has(self.dataset.sessions.outputLength) ? self.dataset.sessions.outputLength "
+                + ": (has(self.sampling) && has(self.sampling.maxTokens) ? self.sampling.maxTokens : "
+                + BenchmarkDefaults.MAX_TOKENS_TEXT + "))) <= 1048576",
+        message = "spec.dataset.sessions: a conversation's last turn (the first message, then each later message and "
+                + "reply) must stay within 1048576 tokens; fewer turns or shorter messages or outputs",
+        reason = "FieldValueInvalid",
+        fieldPath = ".dataset.sessions")
 @EqualsAndHashCode
 public class BenchmarkPlanSpec {
 

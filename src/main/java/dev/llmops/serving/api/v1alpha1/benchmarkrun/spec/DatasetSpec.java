@@ -30,6 +30,11 @@ import lombok.EqualsAndHashCode;
         message = "spec.dataset.trace is required when spec.dataset.type is Trace and allowed only then",
         reason = "FieldValueInvalid",
         fieldPath = ".trace")
+@ValidationRule(
+        value = "(self.type == 'Sessions') == has(self.sessions)",
+        message = "spec.dataset.sessions is required when spec.dataset.type is Sessions and allowed only then",
+        reason = "FieldValueInvalid",
+        fieldPath = ".sessions")
 @EqualsAndHashCode
 public class DatasetSpec {
 
@@ -39,8 +44,10 @@ public class DatasetSpec {
             + "and 128 to 384 output tokens, at most spec.sampling.maxTokens. Prompts: the single-request prompts in "
             + "rotation (every request after the first hits a prefix cache). ShareGPT: the first user turns of a "
             + "conversation file. SharedPrefix: groups of prompts sharing a system prompt. Trace: a Mooncake-format "
-            + "trace replayed at its timestamps instead of the sweep, prompt blocks with equal hash ids equal. The "
-            + "sequence of requests depends only on the seed, so runs can be compared pairwise.")
+            + "trace replayed at its timestamps instead of the sweep, prompt blocks with equal hash ids equal. "
+            + "Sessions: each concurrent stream a user holding a multi-turn conversation, every turn carrying the "
+            + "whole history; status.stages[].turns gives TTFT and the cached prompt share per turn. The sequence of "
+            + "requests depends only on the seed, so runs can be compared pairwise.")
     public DatasetType type = DatasetType.Random;
 
     @Min(1)
@@ -62,6 +69,9 @@ public class DatasetSpec {
 
     @JsonPropertyDescription("The trace file and how it is replayed (Trace only).")
     public TraceSpec trace;
+
+    @JsonPropertyDescription("The conversations' shape and pace (Sessions only).")
+    public SessionsSpec sessions;
 
     @Default("false")
     @JsonPropertyDescription(

@@ -6,5 +6,6 @@ public enum DatasetType {
     Random,
     ShareGPT,
     SharedPrefix,
-    Trace
+    Trace,
+    Sessions
 }
