@@ -209,6 +209,19 @@ plain_output "$work/replay.out" "trace replay"
 expect "$work/replay.out" "trace replay: every request of the trace at 4x" '^t4x +- +99 +0 '
 expect "$work/replay.out" "trace replay: at 8x, the cache serving a share of the prompts" '^t8x +- +99 +0 .* [1-9][0-9]\.[0-9]%$'
 
+log "multi-turn sessions with and without a prefix cache, as the README writes it"
+sessions="$(readme_block 'Run 8 users through 6-turn conversations')"
+status=0
+bash -c "$sessions" >"$work/sessions.out" 2>"$work/sessions.err" || status=$?
+pkill -f 'quarkus-run.jar simulate --port 3000[45]' || true
+if [[ $status -eq 0 ]]; then pass "sessions exit 0"; else fail "sessions exit $status"; tail -20 "$work/sessions.err"; fi
+plain_output "$work/sessions.out" "sessions"
+expect "$work/sessions.out" "sessions: both servers served all 96 turns" '^c8 +8 +96 +0 '
+expect "$work/sessions.out" "sessions: with a cache, turn 6 mostly cached" '^  turn 6 .* cached (8[5-9]|9[0-9])\.[0-9]%$'
+# Load only makes TTFT longer: turn 6 prefills 3320 tokens at 100 µs each without a cache.
+expect "$work/sessions.out" "sessions: without a cache, turn 6 waits for its whole history" \
+  '^  turn 6 .* TTFT p50/p99 ([3-9][0-9]{2}|[0-9]{4,})/[0-9.]+ ms  cached 0\.0%$'
+
 # --- bench results without a cluster: report compare and report --file (README "Compare two servers") ---
 log "two bench results compared and one rendered, as the README writes it"
 compare="$(readme_block 'Compare a simulated server with one twice as fast')"

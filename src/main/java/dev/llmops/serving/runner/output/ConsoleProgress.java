@@ -133,17 +133,18 @@ public final class ConsoleProgress implements BenchmarkListener {
     public void stageFinished(StageReport report, int finishedStages, int stages) {
         table.println(String.join(
                 " ", columns.stream().map(column -> column.cell(report)).toList()));
-        table.flush();
         if (report.turns() != null) {
-            messages.println(report.name() + " by turn: "
-                    + String.join(
-                            " · ",
-                            report.turns().stream()
-                                    .map(turn -> turn.turn() + ": TTFT p50 "
-                                            + (turn.medianTtftMillis() == null ? "-" : fixed(turn.medianTtftMillis()))
-                                            + " ms, cached " + percent(turn.cachedPromptShare()))
-                                    .toList()));
+            report.turns()
+                    .forEach(turn -> table.printf(
+                            Locale.ROOT,
+                            "  turn %-2d %5d done  TTFT p50/p99 %s/%s ms  cached %s%n",
+                            turn.turn(),
+                            turn.completed(),
+                            turn.medianTtftMillis() == null ? "-" : fixed(turn.medianTtftMillis()),
+                            turn.p99TtftMillis() == null ? "-" : fixed(turn.p99TtftMillis()),
+                            percent(turn.cachedPromptShare())));
         }
+        table.flush();
         report.warnings().forEach(warning -> messages.println("warning: " + warning));
         report.errors()
                 .forEach((failure, message) -> messages.println(report.name() + ": " + failure + " × "

@@ -73,7 +73,8 @@ public class ModelServerSpec {
     @JsonPropertyDescription(
             "Extra arguments appended last to the SGLang command line, e.g. [\"--reasoning-parser\", \"kimi_k2\"]."
                     + " Flags the operator derives from other fields (--model-path, --host, --port, --tp-size, ...) "
-                    + "are rejected.")
+                    + "are rejected. The operator adds --enable-metrics, and --enable-cache-report (each request's cached "
+                    + "prompt tokens in its usage, which benchmarks report) unless it is given here.")
     public List<String> extraArgs = new ArrayList<>();
 
     @Size(max = 128)
