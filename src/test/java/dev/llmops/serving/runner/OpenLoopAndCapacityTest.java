@@ -6,8 +6,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.llmops.serving.api.contract.BenchmarkDefaults;
 import dev.llmops.serving.api.contract.CapacityMode;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
+import dev.llmops.serving.operator.benchmark.BenchmarkResults;
+import dev.llmops.serving.operator.benchmark.SummaryParser;
 import dev.llmops.serving.runner.output.BenchmarkReport;
 import dev.llmops.serving.runner.output.CapacityReport;
+import dev.llmops.serving.runner.output.CompactSummaryWriter;
 import dev.llmops.serving.runner.output.StageReport;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import dev.llmops.serving.runner.plan.CapacitySearch;
@@ -254,6 +258,21 @@ class OpenLoopAndCapacityTest {
             assertThat(stage.requestRate()).isEqualTo(replay.rate(speed));
             assertThat(stage.achievedRequestRate()).isCloseTo(replay.rate(speed), within(replay.rate(speed) * 0.25));
             assertThat(report.trace()).isEqualTo(replay.shape());
+            BenchmarkRunStatus status = new BenchmarkRunStatus();
+            BenchmarkResults.apply(SummaryParser.parse(CompactSummaryWriter.write(report)), status);
+            assertThat(status.workload.digest).isEqualTo(report.workload());
+            assertThat(status.workload.trace)
+                    .as("the window's shape in the BenchmarkRun's status, through the termination message")
+                    .satisfies(window -> {
+                        assertThat(window.requests).isEqualTo(requests);
+                        assertThat(window.requestRate).isCloseTo(replay.shape().rate(), within(0.01));
+                        assertThat(window.inputTokens.p90)
+                                .isEqualTo(replay.shape().inputTokens().p90());
+                        assertThat(window.outputTokens.max)
+                                .isEqualTo(replay.shape().outputTokens().max());
+                        assertThat(window.repeatedBlockShare)
+                                .isCloseTo(replay.shape().repeatedBlockShare(), within(0.001));
+                    });
             double cachedTruth =
                     arrivals.stream().mapToLong(SimulatedRequest::cachedTokens).sum()
                             / (double) arrivals.stream()

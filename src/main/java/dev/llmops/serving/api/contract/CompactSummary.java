@@ -21,7 +21,8 @@ public record CompactSummary(
         @JsonProperty("fails") Map<String, Integer> failuresByClass,
         @JsonProperty("warn") List<String> warnings,
         @JsonProperty("trunc") Boolean truncated,
-        @JsonProperty("cap") Capacity capacity) {
+        @JsonProperty("cap") Capacity capacity,
+        @JsonProperty("wl") Workload workload) {
 
     public static final int FORMAT_VERSION = 2;
     public static final int MAX_BYTES = 4096;
@@ -81,6 +82,35 @@ public record CompactSummary(
             @JsonProperty("ok") int completed,
             @JsonProperty("ttft") double[] ttftMillis,
             @JsonProperty("cps") Double cachedPromptShare) {}
+
+    /**
+     * What the run sent, dropped with the acceptance length.
+     *
+     * @param digest the workload digest (hex): two runs with one digest sent the same requests
+     * @param trace the replayed window's shape, with a trace dataset
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Workload(
+            @JsonProperty("d") String digest,
+            @JsonProperty("tr") TraceShape trace) {}
+
+    /**
+     * A replayed trace window's shape.
+     *
+     * @param spanSeconds from its first request to its last, at 1x
+     * @param rate its mean arrival rate at 1x, requests per second
+     * @param inputTokens input lengths p50, p90, max
+     * @param outputTokens output lengths p50, p90, max
+     * @param repeatedBlockShare the share of its prompt blocks whose hash id came earlier in the window
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record TraceShape(
+            @JsonProperty("n") int requests,
+            @JsonProperty("span") double spanSeconds,
+            @JsonProperty("r") double rate,
+            @JsonProperty("in") int[] inputTokens,
+            @JsonProperty("out") int[] outputTokens,
+            @JsonProperty("rbs") Double repeatedBlockShare) {}
 
     /**
      * The capacity search's result, never dropped: the highest load that met the SLO and the figures there.

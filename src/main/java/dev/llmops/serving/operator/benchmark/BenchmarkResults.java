@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.SingleRequestResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.TurnResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.WorkloadSummary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -36,6 +37,32 @@ public final class BenchmarkResults {
         status.summary = headline(summary);
         status.capacity = summary.capacity() == null ? null : CapacityResults.of(summary.capacity());
         status.warnings = warnings(summary);
+        status.workload = summary.workload() == null ? null : workload(summary.workload());
+    }
+
+    private static WorkloadSummary workload(CompactSummary.Workload workload) {
+        WorkloadSummary result = new WorkloadSummary();
+        result.digest = workload.digest();
+        CompactSummary.TraceShape trace = workload.trace();
+        if (trace != null) {
+            result.trace = new WorkloadSummary.TraceWindow();
+            result.trace.requests = trace.requests();
+            result.trace.spanSeconds = trace.spanSeconds();
+            result.trace.requestRate = trace.rate();
+            result.trace.inputTokens = lengths(trace.inputTokens());
+            result.trace.outputTokens = lengths(trace.outputTokens());
+            result.trace.repeatedBlockShare = trace.repeatedBlockShare();
+        }
+        return result;
+    }
+
+    /** The runner's length arrays are p50, p90, max. */
+    private static WorkloadSummary.LengthPercentiles lengths(int[] figures) {
+        WorkloadSummary.LengthPercentiles lengths = new WorkloadSummary.LengthPercentiles();
+        lengths.p50 = figures[0];
+        lengths.p90 = figures[1];
+        lengths.max = figures[2];
+        return lengths;
     }
 
     private static StageResult stage(CompactSummary.Stage stage) {

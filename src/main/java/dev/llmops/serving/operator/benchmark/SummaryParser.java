@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Reads the runner's termination-message summary (format version 1 or 2) and rejects anything the status must not show:
@@ -27,6 +28,8 @@ public final class SummaryParser {
     private static final int OLDEST_VERSION = 1;
     /** Longest capacity reason the status takes, in characters. */
     static final int MAX_REASON_CHARS = 200;
+
+    private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{1,64}");
 
     private static final List<String> MODES =
             Arrays.stream(CapacityMode.values()).map(CapacityMode::text).toList();
@@ -115,6 +118,36 @@ public final class SummaryParser {
         }
         if (summary.capacity() != null) {
             validate(summary.capacity());
+        }
+        if (summary.workload() != null) {
+            validate(summary.workload());
+        }
+    }
+
+    private static void validate(CompactSummary.Workload workload) throws InvalidSummaryException {
+        if (workload.digest() != null && !DIGEST.matcher(workload.digest()).matches()) {
+            throw new InvalidSummaryException("wl.d is " + abbreviate(workload.digest(), 40)
+                    + ", expected a workload digest of 1 to 64 lower-case hex characters");
+        }
+        CompactSummary.TraceShape trace = workload.trace();
+        if (trace == null) {
+            return;
+        }
+        count(trace.requests(), "wl.tr.n");
+        figure(trace.spanSeconds(), "wl.tr.span");
+        figure(trace.rate(), "wl.tr.r");
+        lengths(trace.inputTokens(), "wl.tr.in");
+        lengths(trace.outputTokens(), "wl.tr.out");
+        share(trace.repeatedBlockShare(), "wl.tr.rbs");
+    }
+
+    private static void lengths(int[] values, String path) throws InvalidSummaryException {
+        if (values == null || values.length != 3) {
+            throw new InvalidSummaryException(
+                    path + " has " + (values == null ? "no" : values.length) + " figures, expected 3 (p50, p90, max)");
+        }
+        for (int i = 0; i < values.length; i++) {
+            count(values[i], path + "[" + i + "]");
         }
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.llmops.serving.api.contract.CompactSummary;
 import dev.llmops.serving.runner.statistics.LatencySummary;
+import dev.llmops.serving.runner.workload.TraceReplay;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -59,7 +60,27 @@ public final class CompactSummaryWriter {
                 report.failures().isEmpty() ? null : report.failures(),
                 warnings(report.warnings()),
                 null,
-                capacity(report.capacity())));
+                capacity(report.capacity()),
+                workload(report)));
+    }
+
+    private static CompactSummary.Workload workload(BenchmarkReport report) {
+        TraceReplay.Shape trace = report.trace();
+        return new CompactSummary.Workload(
+                report.workload(),
+                trace == null
+                        ? null
+                        : new CompactSummary.TraceShape(
+                                trace.requests(),
+                                round(trace.spanSeconds()),
+                                round(trace.rate()),
+                                lengths(trace.inputTokens()),
+                                lengths(trace.outputTokens()),
+                                round(trace.repeatedBlockShare())));
+    }
+
+    private static int[] lengths(TraceReplay.Lengths lengths) {
+        return new int[] {lengths.p50(), lengths.p90(), lengths.max()};
     }
 
     private static CompactSummary.Capacity capacity(CapacityReport capacity) {
@@ -94,6 +115,7 @@ public final class CompactSummaryWriter {
                 null,
                 null,
                 warnings(List.of(reason)),
+                null,
                 null,
                 null));
     }
@@ -130,6 +152,7 @@ public final class CompactSummaryWriter {
     private static List<Consumer<ObjectNode>> reductions() {
         return List.of(
                 root -> eachIn(root, "stages", stage -> stage.remove(List.of("acc", "chr", "cps", "trn"))),
+                root -> root.remove("wl"),
                 root -> eachIn(root, "single", prompt -> prompt.remove("p")),
                 root -> eachIn(
                         root,

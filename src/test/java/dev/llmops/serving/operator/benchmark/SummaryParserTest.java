@@ -301,6 +301,19 @@ class SummaryParserTest {
     }
 
     @Test
+    void aWorkloadWithABadDigestOrTraceShapeIsRejectedByItsPath() {
+        String stages = "{\"v\":2,\"stages\":[{\"n\":\"t1x\",\"c\":0,\"ok\":1,\"fail\":0,\"r\":2.0}],";
+        assertThatThrownBy(() -> SummaryParser.parse(stages + "\"wl\":{\"d\":\"<script>\"}}"))
+                .hasMessageContaining("wl.d is <script>, expected a workload digest of 1 to 64 lower-case hex");
+        assertThatThrownBy(() -> SummaryParser.parse(stages
+                        + "\"wl\":{\"d\":\"ab12\",\"tr\":{\"n\":9,\"span\":3,\"r\":3,\"in\":[1,2],\"out\":[1,2,3]}}}"))
+                .hasMessageContaining("wl.tr.in has 2 figures, expected 3 (p50, p90, max)");
+        assertThatThrownBy(() -> SummaryParser.parse(stages
+                        + "\"wl\":{\"tr\":{\"n\":9,\"span\":3,\"r\":3,\"in\":[1,2,3],\"out\":[1,2,3],\"rbs\":2}}}"))
+                .hasMessageContaining("wl.tr.rbs is 2.0: a share must be between 0 and 1");
+    }
+
+    @Test
     void rejectsAnAcceptanceLengthThatIsNotAFiniteFigure() {
         assertThatThrownBy(() -> SummaryParser.parse(
                         "{\"v\":2,\"stages\":[{\"n\":\"c8\",\"c\":8,\"ok\":1,\"fail\":0,\"acc\":-1.5}]}"))

@@ -69,6 +69,9 @@ public class BenchmarkRunStatus {
     @JsonPropertyDescription("What was measured: server image and arguments, GPUs, driver, model.")
     public Provenance provenance;
 
+    @JsonPropertyDescription("What was sent: the workload's digest and, for a trace replay, the window's shape.")
+    public WorkloadSummary workload;
+
     @JsonPropertyDescription(
             "Lowest concurrency at which a spec.slo limit was exceeded; absent when every level met it.")
     public Integer sloBrokenAtConcurrency;

@@ -70,11 +70,10 @@ public class ModelServerSpec {
     public SpeculativeDecodingSpec speculativeDecoding;
 
     @Size(max = 128)
-    @JsonPropertyDescription(
-            "Extra arguments appended last to the SGLang command line, e.g. [\"--reasoning-parser\", \"kimi_k2\"]."
-                    + " Flags the operator derives from other fields (--model-path, --host, --port, --tp-size, ...) "
-                    + "are rejected. The operator adds --enable-metrics, and --enable-cache-report (each request's cached "
-                    + "prompt tokens in its usage, which benchmarks report) unless it is given here.")
+    @JsonPropertyDescription("Extra arguments appended last to the SGLang command line, e.g. [\"--reasoning-parser\", "
+            + "\"kimi_k2\"]. Flags the operator derives from other fields (--model-path, --host, --port, --tp-size, "
+            + "...) are rejected. The operator adds --enable-metrics, and --enable-cache-report (each request's cached "
+            + "prompt tokens in its usage, which benchmarks report) unless it is given here.")
     public List<String> extraArgs = new ArrayList<>();
 
     @Size(max = 128)
