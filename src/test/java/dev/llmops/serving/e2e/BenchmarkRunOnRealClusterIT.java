@@ -28,6 +28,7 @@ class BenchmarkRunOnRealClusterIT {
 
     private static final String SERVER = "bench-target";
     private static final String RUN = "quick";
+    private static final String SESSIONS_RUN = "sessions";
 
     @RegisterExtension
     static final OperatorUnderTest operator =
@@ -47,9 +48,11 @@ class BenchmarkRunOnRealClusterIT {
         assertThat(finished.getStatus().phase)
                 .as("status %s", finished.getStatus())
                 .isEqualTo(BenchmarkRunPhase.Succeeded);
-        List<Job> jobs =
-                client.batch().v1().jobs().inNamespace(namespace.name()).list().getItems();
-        assertThat(jobs).singleElement().satisfies(job -> {
+        List<Job> jobs = client.batch().v1().jobs().inNamespace(namespace.name()).list().getItems().stream()
+                .filter(job -> job.getMetadata().getOwnerReferences().stream()
+                        .anyMatch(owner -> owner.getName().equals(RUN)))
+                .toList();
+        assertThat(jobs).as("the run's Jobs").singleElement().satisfies(job -> {
             assertThat(job.getMetadata().getName()).isEqualTo(finished.getStatus().jobName);
             assertThat(job.getStatus().getSucceeded()).isEqualTo(1);
             assertThat(job.getStatus().getConditions())
@@ -63,9 +66,37 @@ class BenchmarkRunOnRealClusterIT {
     }
 
     @Test
+    void aSessionsRunReportsEachTurnAndTheCacheServesTheHistory(KubernetesClient client, TestNamespace namespace) {
+        ServingResources.createRun(
+                client, namespace, ServingResources.quickRunManifest(SESSIONS_RUN, SERVER, "2", 12, 8, """
+                          dataset:
+                            type: Sessions
+                            sessions: {turns: 3, firstTurnTokens: 300, turnTokens: 40, thinkTimeSeconds: 0.05}
+                        """));
+        BenchmarkRun sessions = awaitFinished(client, namespace, SESSIONS_RUN);
+
+        assertThat(sessions.getStatus().phase)
+                .as("status %s", sessions.getStatus())
+                .isEqualTo(BenchmarkRunPhase.Succeeded);
+        assertThat(sessions.getStatus().workload.digest).isNotBlank();
+        assertThat(sessions.getStatus().stages)
+                .filteredOn(stage -> stage.name.equals("c2"))
+                .singleElement()
+                .satisfies(stage -> {
+                    assertThat(stage.turns).extracting(turn -> turn.turn).containsExactly(1, 2, 3);
+                    assertThat(stage.turns.get(0).cachedPromptShare)
+                            .as("the server reports cached tokens (--enable-cache-report), none on a first turn")
+                            .isZero();
+                    assertThat(stage.turns.get(2).cachedPromptShare)
+                            .as("turn 3 repeats turns 1 and 2")
+                            .isGreaterThan(0.5);
+                });
+    }
+
+    @Test
     void kubectlPrintsTheResultColumns(E2eCluster cluster, TestNamespace namespace) {
         Map<String, String> row = KubectlTable.parse(
-                        cluster.kubectl("get", "benchmarkruns", "--namespace", namespace.name()))
+                        cluster.kubectl("get", "benchmarkruns", RUN, "--namespace", namespace.name()))
                 .get(0);
 
         // two stages, single and c2: the finished run counts them all done
