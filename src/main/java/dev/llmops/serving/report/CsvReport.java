@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A BenchmarkRun as CSV for spreadsheets (RFC 4180): one row per stage with its load, throughput, errors and the
- * per-request latency percentiles, in full precision; an empty cell where the stage did not measure a figure.
+ * A BenchmarkRun as CSV for spreadsheets (RFC 4180): one row per stage with its load, throughput, errors, the
+ * per-request latency percentiles and the prefix cache's figures, in full precision; an empty cell where the stage did
+ * not measure a figure.
  */
 public final class CsvReport {
 
@@ -30,7 +31,7 @@ public final class CsvReport {
         return csv.toString();
     }
 
-    /** The columns of a stage: its load, throughput, errors and latency percentiles. */
+    /** The columns of a stage: its load, throughput, errors, latency percentiles and prefix cache. */
     static List<String> stageHeader() {
         List<String> header = new ArrayList<>(List.of(
                 "stage",
@@ -49,6 +50,7 @@ public final class CsvReport {
                 header.add(latency.label.toLowerCase() + "_" + percentile.label + "_ms");
             }
         }
+        header.addAll(List.of("cached_prompt_share", "cache_hit_rate"));
         return header;
     }
 
@@ -71,6 +73,8 @@ public final class CsvReport {
                 cells.add(figure(Stages.percentile(latency.stats.apply(stage), percentile)));
             }
         }
+        cells.add(figure(stage.cachedPromptShare));
+        cells.add(figure(stage.cacheHitRate));
         return cells;
     }
 

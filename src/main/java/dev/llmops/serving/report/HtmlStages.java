@@ -7,14 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The stages one run finished, as a table of throughput and a table of latencies: one table of both is too wide to read
- * without scrolling.
+ * The stages one run finished, as a table of throughput and a table of latencies (one table of both is too wide to read
+ * without scrolling), then a table per stage of multi-turn sessions with its turns.
  */
 final class HtmlStages {
 
     private HtmlStages() {}
 
-    /** The run's stage and single-request tables, or a line saying no stage finished. */
+    /** The run's stage, turn and single-request tables, or a line saying no stage finished. */
     static String of(BenchmarkRun run) {
         String name = Html.escape(HtmlReport.name(run));
         StringBuilder html = new StringBuilder("<h2>Stages of ").append(name).append("</h2>");
@@ -24,20 +24,24 @@ final class HtmlStages {
         html.append(throughputTable(run))
                 .append("<p class=\"meta\">Latencies in milliseconds.</p>")
                 .append(latencyTable(run));
+        for (StageResult stage : Stages.withTurns(run)) {
+            html.append("<h2>")
+                    .append(Html.escape("Turns of " + stage.name + " in " + HtmlReport.name(run)))
+                    .append("</h2>")
+                    .append(turnTable(stage));
+        }
         if (!run.getStatus().singleRequests.isEmpty()) {
             html.append("<h2>Single requests of ").append(name).append("</h2>").append(singleRequestTable(run));
         }
         return html.toString();
     }
 
-    /** Throughput per stage, and the acceptance length when the server reported one for any stage. */
+    /** Throughput per stage, and each figure the server reported for any stage (acceptance length, prefix cache). */
     private static String throughputTable(BenchmarkRun run) {
-        boolean acceptance = Stages.acceptanceMeasured(run);
+        List<Stages.ServerFigure> serverFigures = Stages.serverFigures(run);
         List<String> headers = new ArrayList<>(List.of(
                 "Stage", "Concurrency", "Achieved", "Completed", "Failed", "Output tok/s", "Total tok/s", "Req/s"));
-        if (acceptance) {
-            headers.add("Acceptance length");
-        }
+        serverFigures.forEach(figure -> headers.add(figure.label));
         HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES, headers.toArray(String[]::new));
         for (StageResult s : Stages.ordered(run)) {
             List<String> cells = new ArrayList<>(List.of(
@@ -49,11 +53,15 @@ final class HtmlStages {
                     Format.number(s.outputTokensPerSecond),
                     Format.number(s.totalTokensPerSecond),
                     Format.hundredths(s.requestsPerSecond)));
-            if (acceptance) {
-                cells.add(Format.hundredths(s.specAcceptLength));
-            }
+            serverFigures.forEach(figure -> cells.add(figure.cell(s)));
             table.row(cells.toArray(String[]::new));
         }
+        return table.html();
+    }
+
+    private static String turnTable(StageResult stage) {
+        HtmlTable table = new HtmlTable(HtmlTable.Kind.FIGURES, Stages.TURN_HEADERS);
+        stage.turns.forEach(turn -> table.row(Stages.turnRow(turn)));
         return table.html();
     }
 

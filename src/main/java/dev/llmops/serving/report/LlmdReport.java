@@ -12,6 +12,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.DatasetType;
 import dev.llmops.serving.common.SecretArgs;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -92,13 +93,34 @@ public final class LlmdReport {
         report.put("version", VERSION);
         report.put("run", run(run, stage));
         Map<String, Object> scenario = new LinkedHashMap<>();
-        stack(run).ifPresent(component -> scenario.put("stack", List.of(component)));
+        Optional<Map<String, Object>> server = stack(run);
+        server.ifPresent(component -> scenario.put("stack", List.of(component)));
         load(run, stage, index).ifPresent(load -> scenario.put("load", load));
         if (!scenario.isEmpty()) {
             report.put("scenario", scenario);
         }
-        report.put("results", Map.of("request_performance", Map.of("aggregate", aggregate(stage))));
+        Map<String, Object> results = new LinkedHashMap<>();
+        results.put("request_performance", Map.of("aggregate", aggregate(stage)));
+        server.flatMap(component -> observability(run.getSpec().target.modelServer, stage))
+                .ifPresent(observability -> results.put("observability", observability));
+        report.put("results", results);
         return report;
+    }
+
+    /**
+     * The server's prefix-cache hit rate over the stage as its component's observability, in percent: from the
+     * server's counters when it exported them, else the cached share of the prompt tokens its usage reported.
+     */
+    private static Optional<Map<String, Object>> observability(String componentLabel, StageResult stage) {
+        Double hitRate = stage.cacheHitRate != null ? stage.cacheHitRate : stage.cachedPromptShare;
+        if (hitRate == null) {
+            return Optional.empty();
+        }
+        double percent = BigDecimal.valueOf(hitRate).movePointRight(2).doubleValue();
+        Map<String, Object> component = new LinkedHashMap<>();
+        component.put("component_label", componentLabel);
+        component.put("aggregate", Map.of("cache_hit_rate", rate(percent, "percent")));
+        return Optional.of(Map.of("components", List.of(component)));
     }
 
     /**
@@ -222,8 +244,9 @@ public final class LlmdReport {
     }
 
     /**
-     * The stage's load: its concurrency or request rate, how its prompts were made and how long they were. A stage
-     * whose input length is neither fixed by the spec nor measured has no load section, since the schema requires it.
+     * The stage's load: its concurrency or request rate, how its prompts were made, how long they were and how many
+     * turns a conversation of multi-turn sessions has. A stage whose input length is neither fixed by the spec nor
+     * measured has no load section, since the schema requires it.
      */
     private static Optional<Map<String, Object>> load(BenchmarkRun run, StageResult stage, int index) {
         boolean single = "single".equals(stage.name);
@@ -240,6 +263,15 @@ public final class LlmdReport {
         standardized.put("stage", index);
         standardized.put("input_seq_len", inputLength.get());
         enforcedOutputLength(spec, dataset).ifPresent(length -> standardized.put("output_seq_len", fixed(length)));
+        if (dataset != null
+                && dataset.type == DatasetType.Sessions
+                && dataset.sessions != null
+                && dataset.sessions.turns != null) {
+            Map<String, Object> multiTurn = new LinkedHashMap<>();
+            multiTurn.put("enabled", true);
+            multiTurn.put("max_turns", fixed(dataset.sessions.turns));
+            standardized.put("multi_turn", multiTurn);
+        }
         if (stage.requestRate != null && stage.requestRate > 0) {
             standardized.put("rate_qps", stage.requestRate);
         } else if (stage.concurrency != null && stage.concurrency >= 1) {

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /**
  * A BenchmarkRun in any phase as Markdown for a pull request: one row per finished stage, or per stage of both runs
- * with speedups, then each run's conditions, provenance and warnings.
+ * with speedups, then the turns of each multi-turn stage and each run's conditions, provenance and warnings.
  */
 public final class MarkdownReport {
 
@@ -65,6 +65,7 @@ public final class MarkdownReport {
         List<BenchmarkRun> runs = new ArrayList<>(List.of(candidate));
         baseline.ifPresent(runs::add);
         goodput(md, runs);
+        runs.forEach(run -> turns(md, run));
         runs.forEach(run -> runStatus(md, run));
         return md.toString();
     }
@@ -74,7 +75,7 @@ public final class MarkdownReport {
             md.append("No stage has finished.\n");
             return;
         }
-        boolean acceptance = Stages.acceptanceMeasured(run);
+        List<Stages.ServerFigure> serverFigures = Stages.serverFigures(run);
         List<String> headers = new ArrayList<>(List.of(
                 "Stage",
                 "Concurrency",
@@ -84,9 +85,7 @@ public final class MarkdownReport {
                 "TPOT p50 (ms)",
                 "TPOT p99 (ms)",
                 "Failed"));
-        if (acceptance) {
-            headers.add("Acceptance length");
-        }
+        serverFigures.forEach(figure -> headers.add(figure.label));
         table(md, headers);
         for (StageResult s : Stages.ordered(run)) {
             List<String> cells = new ArrayList<>(List.of(
@@ -98,9 +97,7 @@ public final class MarkdownReport {
                     Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P50)),
                     Format.number(Stages.percentile(s.tpotMillis, Stages.Percentile.P99)),
                     Format.integer(s.failed)));
-            if (acceptance) {
-                cells.add(Format.hundredths(s.specAcceptLength));
-            }
+            serverFigures.forEach(figure -> cells.add(figure.cell(s)));
             row(md, cells.toArray(String[]::new));
         }
     }
@@ -252,6 +249,19 @@ public final class MarkdownReport {
                 table(md, List.of(Goodput.STAGE_HEADERS));
                 rows.forEach(cells -> row(md, cells));
             }
+        }
+    }
+
+    /** Each multi-turn stage's turns: whether later turns, with a longer history, still get their first token fast. */
+    private static void turns(StringBuilder md, BenchmarkRun run) {
+        for (StageResult stage : Stages.withTurns(run)) {
+            md.append("\n#### Turns of ")
+                    .append(code(stage.name))
+                    .append(" in ")
+                    .append(code(HtmlReport.name(run)))
+                    .append("\n\n");
+            table(md, List.of(Stages.TURN_HEADERS));
+            stage.turns.forEach(turn -> row(md, Stages.turnRow(turn)));
         }
     }
 

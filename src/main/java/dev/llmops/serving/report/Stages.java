@@ -3,7 +3,9 @@ package dev.llmops.serving.report;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.TurnResult;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +52,30 @@ final class Stages {
         }
     }
 
+    /** A figure of a stage only some servers report, so a table shows it only when the run has it for a stage. */
+    enum ServerFigure {
+        ACCEPTANCE_LENGTH("Acceptance length", s -> s.specAcceptLength, Format::hundredths),
+        CACHED_PROMPT_SHARE("Cached prompt share", s -> s.cachedPromptShare, Format::share),
+        CACHE_HIT_RATE("Cache hit rate", s -> s.cacheHitRate, Format::share);
+
+        final String label;
+        private final Function<StageResult, Double> value;
+        private final Function<Double, String> format;
+
+        ServerFigure(String label, Function<StageResult, Double> value, Function<Double, String> format) {
+            this.label = label;
+            this.value = value;
+            this.format = format;
+        }
+
+        String cell(StageResult stage) {
+            return format.apply(value.apply(stage));
+        }
+    }
+
+    /** A multi-turn stage's table: per turn, how fast the first token came and how much of the prompt was cached. */
+    static final String[] TURN_HEADERS = {"Turn", "Completed", "TTFT p50 (ms)", "TTFT p99 (ms)", "Cached prompt share"};
+
     private Stages() {}
 
     static List<StageResult> ordered(BenchmarkRun run) {
@@ -67,9 +93,29 @@ final class Stages {
                 .findFirst();
     }
 
-    /** Whether the server reported speculative decoding's acceptance length for any stage of the run. */
-    static boolean acceptanceMeasured(BenchmarkRun run) {
-        return run.getStatus().stages.stream().anyMatch(s -> s.specAcceptLength != null);
+    /** The figures the server reported for any stage of the run, each a column of the run's stage table. */
+    static List<ServerFigure> serverFigures(BenchmarkRun run) {
+        return Arrays.stream(ServerFigure.values())
+                .filter(figure -> run.getStatus().stages.stream().anyMatch(s -> figure.value.apply(s) != null))
+                .toList();
+    }
+
+    /** The stages of multi-turn sessions, which measured each turn apart. */
+    static List<StageResult> withTurns(BenchmarkRun run) {
+        return ordered(run).stream()
+                .filter(s -> s.turns != null && !s.turns.isEmpty())
+                .toList();
+    }
+
+    /** A row of {@link #TURN_HEADERS}. */
+    static String[] turnRow(TurnResult turn) {
+        return new String[] {
+            Format.integer(turn.turn),
+            Format.integer(turn.completed),
+            Format.number(turn.ttftP50Millis),
+            Format.number(turn.ttftP99Millis),
+            Format.share(turn.cachedPromptShare)
+        };
     }
 
     static Double percentile(LatencyStats stats, Percentile percentile) {

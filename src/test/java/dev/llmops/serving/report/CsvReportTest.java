@@ -47,8 +47,7 @@ class CsvReportTest {
 
     @Test
     void aRateStageHasARateAndNoConcurrency() {
-        Cli.Run run = Cli.run(
-                "report", "--format", "csv", "--file", "src/test/resources/report/benchmarkrun-random-rates.yaml");
+        Cli.Run run = Cli.run("report", "--format", "csv", "--file", ReportTest.RATES.toString());
 
         List<List<String>> rows = parse(run.out());
         List<String> rate = rows.get(2);
@@ -58,6 +57,27 @@ class CsvReportTest {
         assertThat(rate.get(rows.get(0).indexOf("itl_p50_ms")))
                 .as("not measured")
                 .isEmpty();
+    }
+
+    @Test
+    void eachStageHasThePrefixCachesShareOrEmptyCellsWithoutOne() {
+        List<List<String>> sessions =
+                parse(Cli.run("report", "--format", "csv", "--file", ReportTest.SESSIONS.toString())
+                        .out());
+        List<List<String>> rates = parse(Cli.run("report", "--format", "csv", "--file", ReportTest.RATES.toString())
+                .out());
+
+        List<String> header = sessions.get(0);
+        assertThat(header).endsWith("cached_prompt_share", "cache_hit_rate");
+        assertThat(sessions.subList(1, sessions.size()))
+                .extracting(row -> row.get(header.indexOf("stage")) + " "
+                        + row.get(header.indexOf("cached_prompt_share")) + " "
+                        + row.get(header.indexOf("cache_hit_rate")))
+                .containsExactly("c8 0.684 0.712", "c16 0.661 0.688");
+        assertThat(rates.get(0)).isEqualTo(header);
+        assertThat(rates.subList(1, rates.size()))
+                .allSatisfy(row -> assertThat(row.subList(header.indexOf("cached_prompt_share"), header.size()))
+                        .containsOnly(""));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.llmops.serving.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +37,7 @@ class LlmdReportTest {
     /** Saved by demo --save, unchanged: spec, metadata and status as the demo's API held them. */
     static final Path DEMO_SAVED = Path.of("src/test/resources/report/demo-saved-eagle3.yaml");
 
-    private static final Path RATE_RUN = Path.of("src/test/resources/report/benchmarkrun-random-rates.yaml");
+    private static final Path RATE_RUN = ReportTest.RATES;
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonSchemaFactory SCHEMAS = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
@@ -53,7 +55,8 @@ class LlmdReportTest {
                 ReportTest.BASELINE,
                 PairedReportTest.PAIRED,
                 UnfinishedRunReportTest.DEMO_CANDIDATE,
-                UnfinishedRunReportTest.DEMO_BASELINE);
+                UnfinishedRunReportTest.DEMO_BASELINE,
+                ReportTest.SESSIONS);
     }
 
     @ParameterizedTest
@@ -137,6 +140,75 @@ class LlmdReportTest {
                 .as("the single-request prompts, measured")
                 .isEqualTo("other");
         assertThat(single.at("/input_seq_len/value").asDouble()).isEqualTo(40.0);
+    }
+
+    @Test
+    void aSessionsRunIsMultiTurnAndCarriesTheServersCacheHitRateAsItsComponentsObservability() throws IOException {
+        BenchmarkRun run = new RunLoader().load(Files.readString(ReportTest.SESSIONS), ReportTest.SESSIONS.toString());
+
+        List<JsonNode> reports = llmd("--file", ReportTest.SESSIONS.toString());
+
+        assertThat(reports).hasSize(2);
+        for (int index = 0; index < reports.size(); index++) {
+            JsonNode report = reports.get(index);
+            StageResult stage = run.getStatus().stages.get(index);
+            JsonNode multiTurn = report.at("/scenario/load/standardized/multi_turn");
+            assertThat(multiTurn.path("enabled").asBoolean()).isTrue();
+            assertThat(multiTurn.at("/max_turns/distribution").asText()).isEqualTo("fixed");
+            assertThat(multiTurn.at("/max_turns/value").asInt()).isEqualTo(4);
+            JsonNode components = report.at("/results/observability/components");
+            assertThat(components).hasSize(1);
+            assertThat(components.get(0).path("component_label").asText())
+                    .isEqualTo(report.at("/scenario/stack/0/metadata/label").asText())
+                    .isEqualTo("qwen3-8b");
+            JsonNode hitRate = components.get(0).at("/aggregate/cache_hit_rate");
+            assertThat(hitRate.path("units").asText()).isEqualTo("percent");
+            assertThat(hitRate.path("mean").asDouble()).isCloseTo(stage.cacheHitRate * 100, within(1e-9));
+        }
+        assertThat(reports.get(0)
+                        .at("/results/observability/components/0/aggregate/cache_hit_rate/mean")
+                        .asDouble())
+                .isEqualTo(71.2);
+        ObjectNode hitRate =
+                (ObjectNode) reports.get(1).at("/results/observability/components/0/aggregate/cache_hit_rate");
+        hitRate.put("units", "ms");
+        assertThat(violations(reports.get(1))).as("a hit rate is a portion").isNotEmpty();
+    }
+
+    @Test
+    void withoutTheServersCountersTheCachedPromptShareIsTheCacheHitRate() throws IOException {
+        BenchmarkRun run = new RunLoader().load(Files.readString(ReportTest.SESSIONS), ReportTest.SESSIONS.toString());
+        run.getStatus().stages.forEach(stage -> stage.cacheHitRate = null);
+
+        Map<String, Object> c16 = LlmdReport.render(run).get(1).report();
+
+        JsonNode report = JSON.valueToTree(c16);
+        assertThat(violations(report)).isEmpty();
+        assertThat(report.at("/results/observability/components/0/aggregate/cache_hit_rate/mean")
+                        .asDouble())
+                .isEqualTo(66.1);
+    }
+
+    @Test
+    void aUrlTargetHasNoComponentToHoldTheCacheHitRate() throws IOException {
+        BenchmarkRun run = new RunLoader().load(Files.readString(ReportTest.SESSIONS), ReportTest.SESSIONS.toString());
+        run.getSpec().target.modelServer = null;
+        run.getSpec().target.url = "http://sglang.example:30000";
+
+        List<LlmdReport.Stage> reports = LlmdReport.render(run);
+
+        assertThat(reports).isNotEmpty().allSatisfy(stage -> {
+            JsonNode report = JSON.valueToTree(stage.report());
+            assertThat(report.at("/scenario/stack").isMissingNode()).isTrue();
+            assertThat(report.at("/results/observability").isMissingNode()).isTrue();
+            assertThat(report.at("/scenario/load/standardized/multi_turn/max_turns/value")
+                            .asInt())
+                    .isEqualTo(4);
+        });
+        assertThat(llmd("--file", RATE_RUN.toString()))
+                .allSatisfy(
+                        report -> assertThat(report.at("/results/observability").isMissingNode())
+                                .isTrue());
     }
 
     @Test

@@ -26,6 +26,8 @@ class ReportTest {
 
     static final Path CANDIDATE = Path.of("src/test/resources/report/benchmarkrun-eagle3.yaml");
     static final Path BASELINE = Path.of("src/test/resources/report/benchmarkrun-autoregressive.yaml");
+    static final Path SESSIONS = Path.of("src/test/resources/report/benchmarkrun-sessions.yaml");
+    static final Path RATES = Path.of("src/test/resources/report/benchmarkrun-random-rates.yaml");
 
     private static final String PENDING = """
             apiVersion: serving.llmops.dev/v1alpha1
@@ -119,6 +121,77 @@ class ReportTest {
                 .contains("#### Capacity under the SLO")
                 .contains("| Capacity | 24 streams | — |")
                 .contains("| c8 | — | — | — | 97.0 % | 2.35 | — |");
+    }
+
+    @Test
+    void aSessionsRunShowsEachStagesTurnsAndThePrefixCacheInBothFormats() throws IOException {
+        BenchmarkRun run = load(SESSIONS);
+
+        Document html = Jsoup.parse(HtmlReport.render(run, Optional.empty()));
+
+        assertThat(headers(html, "Stages of qwen3-sessions"))
+                .endsWith("Req/s", "Cached prompt share", "Cache hit rate");
+        assertThat(rowStartingWith(html, "Stages of qwen3-sessions", "c8")
+                        .select("td")
+                        .eachText())
+                .endsWith("2.52", "68.4 %", "71.2 %");
+        assertThat(rows(html, "Turns of c8 in qwen3-sessions"))
+                .extracting(row -> row.select("td").eachText())
+                .containsExactly(
+                        List.of("1", "38", "182.0", "236.0", "0.0 %"),
+                        List.of("2", "38", "41.0", "68.0", "84.2 %"),
+                        List.of("3", "38", "42.5", "71.0", "85.8 %"),
+                        List.of("4", "38", "43.0", "74.0", "87.1 %"));
+        assertThat(headers(html, "Turns of c8 in qwen3-sessions"))
+                .containsExactly("Turn", "Completed", "TTFT p50 (ms)", "TTFT p99 (ms)", "Cached prompt share");
+        assertThat(rowStartingWith(html, "Turns of c16 in qwen3-sessions", "1")
+                        .select("td")
+                        .eachText())
+                .containsExactly("1", "70", "258.0", "392.0", "0.0 %");
+
+        String md = MarkdownReport.render(run, Optional.empty());
+        assertThat(md)
+                .contains("| Stage | Concurrency | Output tok/s | TTFT p50 (ms) | TTFT p99 (ms) | TPOT p50 (ms) | "
+                        + "TPOT p99 (ms) | Failed | Cached prompt share | Cache hit rate |")
+                .contains("| c16 | 16 | 1178.9 | 58.0 | 392.0 | 13.0 | 16.0 | 0 | 66.1 % | 68.8 % |")
+                .contains("#### Turns of `c8` in `qwen3-sessions`\n\n"
+                        + "| Turn | Completed | TTFT p50 (ms) | TTFT p99 (ms) | Cached prompt share |\n"
+                        + "|---|---:|---:|---:|---:|\n"
+                        + "| 1 | 38 | 182.0 | 236.0 | 0.0 % |\n"
+                        + "| 2 | 38 | 41.0 | 68.0 | 84.2 % |\n")
+                .contains("#### Turns of `c16` in `qwen3-sessions`")
+                .contains("| 4 | 70 | 59.0 | 108.0 | 84.0 % |");
+    }
+
+    @Test
+    void aRunWithoutCacheFiguresOrTurnsHasNoSuchColumnsOrSections() throws IOException {
+        BenchmarkRun run = load(RATES);
+
+        Document html = Jsoup.parse(HtmlReport.render(run, Optional.empty()));
+
+        assertThat(headers(html, "Stages of external-rates")).last().isEqualTo("Req/s");
+        assertThat(html.select("h2").eachText()).noneMatch(heading -> heading.startsWith("Turns of"));
+        assertThat(html.text()).doesNotContain("Cached prompt share", "Cache hit rate");
+        String md = MarkdownReport.render(run, Optional.empty());
+        assertThat(md).doesNotContain("Cached prompt share", "Cache hit rate", "Turns of");
+    }
+
+    @Test
+    void onlyTheCacheFigureAStageHasGetsAColumnAndAnAbsentOneADash() throws IOException {
+        BenchmarkRun run = load(SESSIONS);
+        run.getStatus().stages.forEach(s -> s.cacheHitRate = null);
+        Stages.named(run, "c16").orElseThrow().cachedPromptShare = null;
+
+        Document html = Jsoup.parse(HtmlReport.render(run, Optional.empty()));
+
+        assertThat(headers(html, "Stages of qwen3-sessions")).endsWith("Req/s", "Cached prompt share");
+        assertThat(rowStartingWith(html, "Stages of qwen3-sessions", "c16")
+                        .select("td")
+                        .eachText())
+                .endsWith("4.61", "—");
+        assertThat(MarkdownReport.render(run, Optional.empty()))
+                .contains("| c8 | 8 | 644.2 | 43.0 | 238.0 | 11.5 | 13.8 | 0 | 68.4 % |")
+                .doesNotContain("Cache hit rate");
     }
 
     @Test
@@ -293,10 +366,19 @@ class ReportTest {
 
     /** The body rows of the first table under a heading. */
     static List<Element> rows(Document html, String heading) {
+        return table(html, heading).select("tbody tr");
+    }
+
+    /** The column headers of the first table under a heading. */
+    private static List<String> headers(Document html, String heading) {
+        return table(html, heading).select("thead th").eachText();
+    }
+
+    private static Element table(Document html, String heading) {
         Element h2 = html.select("h2").stream()
                 .filter(h -> h.text().equals(heading))
                 .findFirst()
                 .orElseThrow();
-        return h2.nextElementSiblings().select("table").first().select("tbody tr");
+        return h2.nextElementSiblings().select("table").first();
     }
 }
