@@ -304,7 +304,9 @@ public record BenchmarkConfig(
         if (sessions == null) {
             return;
         }
-        String problem = sessions.problem(measuredMaxTokens());
+        String problem = sessions.problem(
+                measuredMaxTokens(),
+                concurrency.stream().mapToInt(Integer::intValue).max().orElse(1));
         if (problem != null) {
             problems.add(invalid(DATASET, sessions, problem));
         }

@@ -19,6 +19,8 @@ public record SessionShape(int turns, int firstTokens, int turnTokens, Duration 
     public static final int MAX_TOKENS = 131_072;
     /** Bounds one request: the first message, every later message and every reply of a conversation's last turn. */
     public static final long MAX_CONVERSATION_WORDS = 1 << 20;
+    /** Bounds the histories all streams hold at once (about 7 bytes a word, and as much again in request bodies). */
+    public static final long MAX_HELD_WORDS = 1 << 25;
 
     public static final Duration MAX_THINK_TIME = Duration.ofMinutes(10);
     /** Envoy's and most gateways' consistent-hash examples key on it; SGLang's gateway reads X-SMG-Routing-Key. */
@@ -36,8 +38,11 @@ public record SessionShape(int turns, int firstTokens, int turnTokens, Duration 
         return new SessionShape(turns, firstTokens, turnTokens, meanThinkTime, name);
     }
 
-    /** What is wrong with this shape when each reply is {@code replyTokens} long, or null when it can run. */
-    public String problem(int replyTokens) {
+    /**
+     * What is wrong with this shape when each reply is {@code replyTokens} long and up to {@code streams} users hold a
+     * conversation at once, or null when it can run.
+     */
+    public String problem(int replyTokens, int streams) {
         if (turns < 1 || turns > RunnerFlags.MAX_SESSION_TURNS) {
             return "has " + turns + " turns, outside 1 to " + RunnerFlags.MAX_SESSION_TURNS;
         }
@@ -49,6 +54,10 @@ public record SessionShape(int turns, int firstTokens, int turnTokens, Duration 
         if (lastTurnWords > MAX_CONVERSATION_WORDS) {
             return "makes its last turn " + lastTurnWords + " words long with " + replyTokens
                     + "-token replies, more than " + MAX_CONVERSATION_WORDS;
+        }
+        if (lastTurnWords * streams > MAX_HELD_WORDS) {
+            return "would hold up to " + lastTurnWords * streams + " words of history at once in " + streams
+                    + " streams, more than " + MAX_HELD_WORDS + ": fewer streams or turns, or shorter messages";
         }
         if (thinkTime == null || thinkTime.isNegative() || thinkTime.compareTo(MAX_THINK_TIME) > 0) {
             return "has a think time of " + thinkTime + ", outside 0 to " + MAX_THINK_TIME.toMinutes() + " minutes";
