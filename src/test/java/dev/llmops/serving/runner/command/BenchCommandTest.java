@@ -93,8 +93,8 @@ class BenchCommandTest {
                         + " sessions:64,100000,10000 makes its last turn 1246096 words long with 8192-token replies,"
                         + " more than 1048576",
                 "--dataset sessions:64,10000,1000 --output-len 100 --concurrency 8,512|Invalid value for option"
-                        + " '--dataset': sessions:64,10000,1000 would hold up to 40601600 words of history at once in 512"
-                        + " streams, more than 33554432: fewer streams or turns, or shorter messages",
+                        + " '--dataset': sessions:64,10000,1000 would hold up to 40601600 words of history at once"
+                        + " in 512 streams, more than 33554432: fewer streams or turns, or shorter messages",
                 "--dataset sessions:4,100,10 --rate 5|--dataset sessions runs one user per --concurrency stream, each"
                         + " holding a conversation; --rate and --find-capacity do not apply",
                 "--dataset sessions:4,100,10 --session-header X:Session|Invalid value for option '--dataset':"
