@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Builds etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kubectl from the Go module
 # proxy, caches them by version outside the repository, and lays them out where io.fabric8:kube-api-test
-# looks for them. A second run with the same inputs reuses the cache and takes about a second.
+# looks for them; then the LeaderWorkerSet controller from its release's source archive (lws/version), laid
+# out beside them with its CRDs and webhook manifests. A second run with the same inputs reuses the caches
+# and takes about a second.
 #
 # Environment:
 #   CONTROLPLANE_CACHE_DIR  binary cache root (default ${XDG_CACHE_HOME:-$HOME/.cache}/llm-serving-operator/k8s)
 #   KUBE_API_TEST_DIR       kube-api-test's directory (default $HOME/.kubeapitest)
+#   LWS_SOURCE_ARCHIVE      LeaderWorkerSet's source archive (default ../shared/vendor/lws-<version>-src.tar.gz
+#                           beside the checkout), checked against lws/version's SHA-256
 #   GO_BUILD_NICE           niceness of the Go builds (default 10)
 set -euo pipefail
 
@@ -118,7 +122,47 @@ main() {
   log "laid out for kube-api-test in $kube_api_test_dir"
   log "  $("$kube_api_test_dir/kube-apiserver" --version)"
   log "  $("$kube_api_test_dir/etcd" --version | head -1)"
+  leader_worker_set "$goos" "$goarch"
   log "done in $(elapsed "$started")"
+}
+
+# The LeaderWorkerSet controller (its cmd package) built from the release archive, cached by version and archive, and
+# laid out in $KUBE_API_TEST_DIR/lws/<version>/ as lws-controller, crds/ (all three, which the manager watches) and
+# webhooks.yaml, where the e2e suite starts it.
+leader_worker_set() {
+  local goos="$1" goarch="$2" version commit sha256 archive lws_cache lws_stamp layout step
+  # shellcheck source=lws/version
+  source "$here/lws/version"
+  archive="${LWS_SOURCE_ARCHIVE:-$here/../../../shared/vendor/lws-$version-src.tar.gz}"
+  lws_cache="${CONTROLPLANE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/llm-serving-operator/k8s}/lws/$version"
+  layout="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}/lws/$version"
+  lws_stamp="$(echo "$sha256 $(go version) $goos/$goarch" | sha256sum | cut -d' ' -f1)"
+  if [[ -f "$lws_cache/.stamp" && "$(cat "$lws_cache/.stamp")" == "$lws_stamp" && -x "$lws_cache/lws-controller" ]]; then
+    log "reusing LeaderWorkerSet $version in $lws_cache"
+  else
+    [[ -f "$archive" ]] || { log "LeaderWorkerSet $version's source archive is missing: $archive (set LWS_SOURCE_ARCHIVE to"
+      log "a git archive of github.com/kubernetes-sigs/lws at $version, commit $commit)"; exit 1; }
+    [[ "$(sha256sum "$archive" | cut -d' ' -f1)" == "$sha256" ]] ||
+      { log "$archive is not LeaderWorkerSet $version: its SHA-256 differs from hack/controlplane/lws/version"; exit 1; }
+    step=$SECONDS
+    log "building LeaderWorkerSet $version from $(basename "$archive")"
+    rm -rf "$lws_cache"
+    mkdir -p "$lws_cache/.work"
+    tar -xzf "$archive" -C "$lws_cache/.work"
+    (cd "$lws_cache/.work" && nice -n "$nice_level" go build -trimpath \
+      "-ldflags=-s -w -X sigs.k8s.io/lws/pkg/version.GitVersion=$version -X sigs.k8s.io/lws/pkg/version.GitCommit=$commit" \
+      -o "$lws_cache/lws-controller" ./cmd)
+    mkdir -p "$lws_cache/crds"
+    cp "$lws_cache/.work/config/crd/bases/"*.yaml "$lws_cache/crds/"
+    cp "$lws_cache/.work/config/webhook/manifests.yaml" "$lws_cache/webhooks.yaml"
+    rm -rf "$lws_cache/.work"
+    echo "$lws_stamp" > "$lws_cache/.stamp"
+    log "built LeaderWorkerSet $version in $(elapsed "$step")"
+  fi
+  mkdir -p "$(dirname "$layout")"
+  ln -sfn "$lws_cache" "$layout.new"
+  mv -Tf "$layout.new" "$layout"
+  log "laid out LeaderWorkerSet $version in $layout"
 }
 
 main "$@"

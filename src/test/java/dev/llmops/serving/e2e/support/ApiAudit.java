@@ -19,6 +19,7 @@ public final class ApiAudit {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int FORBIDDEN = 403;
+    private static final List<String> WRITES = List.of("create", "update", "patch");
 
     /** One entry per finished call of a service account; nothing for the control plane's own components. */
     private static final String POLICY = """
@@ -66,6 +67,30 @@ public final class ApiAudit {
                     .filter(event -> event.path("responseStatus").path("code").asInt() == FORBIDDEN)
                     .map(ApiAudit::describe)
                     .distinct()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The create, update and patch calls of the service account on {@code resource} in {@code objectNamespace}. */
+    public List<String> writes(String namespace, String serviceAccount, String resource, String objectNamespace) {
+        String user = "system:serviceaccount:" + namespace + ":" + serviceAccount;
+        if (!Files.exists(log)) {
+            return List.of();
+        }
+        try (BufferedReader reader = Files.newBufferedReader(log, StandardCharsets.UTF_8);
+                Stream<String> lines = reader.lines()) {
+            return lines.map(ApiAudit::parse)
+                    .filter(event ->
+                            user.equals(event.path("user").path("username").asText()))
+                    .filter(event -> WRITES.contains(event.path("verb").asText()))
+                    .filter(event -> resource.equals(
+                                    event.path("objectRef").path("resource").asText())
+                            && !event.path("objectRef").hasNonNull("subresource")
+                            && objectNamespace.equals(
+                                    event.path("objectRef").path("namespace").asText()))
+                    .map(ApiAudit::describe)
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -384,6 +384,16 @@ public final class OperatorProcess implements AutoCloseable {
                 .orElse(List.of());
     }
 
+    /**
+     * The create, update and patch calls this operator made on {@code resource} (a plural, e.g. {@code leaderworkersets})
+     * in {@code objectNamespace}, from the audit log; empty without one.
+     */
+    public List<String> writes(String resource, String objectNamespace) {
+        return cluster.audit()
+                .map(audit -> audit.writes(namespace, serviceAccount, resource, objectNamespace))
+                .orElse(List.of());
+    }
+
     private String logTail() {
         List<String> lines = log().lines().toList();
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));

@@ -95,6 +95,11 @@ public final class ServingResources {
                 """.formatted(name, server, concurrency, requests, maxTokens) + extraSpec;
     }
 
+    /** A ModelServer from its manifest. */
+    public static ModelServer createServer(KubernetesClient client, TestNamespace namespace, String yaml) {
+        return create(client, namespace, ModelServer.class, yaml);
+    }
+
     /** A BenchmarkRun from its manifest. */
     public static BenchmarkRun createRun(KubernetesClient client, TestNamespace namespace, String yaml) {
         return create(client, namespace, BenchmarkRun.class, yaml);
