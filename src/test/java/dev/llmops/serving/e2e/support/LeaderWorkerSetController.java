@@ -239,8 +239,8 @@ public final class LeaderWorkerSetController implements AutoCloseable {
     }
 
     /**
-     * A self-signed serving certificate for 127.0.0.1 as tls.crt and tls.key (PKCS #8, which Go reads whatever the key's
-     * encoding details); returns the certificate in PEM.
+     * A self-signed serving certificate for 127.0.0.1 as tls.crt and tls.key (PKCS #8, which Go reads whatever the
+     * key's encoding details); returns the certificate in PEM.
      */
     private static String writeCertificate(Path directory) {
         try {
@@ -298,7 +298,7 @@ public final class LeaderWorkerSetController implements AutoCloseable {
         }
     }
 
-    /** Unregisters the webhooks first (no pod or object is judged by a stopped server), then stops it, then the CRDs. */
+    /** Unregisters the webhooks (no pod or object is judged by a stopped server), then stops it, then the CRDs. */
     @Override
     public void close() {
         List<HasMetadata> newestFirst = new ArrayList<>(installed);

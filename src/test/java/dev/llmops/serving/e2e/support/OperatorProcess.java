@@ -385,8 +385,8 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     /**
-     * The create, update and patch calls this operator made on {@code resource} (a plural, e.g. {@code leaderworkersets})
-     * in {@code objectNamespace}, from the audit log; empty without one.
+     * The create, update and patch calls this operator made on {@code resource} (a plural, e.g.
+     * {@code leaderworkersets}) in {@code objectNamespace}, from the audit log; empty without one.
      */
     public List<String> writes(String resource, String objectNamespace) {
         return cluster.audit()
