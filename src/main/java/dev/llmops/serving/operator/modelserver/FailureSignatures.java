@@ -147,6 +147,14 @@ public final class FailureSignatures {
                     "The GPU ran out of memory while capturing CUDA graphs.",
                     "Lower --mem-fraction-static or --cuda-graph-max-bs in spec.extraArgs."),
             Signature.of(
+                    "ProcessGroupUnreachable",
+                    "DistNetworkError|DistStoreError|socketStartConnect: Connect to .{0,200} failed",
+                    "A pod of a multi-node group cannot reach its group's rendezvous (the leader's --dist-init-addr on "
+                            + "port 20000) or a peer's NCCL socket.",
+                    "Check that the pods of a group can reach each other on every port: a NetworkPolicy (with "
+                            + "networkPolicy.enabled the operator adds one that admits them), the CNI, and that the "
+                            + "leader's address resolves (the LeaderWorkerSet's headless Service)."),
+            Signature.of(
                     "SchedulerWatchdogTimeout",
                     "Scheduler watchdog timeout",
                     "A forward batch hung until SGLang's watchdog killed the server (often NCCL, JIT compilation or "

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -74,6 +75,7 @@ public class PodDiagnoser {
     private static final Set<String> START_FAILURES =
             Set.of("RunContainerError", "CreateContainerError", "StartError", "ContainerCannotRun");
     private static final Logger LOG = Logger.getLogger(PodDiagnoser.class);
+    private static final Pattern GROUP_INDEX = Pattern.compile("0|[1-9][0-9]{0,5}");
 
     private final KubernetesClient client;
     private final PodLogs logs;
@@ -340,10 +342,30 @@ public class PodDiagnoser {
     private static Finding finding(Pod pod, String reason, String message, String hint, Severity severity) {
         Diagnosis diagnosis = new Diagnosis();
         diagnosis.reason = reason;
-        diagnosis.message = StatusText.bounded(message);
+        diagnosis.message =
+                StatusText.bounded(groupMember(pod).map(member -> member + ": ").orElse("") + message);
         diagnosis.hint = hint;
         diagnosis.pod = pod.getMetadata().getName();
         return new Finding(diagnosis, severity);
+    }
+
+    /**
+     * Which pod of a multi-node group this is, as the labels LeaderWorkerSet put on it say: {@code Group 0's worker 1
+     * (pod kimi-0-1)}, or its leader; empty for a pod of no group, or labels that are not small whole numbers.
+     */
+    static Optional<String> groupMember(Pod pod) {
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        String group = labels == null ? null : labels.get(LeaderWorkerSet.GROUP_INDEX_LABEL);
+        String worker = labels == null ? null : labels.get(LeaderWorkerSet.WORKER_INDEX_LABEL);
+        if (group == null
+                || worker == null
+                || !GROUP_INDEX.matcher(group).matches()
+                || !GROUP_INDEX.matcher(worker).matches()) {
+            return Optional.empty();
+        }
+        String member = "0".equals(worker) ? "leader" : "worker " + worker;
+        return Optional.of(
+                "Group " + group + "'s " + member + " (pod " + pod.getMetadata().getName() + ")");
     }
 
     static Optional<ContainerStatus> sglangStatus(Pod pod) {

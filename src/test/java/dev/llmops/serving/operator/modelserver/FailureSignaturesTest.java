@@ -36,6 +36,10 @@ class FailureSignaturesTest {
                         + "PeerAccessUnsupported",
                 "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. | KvCacheDoesNotFit",
                 "Exception: Capture cuda graph failed: CUDA out of memory. | CudaGraphCaptureOutOfMemory",
+                "torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to"
+                        + " connect to (kimi-0.kimi.llm, 20000). | ProcessGroupUnreachable",
+                "kimi-0-1:42:42 [0] misc/socket.cc:538 NCCL WARN socketStartConnect: Connect to 10.0.0.5<45123>"
+                        + " failed : Software caused connection abort | ProcessGroupUnreachable",
                 "[2026-01-01 00:00:00] Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False) | "
                         + "SchedulerWatchdogTimeout",
                 "[2026-01-01 00:00:00] Received sigquit from a child process. It usually means the child failed. | "

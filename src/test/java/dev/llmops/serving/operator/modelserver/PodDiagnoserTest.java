@@ -218,6 +218,49 @@ class PodDiagnoserTest {
                 .hasValueSatisfying(f -> assertThat(f.diagnosis().reason).isEqualTo("GenerationFailing"));
     }
 
+    @Test
+    void aFailingPodOfAGroupIsNamedByItsGroupAndWorkerIndex() {
+        ContainerStatus unreachable = new ContainerStatusBuilder()
+                .withName("sglang")
+                .withRestartCount(1)
+                .withNewState()
+                .withNewWaiting()
+                .withReason("CrashLoopBackOff")
+                .withMessage("torch.distributed.DistNetworkError: The client socket has timed out while trying to"
+                        + " connect to (kimi-0.kimi.llm, 20000).")
+                .endWaiting()
+                .endState()
+                .build();
+        Pod worker = new PodBuilder(pod(unreachable))
+                .editMetadata()
+                .withName("kimi-0-1")
+                .addToLabels(LeaderWorkerSet.GROUP_INDEX_LABEL, "0")
+                .addToLabels(LeaderWorkerSet.WORKER_INDEX_LABEL, "1")
+                .endMetadata()
+                .build();
+
+        assertThat(diagnoser.diagnose(kimi, worker)).hasValueSatisfying(finding -> {
+            assertThat(finding.diagnosis().reason).isEqualTo("ProcessGroupUnreachable");
+            assertThat(finding.diagnosis().message).startsWith("Group 0's worker 1 (pod kimi-0-1): ");
+            assertThat(finding.diagnosis().pod).isEqualTo("kimi-0-1");
+        });
+        Pod leader = new PodBuilder(worker)
+                .editMetadata()
+                .withName("kimi-0")
+                .addToLabels(LeaderWorkerSet.WORKER_INDEX_LABEL, "0")
+                .endMetadata()
+                .build();
+        assertThat(PodDiagnoser.groupMember(leader)).contains("Group 0's leader (pod kimi-0)");
+        Pod hostile = new PodBuilder(worker)
+                .editMetadata()
+                .addToLabels(LeaderWorkerSet.WORKER_INDEX_LABEL, "1; delete everything")
+                .endMetadata()
+                .build();
+        assertThat(PodDiagnoser.groupMember(hostile))
+                .as("labels that are not indexes name nothing")
+                .isEmpty();
+    }
+
     private static Pod startedPod() {
         return pod(new ContainerStatusBuilder()
                 .withName("sglang")
