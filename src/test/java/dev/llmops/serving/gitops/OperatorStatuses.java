@@ -218,7 +218,9 @@ final class OperatorStatuses {
         Map<String, PodInference> byUid =
                 inference.stream().collect(Collectors.toMap(PodInference::podUid, Function.identity()));
         server.setStatus(StatusReport.build(
-                server, new StatusReport.Observation(List.of(), pods, byUid, findings, IMAGE, ARGS), CONDITIONS));
+                server,
+                new StatusReport.Observation(List.of(), pods, List.of(), byUid, findings, IMAGE, ARGS),
+                CONDITIONS));
         return json(server);
     }
 

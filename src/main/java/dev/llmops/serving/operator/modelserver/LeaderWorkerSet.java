@@ -21,7 +21,12 @@ public class LeaderWorkerSet extends GenericKubernetesResource implements Namesp
     public static final String VERSION = "v1";
     public static final String API_VERSION = GROUP + "/" + VERSION;
     public static final String KIND = "LeaderWorkerSet";
-    /** The labels LeaderWorkerSet puts on each pod of a group: which group, and which pod of it (0 is the leader). */
+    /**
+     * The labels LeaderWorkerSet puts on each pod of a group: which set, which group, and which pod of it (0 is the
+     * leader).
+     */
+    public static final String NAME_LABEL = "leaderworkerset.sigs.k8s.io/name";
+
     public static final String GROUP_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/group-index";
 
     public static final String WORKER_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/worker-index";

@@ -198,6 +198,10 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
                 .filter(pod ->
                         Labels.SERVER.equals(pod.getMetadata().getLabels().get(Labels.COMPONENT)))
                 .toList();
+        List<Pod> workerPods = pods.stream()
+                .filter(pod ->
+                        Labels.WORKER.equals(pod.getMetadata().getLabels().get(Labels.COMPONENT)))
+                .toList();
         ServerApiKey.Lookup apiKey = servingPods.isEmpty() ? ServerApiKey.Lookup.NONE : apiKeys.of(server);
         apiKey.missing().ifPresent(problems::add);
         Optional<Duration> nextProbe = probes.probeDue(server, servingPods, apiKey.key());
@@ -222,7 +226,7 @@ public class ModelServerReconciler implements Reconciler<ModelServer> {
         ModelServerStatus status = StatusReport.build(
                 server,
                 new StatusReport.Observation(
-                        problems, servingPods, inference, findings, image, SecretArgs.redact(args)),
+                        problems, servingPods, workerPods, inference, findings, image, SecretArgs.redact(args)),
                 conditions);
         status.allowedIncompatibilities = compatible.allowed().isEmpty() ? null : compatible.allowed();
         boolean changed = !status.equals(server.getStatus());

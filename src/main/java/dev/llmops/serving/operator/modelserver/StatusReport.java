@@ -28,6 +28,7 @@ public final class StatusReport {
     public record Observation(
             List<SpecValidator.Problem> problems,
             List<Pod> servingPods,
+            List<Pod> workerPods,
             Map<String, PodInference> inference,
             List<PodDiagnoser.Finding> findings,
             String image,
@@ -40,8 +41,13 @@ public final class StatusReport {
         ModelServerStatus status = new ModelServerStatus();
         Long generation = server.getMetadata().getGeneration();
         int desired = server.getSpec().replicas;
+        int workersPerGroup = server.getSpec().parallelism.nodes - 1;
+        Map<String, Long> readyWorkers = observed.workerPods().stream()
+                .filter(StatusReport::containerReady)
+                .collect(Collectors.groupingBy(StatusReport::group, Collectors.counting()));
         List<Pod> readyPods = observed.servingPods().stream()
                 .filter(pod -> generates(pod, observed.inference()))
+                .filter(leader -> readyWorkers.getOrDefault(group(leader), 0L) >= workersPerGroup)
                 .toList();
         int ready = Math.min(readyPods.size(), desired);
 
@@ -248,12 +254,27 @@ public final class StatusReport {
         }
     }
 
-    /** A serving pod counts when its containers are ready and its last real generation succeeded. */
+    /**
+     * A serving pod counts when its containers are ready and its last real generation succeeded; a multi-node group's
+     * leader, also only while each of its group's workers runs ready (a leader that still answers has lost a worker
+     * its next batch needs).
+     */
     static boolean generates(Pod pod, Map<String, PodInference> inference) {
         PodInference probe = inference.get(pod.getMetadata().getUid());
-        return probe != null
-                && probe.generating()
-                && PodDiagnoser.sglangStatus(pod).map(ContainerStatus::getReady).orElse(false);
+        return probe != null && probe.generating() && containerReady(pod);
+    }
+
+    private static boolean containerReady(Pod pod) {
+        return PodDiagnoser.sglangStatus(pod).map(ContainerStatus::getReady).orElse(false);
+    }
+
+    /** The LeaderWorkerSet group a pod belongs to, from LWS's labels; the same empty key for every pod of none. */
+    private static String group(Pod pod) {
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        return labels == null
+                ? ""
+                : labels.getOrDefault(LeaderWorkerSet.NAME_LABEL, "") + "/"
+                        + labels.getOrDefault(LeaderWorkerSet.GROUP_INDEX_LABEL, "");
     }
 
     private static boolean scheduled(Pod pod) {

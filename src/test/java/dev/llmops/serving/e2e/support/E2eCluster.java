@@ -75,6 +75,11 @@ public final class E2eCluster implements AutoCloseable {
                 .simulate(namespace.name(), modelServer, profile);
     }
 
+    /** See {@link LocalControlPlane#simulatePod} (local control plane only). */
+    public void simulatePod(TestNamespace namespace, String podName, SimulatedServerProfile profile) {
+        localControlPlane().simulatePod(namespace.name(), podName, profile);
+    }
+
     /** Stops kube-apiserver alone, etcd running on (local control plane only); see {@link LocalControlPlane}. */
     public void stopApiServer() {
         localControlPlane().stopApiServer();
@@ -92,7 +97,7 @@ public final class E2eCluster implements AutoCloseable {
 
     private LocalControlPlane localControlPlane() {
         return localControlPlane.orElseThrow(
-                () -> new IllegalStateException("only the local control plane can stop its API server"));
+                () -> new IllegalStateException("only the local control plane does this, not an existing cluster"));
     }
 
     /** The API server's audit of service-account calls (local control plane only). */

@@ -192,11 +192,31 @@ public final class LocalControlPlane implements AutoCloseable {
         serverProfiles.put(namespace + "/" + modelServer, profile);
     }
 
+    /**
+     * How the simulated server of the pods named {@code podName} behaves from their next start on, whatever their
+     * ModelServer's profile: one pod of a group failing alone, also after its controller recreates it under that name.
+     * A null profile gives them back their ModelServer's.
+     */
+    public void simulatePod(String namespace, String podName, SimulatedServerProfile profile) {
+        String key = namespace + "/pod/" + podName;
+        if (profile == null) {
+            serverProfiles.remove(key);
+        } else {
+            serverProfiles.put(key, profile);
+        }
+    }
+
     private SimulatedServerProfile profileOf(Pod pod) {
+        String namespace = pod.getMetadata().getNamespace();
+        SimulatedServerProfile ownProfile =
+                serverProfiles.get(namespace + "/pod/" + pod.getMetadata().getName());
+        if (ownProfile != null) {
+            return ownProfile;
+        }
         String modelServer = pod.getMetadata().getLabels() == null
                 ? null
                 : pod.getMetadata().getLabels().get(Labels.MODEL_SERVER);
-        return serverProfiles.getOrDefault(pod.getMetadata().getNamespace() + "/" + modelServer, SIMULATED_SERVER);
+        return serverProfiles.getOrDefault(namespace + "/" + modelServer, SIMULATED_SERVER);
     }
 
     public Path kubeconfig() {
