@@ -10,9 +10,11 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerPhase;
+import dev.llmops.serving.e2e.support.E2eCluster;
 import dev.llmops.serving.e2e.support.E2eTest;
 import dev.llmops.serving.e2e.support.FakeGpuNodes;
 import dev.llmops.serving.e2e.support.LeaderWorkerSetController;
+import dev.llmops.serving.e2e.support.LocalControlPlane;
 import dev.llmops.serving.e2e.support.OperatorUnderTest;
 import dev.llmops.serving.e2e.support.ServingResources;
 import dev.llmops.serving.e2e.support.TestNamespace;
@@ -43,6 +45,10 @@ class MultiNodeServerOnRealLwsIT {
 
     private static final String SERVER = "kimi-tp16";
     private static final String RUN = "group-bench";
+    /** What SGLang's worker logs when it cannot reach its leader's rendezvous. */
+    private static final String UNREACHABLE_LEADER = "Init torch distributed begin.\n"
+            + "torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to"
+            + " connect to (kimi-tp16-0.kimi-tp16.llm, 20000).";
 
     private static LeaderWorkerSetController leaderWorkerSet;
 
@@ -174,6 +180,43 @@ class MultiNodeServerOnRealLwsIT {
 
     @Test
     @Order(4)
+    void aWorkerThatCannotJoinItsGroupIsNamedAndTheRecreatedGroupIsGatedAgain(
+            E2eCluster cluster, KubernetesClient client, TestNamespace namespace) {
+        String worker = SERVER + "-0-1";
+        String firstLeader = pod(client, namespace, SERVER + "-0").getMetadata().getUid();
+        cluster.simulatePod(namespace, worker, LocalControlPlane.SIMULATED_SERVER.failingAtStart(UNREACHABLE_LEADER));
+        client.pods().inNamespace(namespace.name()).withName(worker).delete();
+
+        ModelServer failing = awaitServer(
+                client,
+                namespace,
+                SERVER,
+                s -> s.getStatus().diagnosis != null
+                        && "ProcessGroupUnreachable".equals(s.getStatus().diagnosis.reason),
+                "the worker's failure diagnosed");
+        assertThat(failing.getStatus().diagnosis.message).startsWith("Group 0's worker 1 (pod " + worker + "): ");
+        assertThat(failing.getStatus().phase).isNotEqualTo(ModelServerPhase.Ready);
+        assertThat(failing.getStatus().readyReplicasText).isEqualTo("0/1");
+
+        cluster.simulatePod(namespace, worker, null);
+        ModelServer recovered = awaitServer(
+                client,
+                namespace,
+                SERVER,
+                s -> s.getStatus().phase == ModelServerPhase.Ready,
+                "Ready again once the worker joins");
+        Pod leader = pod(client, namespace, SERVER + "-0");
+        assertThat(leader.getMetadata().getUid())
+                .as("LWS recreated the whole group when its worker restarted (RecreateGroupOnPodRestart)")
+                .isNotEqualTo(firstLeader);
+        assertThat(leader.getStatus().getConditions())
+                .as("the new leader gated again")
+                .anyMatch(c -> c.getType().startsWith("serving.llmops.dev/") && "True".equals(c.getStatus()));
+        assertThat(recovered.getStatus().diagnosis).isNull();
+    }
+
+    @Test
+    @Order(5)
     void deletingTheServerRemovesTheGroupAndEveryPod(KubernetesClient client, TestNamespace namespace) {
         client.resources(ModelServer.class)
                 .inNamespace(namespace.name())
@@ -201,7 +244,7 @@ class MultiNodeServerOnRealLwsIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void theChartGrantsEveryCallTheOperatorMade() {
         operator.process().assertNothingForbidden();
     }
@@ -211,6 +254,10 @@ class MultiNodeServerOnRealLwsIT {
                 .inNamespace(namespace.name())
                 .withName(SERVER)
                 .get();
+    }
+
+    private static Pod pod(KubernetesClient client, TestNamespace namespace, String name) {
+        return client.pods().inNamespace(namespace.name()).withName(name).get();
     }
 
     private static List<Pod> serverPods(KubernetesClient client, TestNamespace namespace) {

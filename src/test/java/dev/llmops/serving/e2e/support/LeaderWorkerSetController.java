@@ -143,6 +143,7 @@ public final class LeaderWorkerSetController implements AutoCloseable {
                 .get();
         return current != null
                 && current.getStatus() != null
+                && current.getStatus().getConditions() != null
                 && current.getStatus().getConditions().stream()
                         .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     }
