@@ -45,6 +45,7 @@ class MultiNodeServerOnRealLwsIT {
 
     private static final String SERVER = "kimi-tp16";
     private static final String RUN = "group-bench";
+    private static final String THREE_NODES = "kimi-tp24";
     /** What SGLang's worker logs when it cannot reach its leader's rendezvous. */
     private static final String UNREACHABLE_LEADER = "Init torch distributed begin.\n"
             + "torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while trying to"
@@ -56,7 +57,7 @@ class MultiNodeServerOnRealLwsIT {
     static final OperatorUnderTest operator = OperatorUnderTest.installed()
             .onFakeGpuFleet()
             .beforeStart((cluster, namespace) -> leaderWorkerSet = LeaderWorkerSetController.install(cluster))
-            .deletingServersBeforeStop(SERVER)
+            .deletingServersBeforeStop(SERVER, THREE_NODES)
             .afterStop((cluster, namespace) -> {
                 if (leaderWorkerSet != null) {
                     leaderWorkerSet.close();
@@ -245,6 +246,47 @@ class MultiNodeServerOnRealLwsIT {
 
     @Test
     @Order(6)
+    void aWorkerNoNodeCanTakeIsNamedByTheSchedulersReason(KubernetesClient client, TestNamespace namespace) {
+        ServingResources.createServer(client, namespace, """
+                apiVersion: serving.llmops.dev/v1alpha1
+                kind: ModelServer
+                metadata:
+                  name: %s
+                spec:
+                  model:
+                    path: moonshotai/Kimi-K2-Instruct
+                  accelerator:
+                    family: blackwell
+                    computeMajor: 12
+                    product: NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition
+                    gpusPerReplica: 24
+                  parallelism:
+                    tp: 24
+                    nodes: 3
+                  resources:
+                    cpu: "4"
+                    memory: 32Gi
+                  sharedMemorySize: 1Gi
+                """.formatted(THREE_NODES));
+
+        ModelServer server = awaitServer(
+                client,
+                namespace,
+                THREE_NODES,
+                s -> s.getStatus() != null
+                        && s.getStatus().diagnosis != null
+                        && "InsufficientGPUs".equals(s.getStatus().diagnosis.reason),
+                "the third pod's scheduling diagnosed");
+
+        assertThat(server.getStatus().diagnosis.message)
+                .as("two SM120 nodes for three pods: one worker waits")
+                .startsWith("Group 0's worker ")
+                .contains("Insufficient nvidia.com/gpu");
+        assertThat(server.getStatus().phase).isNotEqualTo(ModelServerPhase.Ready);
+    }
+
+    @Test
+    @Order(7)
     void theChartGrantsEveryCallTheOperatorMade() {
         operator.process().assertNothingForbidden();
     }
