@@ -21,6 +21,8 @@ public class LeaderWorkerSet extends GenericKubernetesResource implements Namesp
     public static final String VERSION = "v1";
     public static final String API_VERSION = GROUP + "/" + VERSION;
     public static final String KIND = "LeaderWorkerSet";
+    /** The release the e2e suite runs the operator against (hack/controlplane/lws/version). */
+    public static final String TESTED_VERSION = "v0.10.0";
     /**
      * The labels LeaderWorkerSet puts on each pod of a group: which set, which group, and which pod of it (0 is the
      * leader).

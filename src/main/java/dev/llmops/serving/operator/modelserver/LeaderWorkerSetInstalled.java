@@ -59,8 +59,10 @@ public class LeaderWorkerSetInstalled implements Condition<LeaderWorkerSet, Mode
                 "LeaderWorkerSetNotInstalled",
                 "spec.parallelism.nodes",
                 ("spec.parallelism.nodes=%d needs a LeaderWorkerSet (%s), but its CRD is not installed in this "
-                                + "cluster: install LeaderWorkerSet or set nodes to 1")
-                        .formatted(spec.parallelism.nodes, LeaderWorkerSet.API_VERSION)));
+                                + "cluster: install LeaderWorkerSet (%s is the release the operator is tested with) "
+                                + "or set nodes to 1")
+                        .formatted(
+                                spec.parallelism.nodes, LeaderWorkerSet.API_VERSION, LeaderWorkerSet.TESTED_VERSION)));
     }
 
     private boolean recheckDue() {

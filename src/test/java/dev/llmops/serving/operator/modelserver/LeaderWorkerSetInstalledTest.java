@@ -6,8 +6,11 @@ import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -70,5 +73,11 @@ class LeaderWorkerSetInstalledTest {
             threads.shutdownNow();
             api.stop(0);
         }
+    }
+
+    @Test
+    void theTestedReleaseNamedToUsersIsTheOneTheSuiteBuilds() throws IOException {
+        assertThat(Files.readAllLines(Path.of("hack/controlplane/lws/version")))
+                .contains("version=" + LeaderWorkerSet.TESTED_VERSION);
     }
 }
