@@ -66,27 +66,7 @@ class MultiNodeServerOnRealLwsIT {
 
     @BeforeAll
     static void createServer(KubernetesClient client, TestNamespace namespace) {
-        ServingResources.createServer(client, namespace, """
-                apiVersion: serving.llmops.dev/v1alpha1
-                kind: ModelServer
-                metadata:
-                  name: %s
-                spec:
-                  model:
-                    path: moonshotai/Kimi-K2-Instruct
-                  accelerator:
-                    family: blackwell
-                    computeMajor: 12
-                    product: NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition
-                    gpusPerReplica: 16
-                  parallelism:
-                    tp: 16
-                    nodes: 2
-                  resources:
-                    cpu: "4"
-                    memory: 32Gi
-                  sharedMemorySize: 1Gi
-                """.formatted(SERVER));
+        ServingResources.multiNodeSm120Server(client, namespace, SERVER, 2);
     }
 
     @Test
@@ -247,27 +227,7 @@ class MultiNodeServerOnRealLwsIT {
     @Test
     @Order(6)
     void aWorkerNoNodeCanTakeIsNamedByTheSchedulersReason(KubernetesClient client, TestNamespace namespace) {
-        ServingResources.createServer(client, namespace, """
-                apiVersion: serving.llmops.dev/v1alpha1
-                kind: ModelServer
-                metadata:
-                  name: %s
-                spec:
-                  model:
-                    path: moonshotai/Kimi-K2-Instruct
-                  accelerator:
-                    family: blackwell
-                    computeMajor: 12
-                    product: NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition
-                    gpusPerReplica: 24
-                  parallelism:
-                    tp: 24
-                    nodes: 3
-                  resources:
-                    cpu: "4"
-                    memory: 32Gi
-                  sharedMemorySize: 1Gi
-                """.formatted(THREE_NODES));
+        ServingResources.multiNodeSm120Server(client, namespace, THREE_NODES, 3);
 
         ModelServer server = awaitServer(
                 client,

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -55,26 +56,28 @@ public final class ApiAudit {
 
     /** Every call of the service account the API server refused with 403, as {@code verb resource[/sub] in ns}. */
     public List<String> forbidden(String namespace, String serviceAccount) {
-        String user = "system:serviceaccount:" + namespace + ":" + serviceAccount;
-        if (!Files.exists(log)) {
-            return List.of();
-        }
-        try (BufferedReader reader = Files.newBufferedReader(log, StandardCharsets.UTF_8);
-                Stream<String> lines = reader.lines()) {
-            return lines.map(ApiAudit::parse)
-                    .filter(event ->
-                            user.equals(event.path("user").path("username").asText()))
-                    .filter(event -> event.path("responseStatus").path("code").asInt() == FORBIDDEN)
-                    .map(ApiAudit::describe)
-                    .distinct()
-                    .toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return calls(
+                        namespace,
+                        serviceAccount,
+                        event -> event.path("responseStatus").path("code").asInt() == FORBIDDEN)
+                .stream()
+                .distinct()
+                .toList();
     }
 
     /** The create, update and patch calls of the service account on {@code resource} in {@code objectNamespace}. */
     public List<String> writes(String namespace, String serviceAccount, String resource, String objectNamespace) {
+        return calls(namespace, serviceAccount, event -> {
+            JsonNode object = event.path("objectRef");
+            return WRITES.contains(event.path("verb").asText())
+                    && resource.equals(object.path("resource").asText())
+                    && !object.hasNonNull("subresource")
+                    && objectNamespace.equals(object.path("namespace").asText());
+        });
+    }
+
+    /** The service account's calls that {@code matching} accepts, in the log's order, described. */
+    private List<String> calls(String namespace, String serviceAccount, Predicate<JsonNode> matching) {
         String user = "system:serviceaccount:" + namespace + ":" + serviceAccount;
         if (!Files.exists(log)) {
             return List.of();
@@ -84,12 +87,7 @@ public final class ApiAudit {
             return lines.map(ApiAudit::parse)
                     .filter(event ->
                             user.equals(event.path("user").path("username").asText()))
-                    .filter(event -> WRITES.contains(event.path("verb").asText()))
-                    .filter(event -> resource.equals(
-                                    event.path("objectRef").path("resource").asText())
-                            && !event.path("objectRef").hasNonNull("subresource")
-                            && objectNamespace.equals(
-                                    event.path("objectRef").path("namespace").asText()))
+                    .filter(matching)
                     .map(ApiAudit::describe)
                     .toList();
         } catch (IOException e) {

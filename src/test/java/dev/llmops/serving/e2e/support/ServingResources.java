@@ -51,6 +51,32 @@ public final class ServingResources {
                 """.formatted(name, gpusPerReplica, gpusPerReplica, replicas));
     }
 
+    /** A ModelServer of one replica spread over {@code nodes} 8-GPU SM120 nodes, tensor-parallel over all of them. */
+    public static ModelServer multiNodeSm120Server(
+            KubernetesClient client, TestNamespace namespace, String name, int nodes) {
+        return create(client, namespace, ModelServer.class, """
+                apiVersion: serving.llmops.dev/v1alpha1
+                kind: ModelServer
+                metadata:
+                  name: %s
+                spec:
+                  model:
+                    path: moonshotai/Kimi-K2-Instruct
+                  accelerator:
+                    family: blackwell
+                    computeMajor: 12
+                    product: NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition
+                    gpusPerReplica: %d
+                  parallelism:
+                    tp: %d
+                    nodes: %d
+                  resources:
+                    cpu: "4"
+                    memory: 32Gi
+                  sharedMemorySize: 1Gi
+                """.formatted(name, 8 * nodes, 8 * nodes, nodes));
+    }
+
     /** A BenchmarkRun of one warm-up request, one single-request prompt and one concurrency level. */
     public static BenchmarkRun quickBenchmark(
             KubernetesClient client,
@@ -93,11 +119,6 @@ public final class ServingResources {
                     maxTokens: %d
                   waitTimeoutSeconds: 180
                 """.formatted(name, server, concurrency, requests, maxTokens) + extraSpec;
-    }
-
-    /** A ModelServer from its manifest. */
-    public static ModelServer createServer(KubernetesClient client, TestNamespace namespace, String yaml) {
-        return create(client, namespace, ModelServer.class, yaml);
     }
 
     /** A BenchmarkRun from its manifest. */
