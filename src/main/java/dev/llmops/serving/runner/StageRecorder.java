@@ -64,9 +64,7 @@ final class StageRecorder {
     private long inputTokens;
     private long outputTokens;
     private long reasoningTokens;
-    private int cacheReports;
-    private long cacheReportedPromptTokens;
-    private long cachedPromptTokens;
+    private final CachedTokens cached = new CachedTokens();
     private int shortOutputs;
     private int countedOutputs;
     private int estimatedSplits;
@@ -135,11 +133,7 @@ final class StageRecorder {
         inputTokens += result.promptTokens();
         outputTokens += result.outputTokens();
         reasoningTokens += result.reasoningTokens();
-        if (result.cachedPromptTokens() != RequestResult.NOT_REPORTED) {
-            cacheReports++;
-            cacheReportedPromptTokens += result.promptTokens();
-            cachedPromptTokens += result.cachedPromptTokens();
-        }
+        cached.record(result);
         if (ignoreEos && result.outputTokens() < maxTokens) {
             shortOutputs++;
         }
@@ -210,8 +204,8 @@ final class StageRecorder {
                 inputTokens,
                 outputTokens,
                 reasoningTokens,
-                cacheReports > 0 ? cachedPromptTokens : null,
-                cacheReportedPromptTokens > 0 ? (double) cachedPromptTokens / cacheReportedPromptTokens : null,
+                cached.total(),
+                cached.share(),
                 perSecond(completed, window),
                 perSecond(outputTokens, window),
                 perSecond(inputTokens + outputTokens, window),
@@ -249,8 +243,7 @@ final class StageRecorder {
         private int completed;
         private int failed;
         private long promptTokens;
-        private long cacheReportedPromptTokens;
-        private long cachedPromptTokens;
+        private final CachedTokens cached = new CachedTokens();
 
         void record(RequestResult result, long intendedNanos) {
             if (!result.succeeded()) {
@@ -259,10 +252,7 @@ final class StageRecorder {
             }
             completed++;
             promptTokens += result.promptTokens();
-            if (result.cachedPromptTokens() != RequestResult.NOT_REPORTED) {
-                cacheReportedPromptTokens += result.promptTokens();
-                cachedPromptTokens += result.cachedPromptTokens();
-            }
+            cached.record(result);
             ttft.record(result.firstTokenNanos() - intendedNanos);
         }
 
@@ -272,7 +262,7 @@ final class StageRecorder {
                     completed,
                     failed,
                     completed == 0 ? 0 : (double) promptTokens / completed,
-                    cacheReportedPromptTokens > 0 ? (double) cachedPromptTokens / cacheReportedPromptTokens : null,
+                    cached.share(),
                     ttft.summary());
         }
     }
@@ -348,5 +338,30 @@ final class StageRecorder {
 
     private static double perSecond(double amount, double seconds) {
         return seconds > 0 ? amount / seconds : 0;
+    }
+
+    /** The prompt tokens the server's usage reported cached, over the requests whose usage reported any count. */
+    private static final class CachedTokens {
+        private int reports;
+        private long reportedPromptTokens;
+        private long cachedPromptTokens;
+
+        void record(RequestResult result) {
+            if (result.cachedPromptTokens() != RequestResult.NOT_REPORTED) {
+                reports++;
+                reportedPromptTokens += result.promptTokens();
+                cachedPromptTokens += result.cachedPromptTokens();
+            }
+        }
+
+        /** The cached tokens; null when no request's usage reported them. */
+        Long total() {
+            return reports > 0 ? cachedPromptTokens : null;
+        }
+
+        /** Cached over prompt tokens of the requests that reported them; null when none did or all were empty. */
+        Double share() {
+            return reportedPromptTokens > 0 ? (double) cachedPromptTokens / reportedPromptTokens : null;
+        }
     }
 }

@@ -18,6 +18,7 @@ import dev.llmops.serving.e2e.support.LocalControlPlane;
 import dev.llmops.serving.e2e.support.OperatorUnderTest;
 import dev.llmops.serving.e2e.support.ServingResources;
 import dev.llmops.serving.e2e.support.TestNamespace;
+import dev.llmops.serving.operator.modelserver.LeaderWorkerSet;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -208,8 +209,7 @@ class MultiNodeServerOnRealLwsIT {
                 .atMost(Duration.ofMinutes(1))
                 .pollInterval(Duration.ofMillis(500))
                 .untilAsserted(() -> {
-                    assertThat(client.genericKubernetesResources(
-                                            LeaderWorkerSetController.API_VERSION, LeaderWorkerSetController.KIND)
+                    assertThat(client.genericKubernetesResources(LeaderWorkerSet.API_VERSION, LeaderWorkerSet.KIND)
                                     .inNamespace(namespace.name())
                                     .list()
                                     .getItems())
@@ -252,7 +252,7 @@ class MultiNodeServerOnRealLwsIT {
     }
 
     private static GenericKubernetesResource leaderWorkerSetOf(KubernetesClient client, TestNamespace namespace) {
-        return client.genericKubernetesResources(LeaderWorkerSetController.API_VERSION, LeaderWorkerSetController.KIND)
+        return client.genericKubernetesResources(LeaderWorkerSet.API_VERSION, LeaderWorkerSet.KIND)
                 .inNamespace(namespace.name())
                 .withName(SERVER)
                 .get();

@@ -23,10 +23,7 @@ public record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path dir
     /** The binaries of the pinned version; fails with the command to run when any is missing. */
     public static ControlPlaneBinaries locate() {
         String version = pinnedVersion(ProjectPaths.resolve(PINNED_MODULE));
-        String testDirSetting = System.getenv("KUBE_API_TEST_DIR");
-        Path kubeApiTestDir = testDirSetting != null
-                ? Path.of(testDirSetting)
-                : Path.of(System.getProperty("user.home"), ".kubeapitest");
+        Path kubeApiTestDir = layoutRoot();
         Path directory = kubeApiTestDir.resolve("k8s").resolve(version + "-linux-" + architecture());
         List<String> missing = NAMES.stream()
                 .filter(name -> !Files.isExecutable(directory.resolve(name)))
@@ -36,6 +33,12 @@ public record ControlPlaneBinaries(String version, Path kubeApiTestDir, Path dir
                     + BUILD_SCRIPT + " first (or set -De2e.useExistingCluster=true with KUBECONFIG)");
         }
         return new ControlPlaneBinaries(version, kubeApiTestDir, directory);
+    }
+
+    /** Where hack/controlplane/build.sh lays the binaries out: {@code $KUBE_API_TEST_DIR}, else ~/.kubeapitest. */
+    static Path layoutRoot() {
+        String setting = System.getenv("KUBE_API_TEST_DIR");
+        return setting != null ? Path.of(setting) : Path.of(System.getProperty("user.home"), ".kubeapitest");
     }
 
     public Path path(String name) {

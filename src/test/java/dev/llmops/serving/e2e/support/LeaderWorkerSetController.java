@@ -2,6 +2,7 @@ package dev.llmops.serving.e2e.support;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.llmops.serving.operator.modelserver.LeaderWorkerSet;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -53,14 +54,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  */
 public final class LeaderWorkerSetController implements AutoCloseable {
 
-    public static final String API_VERSION = "leaderworkerset.x-k8s.io/v1";
-    public static final String KIND = "LeaderWorkerSet";
-
-    /** The label LWS puts on the pods of its groups; its pod webhooks are registered for those pods alone. */
-    public static final String NAME_LABEL = "leaderworkerset.sigs.k8s.io/name";
-
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
-    private static final String VERSION_FILE = "hack/controlplane/lws/version";
 
     private final KubernetesClient client;
     private final List<HasMetadata> installed = new ArrayList<>();
@@ -83,26 +77,11 @@ public final class LeaderWorkerSetController implements AutoCloseable {
         }
     }
 
-    /** The LeaderWorkerSet version the suite runs, as hack/controlplane/lws/version pins it. */
-    public static String version() {
-        try (Stream<String> lines = Files.lines(ProjectPaths.resolve(VERSION_FILE))) {
-            return lines.filter(line -> line.startsWith("version="))
-                    .map(line -> line.substring("version=".length()).trim())
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException(VERSION_FILE + " names no version"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private static Path layout() {
-        String testDirSetting = System.getenv("KUBE_API_TEST_DIR");
-        Path kubeApiTestDir = testDirSetting != null
-                ? Path.of(testDirSetting)
-                : Path.of(System.getProperty("user.home"), ".kubeapitest");
-        Path layout = kubeApiTestDir.resolve("lws").resolve(version());
+        String version = LeaderWorkerSet.TESTED_VERSION;
+        Path layout = ControlPlaneBinaries.layoutRoot().resolve("lws").resolve(version);
         if (!Files.isExecutable(layout.resolve("lws-controller"))) {
-            throw new IllegalStateException("LeaderWorkerSet " + version() + " is missing in " + layout + ": run "
+            throw new IllegalStateException("LeaderWorkerSet " + version + " is missing in " + layout + ": run "
                     + ControlPlaneBinaries.BUILD_SCRIPT + " first");
         }
         return layout;
@@ -184,7 +163,7 @@ public final class LeaderWorkerSetController implements AutoCloseable {
     private static LabelSelector groupPods() {
         return new LabelSelectorBuilder()
                 .addNewMatchExpression()
-                .withKey(NAME_LABEL)
+                .withKey(LeaderWorkerSet.NAME_LABEL)
                 .withOperator("Exists")
                 .endMatchExpression()
                 .build();
