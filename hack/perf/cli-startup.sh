@@ -132,6 +132,6 @@ PY
 
 echo
 operator_status=0
-java -cp "$PERF_CLASSPATH" -De2e.projectDir=. -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+java -cp "$PERF_CLASSPATH" "${PERF_JAVA_FLAGS[@]}" \
   dev.llmops.serving.perf.OperatorStartupBenchmark "$runs" $( ((smoke)) && echo smoke) --jar "$jar" || operator_status=$?
 exit $((tools_status ? tools_status : operator_status))

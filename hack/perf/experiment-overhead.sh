@@ -9,5 +9,5 @@
 # Prints a table and PASS or MISS against the 5 s target (exit code 1 on a MISS); writes
 # target/perf/experiment-overhead.json and the operator's log under target/perf/experiment-overhead/.
 source "$(dirname "$0")/common.sh"
-exec java -cp "$PERF_CLASSPATH" -De2e.projectDir=. -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+exec java -cp "$PERF_CLASSPATH" "${PERF_JAVA_FLAGS[@]}" \
   dev.llmops.serving.perf.ExperimentOverheadBenchmark "$@"

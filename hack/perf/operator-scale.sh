@@ -11,5 +11,5 @@
 # Prints a table and, from 1000 ModelServers up, PASS or MISS per target (exit code 1 on a MISS); writes
 # target/perf/operator-scale.json (and the operator's log per size under target/perf/).
 source "$(dirname "$0")/common.sh"
-exec java -cp "$PERF_CLASSPATH" -De2e.projectDir=. -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+exec java -cp "$PERF_CLASSPATH" "${PERF_JAVA_FLAGS[@]}" \
   dev.llmops.serving.perf.OperatorScaleBenchmark "$@"

@@ -12,5 +12,5 @@
 #
 # Prints a table; writes target/perf/soak.json (and the operator's log under target/perf/soak/).
 source "$(dirname "$0")/common.sh"
-exec java -cp "$PERF_CLASSPATH" -De2e.projectDir=. -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+exec java -cp "$PERF_CLASSPATH" "${PERF_JAVA_FLAGS[@]}" \
   dev.llmops.serving.perf.SoakBenchmark "$@"

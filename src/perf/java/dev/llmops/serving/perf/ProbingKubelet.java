@@ -1,6 +1,7 @@
 package dev.llmops.serving.perf;
 
 import dev.llmops.serving.e2e.support.LocalControlPlane;
+import dev.llmops.serving.operator.modelserver.LeaderWorkerSet;
 import dev.llmops.serving.simulator.SglangSimulator;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -45,6 +47,9 @@ import java.util.function.UnaryOperator;
  * ContainersReady and Ready conditions (Ready also needs every readiness gate True). Deleted pods are stopped and
  * removed. It must be the only kubelet of the nodes it serves: a pod whose status shows an address it did not give is
  * remembered as run by another kubelet, named by its writes in the pod's managed fields, and fails the measurement.
+ * A pod of a LeaderWorkerSet group is one rank of a distributed server: a worker (a container without ports) serves
+ * nothing and runs no simulator, and the leader's slow start begins when every pod of its group has started, as
+ * SGLang's ranks meet before they load the weights.
  */
 final class ProbingKubelet implements AutoCloseable {
 
@@ -54,6 +59,9 @@ final class ProbingKubelet implements AutoCloseable {
     /** Its name in the pods' managed fields, where it writes their status. */
     private static final String MANAGER = "probing-kubelet";
 
+    /** The group's size, which the LeaderWorkerSet controller writes on each pod of a group. */
+    private static final String GROUP_SIZE_ANNOTATION = "leaderworkerset.sigs.k8s.io/size";
+
     private final KubernetesClient client;
     private final String namespace;
     private final String model;
@@ -62,6 +70,7 @@ final class ProbingKubelet implements AutoCloseable {
     private final Map<String, Long> firstGeneration = new ConcurrentHashMap<>();
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
     private final Map<String, String> runElsewhere = new ConcurrentHashMap<>();
+    private final Map<String, Group> groups = new ConcurrentHashMap<>();
     private final AtomicInteger nextAddress = new AtomicInteger(1);
     private final ScheduledExecutorService probes = Executors.newScheduledThreadPool(4);
     private final HttpClient http =
@@ -161,29 +170,72 @@ final class ProbingKubelet implements AutoCloseable {
 
     private RunningPod start(Pod pod) {
         Container container = pod.getSpec().getContainers().get(0);
+        String name = pod.getMetadata().getName();
         String address = LOOPBACK_PREFIX + nextAddress.getAndIncrement();
-        addresses.put(pod.getMetadata().getName(), address);
-        int port = container.getPorts().get(0).getContainerPort();
+        addresses.put(name, address);
+        Optional<Group> group = group(pod);
+        if (container.getPorts() == null || container.getPorts().isEmpty()) {
+            RunningPod worker = new RunningPod(name, container, address, null);
+            worker.markRunning();
+            worker.scheduleStartupProbe();
+            group.ifPresent(g -> g.started(name, null));
+            return worker;
+        }
         SglangSimulator simulator = SglangSimulator.builder()
                 .host(address)
-                .port(port)
+                .port(container.getPorts().get(0).getContainerPort())
                 .model(model)
                 .loading(Duration.ofHours(1))
                 .recordGroundTruth(false)
                 .start();
-        String name = pod.getMetadata().getName();
-        Duration loading = slowStart.apply(name);
         RunningPod running = new RunningPod(name, container, address, simulator);
-        probes.schedule(
+        Runnable loads = () -> probes.schedule(
                 () -> {
                     firstGeneration.put(name, System.nanoTime());
                     simulator.finishLoading();
                 },
-                loading.toNanos(),
+                slowStart.apply(name).toNanos(),
                 TimeUnit.NANOSECONDS);
         running.markRunning();
         running.scheduleStartupProbe();
+        group.ifPresentOrElse(g -> g.started(name, loads), loads);
         return running;
+    }
+
+    /** The LeaderWorkerSet group of the pod, if it is one of a group of several pods. */
+    private Optional<Group> group(Pod pod) {
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        String set = labels == null ? null : labels.get(LeaderWorkerSet.NAME_LABEL);
+        String size = annotations == null ? null : annotations.get(GROUP_SIZE_ANNOTATION);
+        if (set == null || size == null || Integer.parseInt(size) < 2) {
+            return Optional.empty();
+        }
+        String key = set + "/" + labels.get(LeaderWorkerSet.GROUP_INDEX_LABEL);
+        return Optional.of(groups.computeIfAbsent(key, k -> new Group(Integer.parseInt(size))));
+    }
+
+    /** The pods of one group that have started; the leader's loading begins once all of them have. */
+    private static final class Group {
+        private final int size;
+        private final Set<String> started = ConcurrentHashMap.newKeySet();
+        private Runnable leaderLoads;
+
+        Group(int size) {
+            this.size = size;
+        }
+
+        /** A member started; the leader passes how it loads, a worker null. */
+        synchronized void started(String pod, Runnable loads) {
+            started.add(pod);
+            if (loads != null) {
+                leaderLoads = loads;
+            }
+            if (started.size() == size && leaderLoads != null) {
+                leaderLoads.run();
+                leaderLoads = null;
+            }
+        }
     }
 
     private void stop(String name) {
@@ -365,7 +417,9 @@ final class ProbingKubelet implements AutoCloseable {
             if (probe != null) {
                 probe.cancel(false);
             }
-            simulator.close();
+            if (simulator != null) {
+                simulator.close();
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelSpec;
 import dev.llmops.serving.e2e.support.FakeGpuNodes;
+import dev.llmops.serving.e2e.support.LeaderWorkerSetController;
 import dev.llmops.serving.e2e.support.LocalControlPlane;
 import dev.llmops.serving.e2e.support.ProjectCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -28,14 +29,17 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * Time to Ready: an SGLang simulator with a slow start behind a ModelServer on the real control plane, run by the
  * packaged operator and a probing kubelet, timed from the simulator's first possible generation to the ModelServer's
- * Ready; beside it the same slow-start server in a pod with OME's probes (startup /health_generate every 6 s, readiness
- * every 60 s), timed to the pod's Ready. Each repetition draws the slow start at random over one anchor period, the
- * same draws for both arms. The plane runs no kubelet of its own, so the probing kubelet alone runs what is measured.
+ * Ready; then the same for a ModelServer whose replica is a 2-node LeaderWorkerSet group (the real LeaderWorkerSet
+ * controller, the leader's slow start beginning once its worker has started); beside them the same slow-start server
+ * in a pod with OME's probes (startup /health_generate every 6 s, readiness every 60 s), timed to the pod's Ready. Each
+ * repetition draws the slow start at random over one anchor period, the same draws for every arm. The plane runs no
+ * kubelet of its own, so the probing kubelet alone runs what is measured.
  * Prints a table and writes target/perf/time-to-ready.json; run it with
  * hack/perf/time-to-ready.sh [repetitions].
  */
@@ -86,36 +90,16 @@ public final class TimeToReadyBenchmark {
             MeasuredOperator.createNamespaces(client, NAMESPACE);
             try (ProbingKubelet kubelet = new ProbingKubelet(controlPlane, NAMESPACE, MODEL, pod -> slowStart.get())) {
                 Path log = work.resolve("operator.log");
-                try (MeasuredOperator operator = MeasuredOperator.start(controlPlane.kubeconfig(), log, List.of());
+                try (LeaderWorkerSetController groups = LeaderWorkerSetController.install(
+                                client, controlPlane.kubeconfig(), work.toAbsolutePath());
+                        MeasuredOperator operator = MeasuredOperator.start(controlPlane.kubeconfig(), log, List.of());
                         ReadySeen servers =
                                 new ReadySeen(client, ModelServer.class, TimeToReadyBenchmark::modelServerReady)) {
                     operator.awaitReady(Duration.ofMinutes(2), log);
                     operator.awaitLeadership(client);
-                    List<Double> seconds = new ArrayList<>();
-                    for (int i = 0; i < repetitions; i++) {
-                        slowStart.set(slowStarts.get(i));
-                        ModelServer server =
-                                client.resource(modelServer("server-" + i)).create();
-                        long ready = servers.await(server.getMetadata().getName());
-                        Pod pod = client.pods()
-                                .inNamespace(NAMESPACE)
-                                .withLabel(
-                                        Labels.MODEL_SERVER,
-                                        server.getMetadata().getName())
-                                .list()
-                                .getItems()
-                                .get(0);
-                        kubelet.assertRan(pod.getMetadata().getName());
-                        seconds.add(elapsed(
-                                kubelet.firstGeneration(pod.getMetadata().getName()), ready));
-                        System.out.printf(
-                                "operator   rep %d: slow start %5d ms, Ready %.2f s after the first possible "
-                                        + "generation%n",
-                                i, slowStarts.get(i).toMillis(), seconds.get(i));
-                        client.resource(server).delete();
-                        awaitPodsGone(client);
-                    }
-                    report.put("operator", summary(seconds));
+                    Arm arm = new Arm(client, kubelet, servers, slowStarts, slowStart);
+                    report.put("operator", arm.measure("operator  ", name -> modelServer(name, 1)));
+                    report.put("operatorGroup", arm.measure("2-node    ", name -> modelServer(name, 2)));
                 }
                 try (ReadySeen pods = new ReadySeen(client, Pod.class, TimeToReadyBenchmark::podReady)) {
                     List<Double> seconds = new ArrayList<>();
@@ -139,8 +123,9 @@ public final class TimeToReadyBenchmark {
         }
         report.put("loadAverageAtEnd", Machine.loadAverage());
         System.out.println();
-        System.out.printf("%-34s %5s %9s %9s %9s%n", "ARM", "REPS", "MEDIAN s", "MAX s", "MIN s");
+        System.out.printf("%-38s %5s %9s %9s %9s%n", "ARM", "REPS", "MEDIAN s", "MAX s", "MIN s");
         printRow("ModelServer (operator)", report.get("operator"));
+        printRow("ModelServer, 2-node group (operator)", report.get("operatorGroup"));
         printRow("pod with OME's probes (anchor)", report.get("omeProbes"));
         Path output = OperatorScaleBenchmark.OUTPUT.resolve("time-to-ready.json");
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(output.toFile(), report);
@@ -157,15 +142,23 @@ public final class TimeToReadyBenchmark {
         return met;
     }
 
-    static ModelServer modelServer(String name) {
+    /**
+     * A ModelServer of one replica on SM120 nodes: one GPU on one node, or across nodes a LeaderWorkerSet group of
+     * that many pods with 8 GPUs each (TP over all of them).
+     */
+    static ModelServer modelServer(String name, int nodes) {
         ModelServer server = new ModelServer();
         server.setMetadata(
                 new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE).build());
         ModelServerSpec spec = new ModelServerSpec();
         spec.model = new ModelSpec();
         spec.model.path = MODEL;
-        spec.accelerator.computeMajor = 10;
-        spec.accelerator.gpusPerReplica = 1;
+        spec.accelerator.computeMajor = 12;
+        spec.accelerator.gpusPerReplica = nodes == 1 ? 1 : 8 * nodes;
+        if (nodes > 1) {
+            spec.parallelism.tp = 8 * nodes;
+            spec.parallelism.nodes = nodes;
+        }
         spec.port = PORT;
         server.setSpec(spec);
         return server;
@@ -255,8 +248,48 @@ public final class TimeToReadyBenchmark {
     private static void printRow(String arm, Object summary) {
         Map<String, Object> s = (Map<String, Object>) summary;
         System.out.printf(
-                "%-34s %5s %9s %9s %9s%n",
+                "%-38s %5s %9s %9s %9s%n",
                 arm, s.get("repetitions"), s.get("medianSeconds"), s.get("maxSeconds"), s.get("minSeconds"));
+    }
+
+    /** The operator's arms: ModelServers made one after another, each timed to Ready from its first generation. */
+    private record Arm(
+            KubernetesClient client,
+            ProbingKubelet kubelet,
+            ReadySeen servers,
+            List<Duration> slowStarts,
+            AtomicReference<Duration> slowStart) {
+
+        Map<String, Object> measure(String label, Function<String, ModelServer> manifest) {
+            List<Double> seconds = new ArrayList<>();
+            for (int i = 0; i < slowStarts.size(); i++) {
+                slowStart.set(slowStarts.get(i));
+                ModelServer server = client.resource(manifest.apply("server-" + label.strip() + "-" + i))
+                        .create();
+                String name = server.getMetadata().getName();
+                long ready = servers.await(name);
+                List<Pod> pods = client.pods()
+                        .inNamespace(NAMESPACE)
+                        .withLabel(Labels.MODEL_SERVER, name)
+                        .list()
+                        .getItems();
+                pods.forEach(pod -> kubelet.assertRan(pod.getMetadata().getName()));
+                Pod serving = pods.stream()
+                        .filter(pod -> Labels.SERVER.equals(
+                                pod.getMetadata().getLabels().get(Labels.COMPONENT)))
+                        .findFirst()
+                        .orElseThrow(() -> new IllegalStateException(name + " is Ready without a serving pod"));
+                seconds.add(
+                        elapsed(kubelet.firstGeneration(serving.getMetadata().getName()), ready));
+                System.out.printf(
+                        "%s rep %d: %d pod(s), slow start %5d ms, Ready %.2f s after the first possible "
+                                + "generation%n",
+                        label, i, pods.size(), slowStarts.get(i).toMillis(), seconds.get(i));
+                client.resource(server).delete();
+                awaitPodsGone(client);
+            }
+            return summary(seconds);
+        }
     }
 
     /** The nanotime each object of the namespace was first seen in the ready state, by a watch. */

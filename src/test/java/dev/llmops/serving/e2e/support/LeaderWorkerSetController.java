@@ -66,10 +66,15 @@ public final class LeaderWorkerSetController implements AutoCloseable {
 
     /** Installs the CRDs, starts the controller against the cluster and registers its webhooks. */
     public static LeaderWorkerSetController install(E2eCluster cluster) {
+        return install(cluster.client(), cluster.kubeconfig(), ProjectPaths.resolve("target/e2e"));
+    }
+
+    /** As above, for the API server of the kubeconfig; its configuration, certificates and log go in workDirectory. */
+    public static LeaderWorkerSetController install(KubernetesClient client, Path kubeconfig, Path workDirectory) {
         Path layout = layout();
-        LeaderWorkerSetController controller = new LeaderWorkerSetController(cluster.client());
+        LeaderWorkerSetController controller = new LeaderWorkerSetController(client);
         try {
-            controller.start(layout, cluster.kubeconfig(), ProjectPaths.resolve("target/e2e"));
+            controller.start(layout, kubeconfig, workDirectory);
             return controller;
         } catch (RuntimeException e) {
             controller.close();
