@@ -74,6 +74,16 @@ public final class KubeletStandIn implements AutoCloseable {
         default int run(String image, List<String> args, Map<String, String> environment, PrintWriter log) {
             return run(args, environment, log);
         }
+
+        /**
+         * Runs it as the pod's container: its image, security context, resources and volumes, with the file behind
+         * its termination-message path at {@code terminationMessage} (the args name that file as the runner's summary
+         * file); by default with the container's image and environment alone.
+         */
+        default int run(
+                Pod pod, List<String> args, Map<String, String> environment, Path terminationMessage, PrintWriter log) {
+            return run(pod.getSpec().getContainers().get(0).getImage(), args, environment, log);
+        }
     }
 
     private static final Logger LOG = Logger.getLogger(KubeletStandIn.class);
@@ -386,11 +396,7 @@ public final class KubeletStandIn implements AutoCloseable {
             String container = pod.getSpec().getContainers().get(0).getName();
             PrintWriter log = new PrintWriter(
                     logs.open(metadata.getNamespace(), metadata.getName(), metadata.getUid(), container), true);
-            int exitCode = launcher.run(
-                    pod.getSpec().getContainers().get(0).getImage(),
-                    resolveArgs(pod, benchArgs, summary),
-                    environment,
-                    log);
+            int exitCode = launcher.run(pod, resolveArgs(pod, benchArgs, summary), environment, summary, log);
             if (Thread.currentThread().isInterrupted()) {
                 return;
             }

@@ -1,7 +1,6 @@
 package dev.llmops.serving.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,30 +8,25 @@ import dev.llmops.serving.helm.RenderedChart;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The image Jib built without a Docker daemon (hack/image/build.sh, the {@code image} profile), opened as the tarball a
  * registry or kind would receive: its configuration must match the Dockerfile and the chart (user, working directory,
  * environment, entry point with the JVM flags, port, OCI labels), the dependencies must sit in a layer apart from the
- * application, its own layers must stay small, and the image must run: its file system unpacked and the entry point
- * started as the image's user.
+ * application, and its own layers must stay small. ContainerRuntimeIT runs it.
  */
 class ContainerImageIT {
 
@@ -142,42 +136,6 @@ class ContainerImageIT {
         assertThat(ownLayers.stream().mapToLong(Layer::compressedBytes).sum()).isLessThan(OWN_LAYERS_BUDGET_BYTES);
     }
 
-    @Test
-    void startsAsItsUserFromItsOwnFileSystem(@TempDir Path root) throws Exception {
-        assumeThat(rootUser())
-                .as("unpacking the image and changing root to it needs root (CI runs as root)")
-                .isTrue();
-        for (Layer layer : layers) {
-            run(List.of("tar", "-xf", "-", "-C", root.toString()), TARBALL, layer.file());
-        }
-        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
-        JsonNode container = config.path("config");
-        List<String> command = new ArrayList<>(List.of(
-                "unshare",
-                "--fork",
-                "--pid",
-                "--mount",
-                "bash",
-                "-c",
-                "mount -t proc proc \"$0/proc\" && exec chroot --userspec=\"$1\" \"$0\" \"${@:2}\"",
-                root.toString(),
-                container.path("User").asText(),
-                "env",
-                "-i",
-                "-C",
-                container.path("WorkingDir").asText()));
-        environment(container).forEach((name, value) -> command.add(name + "=" + value));
-        command.addAll(strings(container.path("Entrypoint")));
-        command.add("--help");
-
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-
-        assertThat(process.exitValue()).as(output).isZero();
-        assertThat(output).contains("operator").contains("bench").contains("demo");
-    }
-
     private static List<String> paths(InputStream layer) throws IOException {
         List<String> paths = new ArrayList<>();
         TarArchiveInputStream tar = new TarArchiveInputStream(uncompressed(layer));
@@ -234,31 +192,5 @@ class ContainerImageIT {
         List<String> strings = new ArrayList<>();
         array.forEach(s -> strings.add(s.asText()));
         return strings;
-    }
-
-    private static boolean rootUser() throws Exception {
-        Process id = new ProcessBuilder("id", "-u").start();
-        return new String(id.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-                .strip()
-                .equals("0");
-    }
-
-    /** Runs a command with one member of a tar archive on its standard input. */
-    private static void run(List<String> command, Path archive, String member) throws Exception {
-        Process process = new ProcessBuilder(command)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
-        try (TarArchiveInputStream tar = new TarArchiveInputStream(Files.newInputStream(archive));
-                var stdin = process.getOutputStream()) {
-            for (TarArchiveEntry entry; (entry = tar.getNextEntry()) != null; ) {
-                if (entry.getName().equals(member)) {
-                    uncompressed(tar).transferTo(stdin);
-                    break;
-                }
-            }
-        }
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(String.join(" ", command)).isZero();
     }
 }

@@ -141,7 +141,7 @@ public final class LocalControlPlane implements AutoCloseable {
                         controlPlane.kubeletClient,
                         FakeGpuNodes::boundToFleet,
                         controlPlane::profileOf,
-                        new RunnerProcess());
+                        Podman.chosenForE2e() ? new RunnerContainer() : new RunnerProcess());
                 controlPlane.logServer = KubeletLogServer.start(
                         controlPlane.kubelet.logs(),
                         binaries.kubeApiTestDir().resolve("apiserver.crt"),

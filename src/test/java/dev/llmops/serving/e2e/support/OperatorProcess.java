@@ -33,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,14 +46,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The packaged operator ({@code quarkus-run.jar operator}) as a child JVM, installed the way the Helm chart installs
- * it: the chart is rendered with the given values, its ServiceAccount and RBAC are applied, and the process gets the
- * environment of the chart's Deployment, the JVM flags of the Dockerfile, and a kubeconfig holding a token of that
- * ServiceAccount, so it can do exactly what the chart grants it.
+ * The packaged operator installed the way the Helm chart installs it: the chart is rendered with the given values, its
+ * ServiceAccount and RBAC are applied, and the operator gets the environment of the chart's Deployment and a kubeconfig
+ * holding a token of that ServiceAccount, so it can do exactly what the chart grants it. It runs as the built image in
+ * podman, with the pod's user, security context, memory limit and emptyDir (see {@link Podman#optionsOf}); or, chosen
+ * with {@code -De2e.runtime=process} on a machine without a container runtime, as a child JVM of the packaged
+ * jar with the Dockerfile's JVM flags and the memory limit given to the JVM.
  */
 public final class OperatorProcess implements AutoCloseable {
 
     private static final Path JAR = ProjectPaths.resolve("target/quarkus-app/quarkus-run.jar");
+    /** Where the container finds its kubeconfig, mounted read-only. */
+    private static final String CONTAINER_KUBECONFIG = "/etc/llmops/kubeconfig";
+
     private static final Path DOCKERFILE = ProjectPaths.resolve("Dockerfile");
     /** The container's writable directory (an emptyDir in the chart), mapped onto a directory of the test run. */
     private static final String CONTAINER_TMP = "/tmp";
@@ -81,6 +87,9 @@ public final class OperatorProcess implements AutoCloseable {
     private final String serviceAccount;
     private final List<HasMetadata> clusterScoped;
     private final String podName;
+    /** The container's name in podman; null when the operator runs as a process. */
+    private final String containerName;
+
     private final List<Instant> exits = new CopyOnWriteArrayList<>();
     private volatile Process process;
     private volatile boolean closing;
@@ -95,8 +104,10 @@ public final class OperatorProcess implements AutoCloseable {
             String namespace,
             String serviceAccount,
             List<HasMetadata> clusterScoped,
-            String podName) {
+            String podName,
+            String containerName) {
         this.podName = podName;
+        this.containerName = containerName;
         this.cluster = cluster;
         this.namespace = namespace;
         this.serviceAccount = serviceAccount;
@@ -181,21 +192,35 @@ public final class OperatorProcess implements AutoCloseable {
             try {
                 Files.createDirectories(workDirectory.resolve("tmp"));
                 Path kubeconfig = writeKubeconfig(client, namespace, serviceAccount, workDirectory);
-                Map<String, String> environment = environment(container, namespace, workDirectory);
-                environment.put("KUBECONFIG", kubeconfig.toString());
+                Map<String, String> environment = chartEnvironment(container, namespace);
                 if (podName != null) {
                     environment.put("HOSTNAME", podName);
+                }
+                String containerName = Podman.chosenForE2e()
+                        ? "llmops-operator-" + namespace + (podName == null ? "" : "-" + podName)
+                        : null;
+                List<String> command;
+                if (containerName == null) {
+                    environment.put("HOME", workDirectory.resolve("tmp").toString());
+                    environment.put("KUBECONFIG", kubeconfig.toString());
+                    command = command(container, workDirectory);
+                } else {
+                    environment.put("KUBECONFIG", CONTAINER_KUBECONFIG);
+                    command = containerCommand(containerName, pod, container, environment, kubeconfig);
+                    System.out.println("[operator] " + namespace + ": runs in container " + containerName);
+                    environment = new LinkedHashMap<>(Podman.environment());
                 }
                 OperatorProcess operator = new OperatorProcess(
                         cluster,
                         httpPort,
-                        command(container, workDirectory),
+                        command,
                         environment,
                         workDirectory,
                         namespace,
                         serviceAccount,
                         clusterScoped,
-                        podName);
+                        podName,
+                        containerName);
                 operator.launch();
                 return operator;
             } catch (IOException e) {
@@ -248,7 +273,11 @@ public final class OperatorProcess implements AutoCloseable {
 
     /** SIGKILL: no shutdown hook runs, the leader-election lease is not released. */
     public void kill() {
-        process.destroyForcibly();
+        if (containerName == null) {
+            process.destroyForcibly();
+        } else {
+            Podman.require().kill(containerName, "KILL");
+        }
         awaitExit();
     }
 
@@ -301,7 +330,7 @@ public final class OperatorProcess implements AutoCloseable {
         return List.copyOf(exits);
     }
 
-    /** Whether the JVM runs now. */
+    /** Whether the JVM (in its container) runs now. */
     public boolean running() {
         return process.isAlive();
     }
@@ -407,6 +436,10 @@ public final class OperatorProcess implements AutoCloseable {
                     StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
+            if (containerName != null) {
+                // A container the runtime still holds after a kill, as the kubelet removes it before a restart.
+                Podman.require().remove(containerName);
+            }
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -444,6 +477,9 @@ public final class OperatorProcess implements AutoCloseable {
         }
         if (process.isAlive()) {
             Processes.stop(process, Duration.ofSeconds(20));
+        }
+        if (containerName != null) {
+            Podman.require().remove(containerName);
         }
         clusterScoped.forEach(o -> cluster.client().resource(o).delete());
     }
@@ -506,12 +542,11 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     /**
-     * The container's environment from the chart (the downward API's namespace resolved), HOME as the Dockerfile sets
-     * it, and nothing of the test JVM's environment: no in-cluster settings or credentials of the machine leak in.
+     * The container's environment from the chart (the downward API's namespace resolved), and nothing of the test
+     * JVM's environment: no in-cluster settings or credentials of the machine leak in.
      */
-    private static Map<String, String> environment(Container container, String namespace, Path workDirectory) {
+    private static Map<String, String> chartEnvironment(Container container, String namespace) {
         Map<String, String> environment = new LinkedHashMap<>();
-        environment.put("HOME", workDirectory.resolve("tmp").toString());
         // A token file of the machine, if it runs in a pod, must not replace the chart's ServiceAccount.
         environment.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
         for (EnvVar variable : container.getEnv()) {
@@ -527,6 +562,19 @@ public final class OperatorProcess implements AutoCloseable {
             }
         }
         return environment;
+    }
+
+    /** podman running the built image as the chart's pod, with the environment given and the kubeconfig mounted. */
+    private static List<String> containerCommand(
+            String name, PodSpec pod, Container container, Map<String, String> environment, Path kubeconfig)
+            throws IOException {
+        // The container's user reads it; it holds a token of the test namespace's ServiceAccount only.
+        Files.setPosixFilePermissions(kubeconfig, PosixFilePermissions.fromString("rw-r--r--"));
+        List<String> options = new ArrayList<>(Podman.optionsOf(pod, container));
+        environment.forEach((variable, value) -> options.add("--env=" + variable + "=" + value));
+        options.add("--volume=" + kubeconfig.toAbsolutePath() + ":" + CONTAINER_KUBECONFIG + ":ro");
+        List<String> arguments = container.getArgs() == null ? List.of() : container.getArgs();
+        return Podman.require().runCommand(name, options, Podman.require().builtImage(), arguments);
     }
 
     /** A kubeconfig with a token of the ServiceAccount (TokenRequest API) and the cluster's CA. */

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Runs a benchmark pod's {@code bench} command line with the packaged runner in a JVM of its own, as the pod's
@@ -52,13 +53,21 @@ public final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
                 JAR.toAbsolutePath().toString(),
                 "bench"));
         command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        return runCopyingOutput(builder, log, Process::destroyForcibly);
+    }
+
+    /**
+     * Starts the process, copies its output into the pod's log as it is written and returns its exit code; an
+     * interrupt (the pod cancelled) kills it with {@code kill} and returns 137, as SIGKILL would.
+     */
+    static int runCopyingOutput(ProcessBuilder builder, PrintWriter log, Consumer<Process> kill) {
         Process process;
         try {
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-            builder.environment().putAll(environment);
             process = builder.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot run " + command, e);
+            throw new UncheckedIOException("Cannot run " + builder.command(), e);
         }
         Thread copier = new Thread(() -> copy(process, log), "benchmark-pod-log");
         copier.setDaemon(true);
@@ -69,7 +78,7 @@ public final class RunnerProcess implements KubeletStandIn.BenchmarkLauncher {
             return exitCode;
         } catch (InterruptedException e) {
             // Killing the process closes its output, which ends the copier.
-            process.destroyForcibly();
+            kill.accept(process);
             Thread.currentThread().interrupt();
             return 137;
         }
