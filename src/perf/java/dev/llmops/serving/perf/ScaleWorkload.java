@@ -3,6 +3,7 @@ package dev.llmops.serving.perf;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkTarget;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RetentionGroup;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelSpec;
@@ -59,6 +60,26 @@ final class ScaleWorkload {
                 @Override
                 public Optional<List<String>> apiKeyHosts() {
                     return Optional.empty();
+                }
+
+                @Override
+                public Retention retention() {
+                    return new Retention() {
+                        @Override
+                        public Optional<Integer> ttlSecondsAfterFinished() {
+                            return Optional.empty();
+                        }
+
+                        @Override
+                        public Optional<Integer> keepLast() {
+                            return Optional.empty();
+                        }
+
+                        @Override
+                        public RetentionGroup groupBy() {
+                            return RetentionGroup.valueOf(defaultOf(Retention.class, "groupBy"));
+                        }
+                    };
                 }
             };
         }

@@ -23,6 +23,7 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
     public static final String REFUSED = "bench-refused";
     public static final String FIRST_STATUS = "bench-first-status";
     public static final String CONFLICT = "bench-conflict";
+    public static final String RETENTION = "bench-retention";
     /** The only host runs of these tests may send an API key Secret to. */
     static final String ALLOWED_KEY_HOST = "*.allowed.example";
 
@@ -43,7 +44,8 @@ public class BenchmarkTestProfile implements QuarkusTestProfile {
                         SERVERS_SECRET,
                         REFUSED,
                         FIRST_STATUS,
-                        CONFLICT),
+                        CONFLICT,
+                        RETENTION),
                 "quarkus.operator-sdk.controllers.modelserver.namespaces",
                 "no-modelserver-controller-here",
                 "llmops.benchmark.api-key-hosts",

@@ -2,6 +2,7 @@ package dev.llmops.serving.e2e;
 
 import static dev.llmops.serving.e2e.support.ServingResources.awaitFinished;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
@@ -13,6 +14,7 @@ import dev.llmops.serving.e2e.support.ServingResources;
 import dev.llmops.serving.e2e.support.TestNamespace;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +31,7 @@ class BenchmarkRunOnRealClusterIT {
     private static final String SERVER = "bench-target";
     private static final String RUN = "quick";
     private static final String SESSIONS_RUN = "sessions";
+    private static final String EXPIRING_RUN = "expiring";
 
     @RegisterExtension
     static final OperatorUnderTest operator =
@@ -90,6 +93,65 @@ class BenchmarkRunOnRealClusterIT {
                     assertThat(stage.turns.get(2).cachedPromptShare)
                             .as("turn 3 repeats turns 1 and 2")
                             .isGreaterThan(0.5);
+                });
+    }
+
+    /**
+     * A run past its time to live is deleted by the operator (as the chart's ServiceAccount), and the real garbage
+     * collector takes its Job, pod and samples ConfigMap after it.
+     */
+    @Test
+    void aRunPastItsRetentionGoesWithItsJobPodAndSamples(KubernetesClient client, TestNamespace namespace) {
+        ServingResources.createRun(
+                client, namespace, ServingResources.quickRunManifest(EXPIRING_RUN, SERVER, "1", 2, 8, """
+                          retention:
+                            ttlSecondsAfterFinished: 10
+                        """));
+        BenchmarkRun succeeded = await("the run to succeed with an expiry")
+                .atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(250))
+                .until(
+                        () -> client.resources(BenchmarkRun.class)
+                                .inNamespace(namespace.name())
+                                .withName(EXPIRING_RUN)
+                                .get(),
+                        run -> run != null && run.getStatus() != null && run.getStatus().retention != null);
+        assertThat(succeeded.getStatus().phase).isEqualTo(BenchmarkRunPhase.Succeeded);
+        assertThat(succeeded.getStatus().samples).isNotNull();
+        String job = succeeded.getStatus().jobName;
+
+        await("the run, its Job, its pod and its samples to be gone")
+                .atMost(Duration.ofMinutes(1))
+                .untilAsserted(() -> {
+                    assertThat(client.resources(BenchmarkRun.class)
+                                    .inNamespace(namespace.name())
+                                    .withName(EXPIRING_RUN)
+                                    .get())
+                            .isNull();
+                    assertThat(client.batch()
+                                    .v1()
+                                    .jobs()
+                                    .inNamespace(namespace.name())
+                                    .withName(job)
+                                    .get())
+                            .isNull();
+                    assertThat(client.pods()
+                                    .inNamespace(namespace.name())
+                                    .withLabel("job-name", job)
+                                    .list()
+                                    .getItems())
+                            .isEmpty();
+                    assertThat(client.configMaps()
+                                    .inNamespace(namespace.name())
+                                    .withName(succeeded.getStatus().samples)
+                                    .get())
+                            .isNull();
+                });
+        assertThat(client.v1().events().inNamespace(namespace.name()).list().getItems())
+                .anySatisfy(event -> {
+                    assertThat(event.getInvolvedObject().getName()).isEqualTo(EXPIRING_RUN);
+                    assertThat(event.getReason()).isEqualTo("Expired");
+                    assertThat(event.getMessage()).contains("ttlSecondsAfterFinished");
                 });
     }
 

@@ -117,7 +117,33 @@ class HelmChartTest {
                 .containsEntry("QUARKUS_LOG_LEVEL", "INFO")
                 .containsEntry("QUARKUS_HTTP_PORT", "8080")
                 .doesNotContainKey("LLMOPS_SGLANG_RUNTIME_CLASS_NAME")
-                .doesNotContainKey("LLMOPS_BENCHMARK_API_KEY_HOSTS");
+                .doesNotContainKey("LLMOPS_BENCHMARK_API_KEY_HOSTS")
+                .containsEntry(
+                        "LLMOPS_BENCHMARK_RETENTION_GROUP_BY",
+                        withDefault(OperatorConfig.Benchmark.Retention.class, "groupBy"))
+                .doesNotContainKey("LLMOPS_BENCHMARK_RETENTION_TTL_SECONDS_AFTER_FINISHED")
+                .doesNotContainKey("LLMOPS_BENCHMARK_RETENTION_KEEP_LAST");
+    }
+
+    @Test
+    void aRetentionDefaultReachesTheOperatorAndIsCheckedByTheValuesSchema() {
+        Container operator = RenderedChart.render(Map.of(
+                        "benchmark.retention.ttlSecondsAfterFinished",
+                        0,
+                        "benchmark.retention.keepLast",
+                        50,
+                        "benchmark.retention.groupBy",
+                        "Reference"))
+                .operatorContainer();
+
+        assertThat(env(operator))
+                .containsEntry("LLMOPS_BENCHMARK_RETENTION_TTL_SECONDS_AFTER_FINISHED", "0")
+                .containsEntry("LLMOPS_BENCHMARK_RETENTION_KEEP_LAST", "50")
+                .containsEntry("LLMOPS_BENCHMARK_RETENTION_GROUP_BY", "Reference");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("benchmark.retention.keepLast", 0)))
+                .hasMessageContaining("keepLast");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("benchmark.retention.groupBy", "Model")))
+                .hasMessageContaining("groupBy");
     }
 
     @Test
@@ -154,7 +180,7 @@ class HelmChartTest {
         assertThat(operator.getEnv())
                 .extracting(EnvVar::getName)
                 .filteredOn(name -> name.startsWith("LLMOPS_"))
-                .hasSize(6)
+                .hasSize(7)
                 .allSatisfy(name -> assertThat(variables).contains(name));
     }
 

@@ -72,5 +72,8 @@ public final class ConditionReasons {
     /** ServingExperiment Stalled: an object it would create has the name of one it does not own. */
     public static final String NAME_TAKEN = "NameTaken";
 
+    /** BenchmarkRun event: the finished run is deleted under its spec.retention. */
+    public static final String EXPIRED = "Expired";
+
     private ConditionReasons() {}
 }

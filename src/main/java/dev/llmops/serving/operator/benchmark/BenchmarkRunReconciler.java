@@ -1,5 +1,6 @@
 package dev.llmops.serving.operator.benchmark;
 
+import dev.llmops.serving.api.v1alpha1.ApiGroup;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
@@ -12,6 +13,7 @@ import dev.llmops.serving.operator.toolkit.ConditionMetrics;
 import dev.llmops.serving.operator.toolkit.EventRecorder;
 import dev.llmops.serving.operator.toolkit.ReconcileErrors;
 import dev.llmops.serving.operator.toolkit.StatusWrite;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,8 +40,8 @@ import java.util.Set;
 /**
  * Drives a BenchmarkRun: waits for its ModelServer to be inference-ready, runs the benchmark Job, and copies the
  * runner's summary into the status with provenance, the SLO verdict and the comparisons with the baseline and reference
- * runs, keeping the runner's per-request samples in a ConfigMap for them. The rules below are the API calls it makes
- * beyond those its workflow and informers imply.
+ * runs, keeping the runner's per-request samples in a ConfigMap for them; deletes it when its retention says so. The
+ * rules below are the API calls it makes beyond those its workflow and informers imply.
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
 @RBACRule(
@@ -66,6 +68,10 @@ import java.util.Set;
         apiGroups = "",
         resources = {"configmaps"},
         verbs = {"get", "create"})
+@RBACRule(
+        apiGroups = ApiGroup.GROUP,
+        resources = {"benchmarkruns"},
+        verbs = {"delete"})
 @Workflow(
         explicitInvocation = true,
         dependents =
@@ -122,6 +128,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         RunStatusReport.Observation observation = observe(run, target, context);
         RunStatusReport.Report report = statusReport.build(run, observation);
         BenchmarkRunStatus status = report.status();
+        boolean finished = RunStatusReport.isFinished(status.phase);
+        Optional<RunRetention.Decision> retention = finished ? retention(run, status, context) : Optional.empty();
+        status.retention = retention.map(RunRetention.Decision::status).orElse(null);
         run.setStatus(status);
         if (!status.equals(before) && !StatusWrite.apply(run, context)) {
             return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(StatusWrite.STALE_COPY_RECHECK);
@@ -131,9 +140,64 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             metrics.publish(run);
             metrics.publishComparisons(run);
         }
+        if (retention.map(RunRetention.Decision::delete).orElse(false)) {
+            expire(run, retention.get().reason(), context);
+            return UpdateControl.noUpdate();
+        }
+        if (finished && (before == null || !RunStatusReport.isFinished(before.phase))) {
+            expireOthersOfTheNamespace(run, context);
+        }
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
-        report.recheckAfter().ifPresent(control::rescheduleAfter);
+        report.recheckAfter()
+                .or(() -> retention.flatMap(RunRetention.Decision::recheckAfter))
+                .ifPresent(control::rescheduleAfter);
         return control;
+    }
+
+    /** What the finished run's retention decides now, with {@code status} as the run's; empty without a retention. */
+    private Optional<RunRetention.Decision> retention(
+            BenchmarkRun run, BenchmarkRunStatus status, Context<BenchmarkRun> context) {
+        BenchmarkRun finished = new BenchmarkRun();
+        finished.setMetadata(run.getMetadata());
+        finished.setSpec(run.getSpec());
+        finished.setStatus(status);
+        return RunRetention.policy(run, config.benchmark().retention())
+                .map(policy -> RunRetention.decide(
+                        policy,
+                        finished,
+                        context.getPrimaryCache()
+                                .list(run.getMetadata().getNamespace())
+                                .toList(),
+                        RunEventSources.referrers(context.getPrimaryCache(), run),
+                        clock.instant()));
+    }
+
+    /**
+     * A run that just finished may be the newer run that puts older ones of its group beyond their keepLast: they are
+     * decided again now rather than at their next reconcile, which may be far off.
+     */
+    private void expireOthersOfTheNamespace(BenchmarkRun justFinished, Context<BenchmarkRun> context) {
+        var cache = context.getPrimaryCache();
+        for (BenchmarkRun other :
+                cache.list(justFinished.getMetadata().getNamespace()).toList()) {
+            if (other.getMetadata().getUid().equals(justFinished.getMetadata().getUid())
+                    || other.getStatus() == null
+                    || !RunStatusReport.isFinished(other.getStatus().phase)) {
+                continue;
+            }
+            retention(other, other.getStatus(), context)
+                    .filter(RunRetention.Decision::delete)
+                    .ifPresent(decision -> expire(other, decision.reason(), context));
+        }
+    }
+
+    /** Deletes the run; the garbage collector deletes its Job, pods and samples after it. */
+    private void expire(BenchmarkRun run, String reason, Context<BenchmarkRun> context) {
+        transitions.expired(run, reason);
+        context.getClient()
+                .resource(run)
+                .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+                .delete();
     }
 
     @Override

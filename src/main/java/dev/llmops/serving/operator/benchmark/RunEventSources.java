@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.IndexedResourceCache;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
@@ -76,6 +77,13 @@ final class RunEventSources {
                         BenchmarkRun.class, run -> run.getStatus() == null ? null : run.getStatus().conditions));
     }
 
+    /** The names of the runs that name {@code run} as their baseline or reference. */
+    static List<String> referrers(IndexedResourceCache<BenchmarkRun> runs, BenchmarkRun run) {
+        return referrers(runs, BY_COMPARED, run).stream()
+                .map(ResourceID::getName)
+                .toList();
+    }
+
     private static List<String> comparedKeys(BenchmarkRun run) {
         List<String> keys = new ArrayList<>(keys(run, run.getSpec().baseline));
         if (run.getSpec().reference != null) {
@@ -89,7 +97,7 @@ final class RunEventSources {
     }
 
     private static Set<ResourceID> referrers(
-            IndexerResourceCache<BenchmarkRun> runs, String index, HasMetadata referenced) {
+            IndexedResourceCache<BenchmarkRun> runs, String index, HasMetadata referenced) {
         return runs
                 .byIndex(
                         index,

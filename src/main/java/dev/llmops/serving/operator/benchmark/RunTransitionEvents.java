@@ -37,6 +37,11 @@ final class RunTransitionEvents {
      * when the baseline turns out to be missing or failed, and one when the run turns out to have regressed, improved
      * or changed its outputs.
      */
+    /** The run is deleted under its retention; the event outlives it, on the run's name. */
+    void expired(BenchmarkRun run, String reason) {
+        events.record(run, EventRecorder.NORMAL, ConditionReasons.EXPIRED, reason);
+    }
+
     void record(BenchmarkRun run, BenchmarkRunStatus before, BenchmarkRunStatus after) {
         if (after.capacity != null && (before == null || before.capacity == null)) {
             events.record(

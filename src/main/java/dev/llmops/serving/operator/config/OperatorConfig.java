@@ -1,5 +1,6 @@
 package dev.llmops.serving.operator.config;
 
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RetentionGroup;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -64,5 +65,18 @@ public interface OperatorConfig {
          * sends {@code spec.target.apiKeySecret}; a run naming any other host fails without a Job. None by default.
          */
         Optional<List<String>> apiKeyHosts();
+
+        /** The retention of runs without spec.retention (the chart's benchmark.retention); none by default. */
+        Retention retention();
+
+        /** A default spec.retention: the same fields, each optional; no field set means runs are kept. */
+        interface Retention {
+            Optional<Integer> ttlSecondsAfterFinished();
+
+            Optional<Integer> keepLast();
+
+            @WithDefault("Target")
+            RetentionGroup groupBy();
+        }
     }
 }

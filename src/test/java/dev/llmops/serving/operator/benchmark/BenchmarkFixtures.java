@@ -10,6 +10,7 @@ import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerStatus;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelSpec;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -113,6 +114,13 @@ final class BenchmarkFixtures {
                 .inNamespace(namespace)
                 .withName(name)
                 .get();
+    }
+
+    /** The events recorded on the named object of the namespace. */
+    List<Event> events(String namespace, String name) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> name.equals(e.getInvolvedObject().getName()))
+                .toList();
     }
 
     BenchmarkRun awaitRun(String namespace, String name, Predicate<BenchmarkRun> condition) {

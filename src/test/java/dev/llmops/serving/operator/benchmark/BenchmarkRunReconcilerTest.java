@@ -291,7 +291,7 @@ class BenchmarkRunReconcilerTest {
                     .containsExactly("False", "SLOBroken");
             assertThat(done.getStatus().sloBrokenAtConcurrency).isEqualTo(1);
             await().atMost(Duration.ofSeconds(10))
-                    .untilAsserted(() -> assertThat(events(ns, "kimi-ar"))
+                    .untilAsserted(() -> assertThat(fixtures.events(ns, "kimi-ar"))
                             .extracting(Event::getReason)
                             .contains("JobRunning", "Succeeded")
                             .as("waiting is a momentary phase: the status says it, no Event")
@@ -368,7 +368,7 @@ class BenchmarkRunReconcilerTest {
         assertThat(statusRequests(ns, "patient"))
                 .as("the wake-ups after the server's state was written changed nothing")
                 .isEmpty();
-        assertThat(events(ns, "patient")).isEmpty();
+        assertThat(fixtures.events(ns, "patient")).isEmpty();
     }
 
     /** The API server's answer to a log read while it cannot reach the pod's kubelet, for as many reads as set. */
@@ -706,8 +706,10 @@ class BenchmarkRunReconcilerTest {
                 .as("a refused write is no reconcile error")
                 .doesNotContain("ReconcileError");
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> !events(ns, "contended").isEmpty());
-        assertThat(events(ns, "contended")).extracting(Event::getReason).containsExactly("JobRunning");
+                .until(() -> !fixtures.events(ns, "contended").isEmpty());
+        assertThat(fixtures.events(ns, "contended"))
+                .extracting(Event::getReason)
+                .containsExactly("JobRunning");
     }
 
     @Test
@@ -959,7 +961,7 @@ class BenchmarkRunReconcilerTest {
         });
         await().during(Duration.ofSeconds(1))
                 .atMost(Duration.ofSeconds(3))
-                .untilAsserted(() -> assertThat(events(ns, "upgraded"))
+                .untilAsserted(() -> assertThat(fixtures.events(ns, "upgraded"))
                         .extracting(Event::getReason)
                         .doesNotContain("Improved"));
     }
@@ -1101,13 +1103,8 @@ class BenchmarkRunReconcilerTest {
      */
     private void awaitEvent(String namespace, String name, ThrowingConsumer<Event> requirement) {
         await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(events(namespace, name)).anySatisfy(requirement));
-    }
-
-    private List<Event> events(String namespace, String name) {
-        return client.v1().events().inNamespace(namespace).list().getItems().stream()
-                .filter(e -> name.equals(e.getInvolvedObject().getName()))
-                .toList();
+                .untilAsserted(
+                        () -> assertThat(fixtures.events(namespace, name)).anySatisfy(requirement));
     }
 
     private static Condition condition(BenchmarkRun run, String type) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkPlanSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.BenchmarkTarget;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ReferenceSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RetentionSpec;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -23,6 +24,10 @@ import lombok.EqualsAndHashCode;
         value = "self == oldSelf",
         message = "spec is immutable: create a new BenchmarkRun to run again",
         reason = "FieldValueForbidden")
+@ValidationRule(
+        value = "!has(self.retention) || self.retention.groupBy != 'Reference' || has(self.reference)",
+        message = "spec.retention.groupBy Reference counts the runs naming the same spec.reference: set spec.reference",
+        reason = "FieldValueRequired")
 @EqualsAndHashCode(callSuper = true)
 public class BenchmarkRunSpec extends BenchmarkPlanSpec {
 
@@ -48,4 +53,8 @@ public class BenchmarkRunSpec extends BenchmarkPlanSpec {
 
     @JsonPropertyDescription("The run this one must not fall behind; sets the Regressed and Improved conditions.")
     public ReferenceSpec reference;
+
+    @JsonPropertyDescription("When the finished run is deleted with its Job and samples; without it, the operator's "
+            + "default (the chart's benchmark.retention), which keeps runs unless set.")
+    public RetentionSpec retention;
 }

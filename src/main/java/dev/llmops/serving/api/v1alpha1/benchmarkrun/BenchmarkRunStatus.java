@@ -80,4 +80,7 @@ public class BenchmarkRunStatus {
             "Warnings of the runner about the trustworthiness of its figures (client bottleneck, token counts "
                     + "estimated).")
     public List<String> warnings = new ArrayList<>();
+
+    @JsonPropertyDescription("Of a finished run with a retention: when it will be deleted, or which runs keep it.")
+    public RetentionStatus retention;
 }

@@ -6,10 +6,13 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.ResourceEventAware;
+import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
- * Wakes the runs that name a run as their baseline or reference whenever that run changes, from the controller's own
+ * Wakes the runs that name a run as their baseline or reference whenever that run changes (and, when it is deleted,
+ * the runs it named), from the controller's own
  * run events: a second informer over BenchmarkRuns would hold every run twice and add a watch stream for the API
  * server to feed. The runs referring to a run are found through an index of the controller's cache.
  */
@@ -36,9 +39,15 @@ public class ComparedRunEvents extends AbstractEventSource<Void, BenchmarkRun>
         wakeReferrers(run);
     }
 
+    /** Also wakes the runs the deleted one compared with: one kept past its retention only for it may go now. */
     @Override
     public void onResourceDeleted(BenchmarkRun run) {
         wakeReferrers(run);
+        Stream.of(run.getSpec().baseline, run.getSpec().reference == null ? null : run.getSpec().reference.name)
+                .filter(Objects::nonNull)
+                .forEach(name -> getEventHandler()
+                        .handleEvent(
+                                new Event(new ResourceID(name, run.getMetadata().getNamespace()))));
     }
 
     private void wakeReferrers(BenchmarkRun compared) {
