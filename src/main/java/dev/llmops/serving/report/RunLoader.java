@@ -28,6 +28,9 @@ import java.util.stream.Collectors;
 public final class RunLoader {
 
     private static final String EXPERIMENT = "ServingExperiment";
+    /** The most runs report history reads: years of nightly runs of one target. */
+    static final int MAX_SERIES = 5000;
+
     private static final String RUN_HINT =
             "pass the output of kubectl get benchmarkrun NAME -o yaml, or a result of bench --json-out";
     private static final String RUNS_HINT =
@@ -132,6 +135,19 @@ public final class RunLoader {
      * @throws IllegalArgumentException when a document or list item is not a named BenchmarkRun, or there are too many
      */
     public List<BenchmarkRun> loadRuns(String document, String source) {
+        return loadRuns(
+                document,
+                source,
+                ServingExperimentSpec.MAX_VARIANTS,
+                "more runs than an experiment has variants: " + RUNS_HINT);
+    }
+
+    /** As {@link #loadRuns(String, String)}, a target's runs for report history: {@value #MAX_SERIES} at most. */
+    public List<BenchmarkRun> loadRunSeries(String document, String source) {
+        return loadRuns(document, source, MAX_SERIES, "more than report history reads at once");
+    }
+
+    private List<BenchmarkRun> loadRuns(String document, String source, int max, String tooMany) {
         if (document == null || document.isBlank()) {
             throw new IllegalArgumentException(source + " is empty: expected BenchmarkRuns, e.g. kubectl get "
                     + "benchmarkruns -l serving.llmops.dev/experiment=NAME -o yaml");
@@ -142,9 +158,9 @@ public final class RunLoader {
             while (documents.hasNextValue()) {
                 JsonNode parsed = documents.nextValue();
                 if (parsed != null && "List".equals(parsed.path("kind").asText())) {
-                    parsed.path("items").forEach(item -> add(items, item, source));
+                    parsed.path("items").forEach(item -> add(items, item, source, max, tooMany));
                 } else if (parsed != null && !parsed.isNull() && !parsed.isMissingNode()) {
-                    add(items, parsed, source);
+                    add(items, parsed, source, max, tooMany);
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -159,10 +175,9 @@ public final class RunLoader {
         return runs;
     }
 
-    private static void add(List<JsonNode> items, JsonNode item, String source) {
-        if (items.size() == ServingExperimentSpec.MAX_VARIANTS) {
-            throw new IllegalArgumentException(source + " holds more than " + ServingExperimentSpec.MAX_VARIANTS
-                    + " objects, more runs than an experiment has variants: " + RUNS_HINT);
+    private static void add(List<JsonNode> items, JsonNode item, String source, int max, String tooMany) {
+        if (items.size() == max) {
+            throw new IllegalArgumentException(source + " holds more than " + max + " objects, " + tooMany);
         }
         items.add(item);
     }
