@@ -52,7 +52,9 @@ class HistoryReportTest {
                         "nightly-1 (2026-12-01 02:00), c64: 1195 tok/s",
                         "nightly-2 (2026-12-02 02:00), c64: 1195 tok/s",
                         "nightly-3 (2026-12-03 02:00), c64: 1076 tok/s, Regressed");
-        assertThat(throughput.select("polygon.regressed")).as("each stage of nightly-3").hasSize(6);
+        assertThat(throughput.select("polygon.regressed"))
+                .as("each stage of nightly-3")
+                .hasSize(6);
         assertThat(throughput.select("line.change title").eachText())
                 .containsExactly("image lmsysorg/sglang:v0.5.18-cu130 → lmsysorg/sglang:v0.5.19-cu130");
         assertThat(page.select("table tbody tr")).hasSize(3);

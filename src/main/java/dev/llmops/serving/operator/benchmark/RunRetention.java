@@ -1,5 +1,6 @@
 package dev.llmops.serving.operator.benchmark;
 
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.RetentionStatus;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RetentionGroup;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -37,8 +39,15 @@ final class RunRetention {
     /** Delete the run now (with the reason for its event), or keep it and decide again after a while, if ever. */
     record Decision(boolean delete, String reason, Optional<Duration> recheckAfter, RetentionStatus status) {}
 
-    /** The run's own retention, else the operator's default when that sets anything. */
+    /**
+     * The run's own retention, else the operator's default when that sets anything; none for a run of a
+     * ServingExperiment, which goes with its experiment (its owner) and which the experiment reads for its results.
+     */
     static Optional<RetentionSpec> policy(BenchmarkRun run, OperatorConfig.Benchmark.Retention defaults) {
+        Map<String, String> labels = run.getMetadata().getLabels();
+        if (labels != null && labels.containsKey(Labels.EXPERIMENT)) {
+            return Optional.empty();
+        }
         if (run.getSpec().retention != null) {
             return Optional.of(run.getSpec().retention);
         }

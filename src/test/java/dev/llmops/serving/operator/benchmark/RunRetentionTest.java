@@ -2,6 +2,7 @@ package dev.llmops.serving.operator.benchmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
@@ -15,6 +16,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +38,10 @@ class RunRetentionTest {
         run.getSpec().retention = retention(60, null, RetentionGroup.Target);
         assertThat(RunRetention.policy(run, defaults(Optional.of(3600), Optional.of(50))))
                 .contains(run.getSpec().retention);
+        run.getMetadata().setLabels(Map.of(Labels.EXPERIMENT, "kimi"));
+        assertThat(RunRetention.policy(run, defaults(Optional.of(3600), Optional.of(50))))
+                .as("a run of an experiment goes with the experiment")
+                .isEmpty();
     }
 
     @Test

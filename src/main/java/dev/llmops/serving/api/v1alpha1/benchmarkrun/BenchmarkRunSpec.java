@@ -55,6 +55,7 @@ public class BenchmarkRunSpec extends BenchmarkPlanSpec {
     public ReferenceSpec reference;
 
     @JsonPropertyDescription("When the finished run is deleted with its Job and samples; without it, the operator's "
-            + "default (the chart's benchmark.retention), which keeps runs unless set.")
+            + "default (the chart's benchmark.retention), which keeps runs unless set. A ServingExperiment's runs "
+            + "go with the experiment.")
     public RetentionSpec retention;
 }
