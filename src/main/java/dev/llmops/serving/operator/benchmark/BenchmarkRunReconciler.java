@@ -128,10 +128,11 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         RunStatusReport.Observation observation = observe(run, target, context);
         RunStatusReport.Report report = statusReport.build(run, observation);
         BenchmarkRunStatus status = report.status();
-        boolean finished = RunStatusReport.isFinished(status.phase);
-        Optional<RunRetention.Decision> retention = finished ? retention(run, status, context) : Optional.empty();
-        status.retention = retention.map(RunRetention.Decision::status).orElse(null);
         run.setStatus(status);
+        boolean finished = RunStatusReport.isFinished(status.phase);
+        List<BenchmarkRun> runs = finished ? namespaceRuns(run, context) : List.of();
+        Optional<RunRetention.Decision> retention = finished ? retention(run, runs, context) : Optional.empty();
+        status.retention = retention.map(RunRetention.Decision::status).orElse(null);
         if (!status.equals(before) && !StatusWrite.apply(run, context)) {
             return UpdateControl.<BenchmarkRun>noUpdate().rescheduleAfter(StatusWrite.STALE_COPY_RECHECK);
         }
@@ -145,7 +146,7 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             return UpdateControl.noUpdate();
         }
         if (finished && (before == null || !RunStatusReport.isFinished(before.phase))) {
-            expireOthersOfTheNamespace(run, context);
+            expireOthersOfTheNamespace(run, runs, context);
         }
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         report.recheckAfter()
@@ -154,40 +155,37 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         return control;
     }
 
-    /** What the finished run's retention decides now, with {@code status} as the run's; empty without a retention. */
+    /** What the finished run's retention decides now among the namespace's {@code runs}; empty without one. */
     private Optional<RunRetention.Decision> retention(
-            BenchmarkRun run, BenchmarkRunStatus status, Context<BenchmarkRun> context) {
-        BenchmarkRun finished = new BenchmarkRun();
-        finished.setMetadata(run.getMetadata());
-        finished.setSpec(run.getSpec());
-        finished.setStatus(status);
+            BenchmarkRun run, List<BenchmarkRun> runs, Context<BenchmarkRun> context) {
         return RunRetention.policy(run, config.benchmark().retention())
                 .map(policy -> RunRetention.decide(
-                        policy,
-                        finished,
-                        context.getPrimaryCache()
-                                .list(run.getMetadata().getNamespace())
-                                .toList(),
-                        RunEventSources.referrers(context.getPrimaryCache(), run),
-                        clock.instant()));
+                        policy, run, runs, RunEventSources.referrers(context.getPrimaryCache(), run), clock.instant()));
+    }
+
+    /** The namespace's runs from the cache, {@code current} as this reconcile computed it rather than as cached. */
+    private static List<BenchmarkRun> namespaceRuns(BenchmarkRun current, Context<BenchmarkRun> context) {
+        String uid = current.getMetadata().getUid();
+        return context.getPrimaryCache()
+                .list(current.getMetadata().getNamespace())
+                .map(cached -> cached.getMetadata().getUid().equals(uid) ? current : cached)
+                .toList();
     }
 
     /**
      * A run that just finished may be the newer run that puts older ones of its group beyond their keepLast: they are
      * decided again now rather than at their next reconcile, which may be far off.
      */
-    private void expireOthersOfTheNamespace(BenchmarkRun justFinished, Context<BenchmarkRun> context) {
-        var cache = context.getPrimaryCache();
-        for (BenchmarkRun other :
-                cache.list(justFinished.getMetadata().getNamespace()).toList()) {
-            if (other.getMetadata().getUid().equals(justFinished.getMetadata().getUid())
-                    || other.getStatus() == null
-                    || !RunStatusReport.isFinished(other.getStatus().phase)) {
-                continue;
+    private void expireOthersOfTheNamespace(
+            BenchmarkRun justFinished, List<BenchmarkRun> runs, Context<BenchmarkRun> context) {
+        for (BenchmarkRun other : runs) {
+            if (other != justFinished
+                    && other.getStatus() != null
+                    && RunStatusReport.isFinished(other.getStatus().phase)) {
+                retention(other, runs, context)
+                        .filter(RunRetention.Decision::delete)
+                        .ifPresent(decision -> expire(other, decision.reason(), context));
             }
-            retention(other, other.getStatus(), context)
-                    .filter(RunRetention.Decision::delete)
-                    .ifPresent(decision -> expire(other, decision.reason(), context));
         }
     }
 
