@@ -30,8 +30,8 @@ import java.util.stream.Stream;
  */
 public final class Podman {
 
-    /** What .ci/run installs and a developer needs for the container tests; named in the error when it is missing. */
-    public static final String INSTALL_HINT = "apt-get install podman runc (Debian), then hack/image/build.sh";
+    /** What the container tests need, named in the error when podman is missing (hack/image/build.sh installs it). */
+    private static final String INSTALL_HINT = "apt-get install podman runc (Debian), then hack/image/build.sh";
 
     /** How the end-to-end suite runs the operator and the benchmark runner: {@code container} (default) or process. */
     public static final String E2E_RUNTIME_PROPERTY = "e2e.runtime";
@@ -40,7 +40,7 @@ public final class Podman {
     private static final Path BUILT_IMAGE = ProjectPaths.resolve("target/llm-serving-operator-image.tar");
     private static final Pattern LOADED = Pattern.compile("Loaded image(?:\\(s\\))?: (\\S+)");
     /** The most output kept of a container that ran to its end. */
-    private static final int MAX_OUTPUT_CHARS = 256 * 1024;
+    private static final int MAX_OUTPUT_BYTES = 256 * 1024;
 
     private static Podman machine;
 
@@ -90,7 +90,7 @@ public final class Podman {
     }
 
     /** The machine's podman, if it has one. */
-    public static Optional<Podman> find() {
+    private static Optional<Podman> find() {
         return Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
                 .map(directory -> Path.of(directory, "podman"))
                 .filter(Files::isExecutable)
@@ -239,7 +239,7 @@ public final class Podman {
     private static String read(Path output) throws IOException {
         byte[] bytes;
         try (var in = Files.newInputStream(output)) {
-            bytes = in.readNBytes(MAX_OUTPUT_CHARS);
+            bytes = in.readNBytes(MAX_OUTPUT_BYTES);
         }
         return new String(bytes, StandardCharsets.UTF_8);
     }
