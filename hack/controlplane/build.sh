@@ -2,8 +2,9 @@
 # Builds etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kubectl from the Go module
 # proxy, caches them by version outside the repository, and lays them out where io.fabric8:kube-api-test
 # looks for them; then the LeaderWorkerSet controller from its release's source archive (lws/version), laid
-# out beside them with its CRDs and webhook manifests. A second run with the same inputs reuses the caches
-# and takes about a second.
+# out beside them with its CRDs and webhook manifests; and S3Proxy with its dependencies from Maven
+# Central (s3proxy/pom.xml), the object store of the archive's tests. A second run with the same inputs
+# reuses the caches and takes about a second.
 #
 # Environment:
 #   CONTROLPLANE_CACHE_DIR  binary cache root (default ${XDG_CACHE_HOME:-$HOME/.cache}/llm-serving-operator/k8s)
@@ -123,6 +124,7 @@ main() {
   log "  $("$kube_api_test_dir/kube-apiserver" --version)"
   log "  $("$kube_api_test_dir/etcd" --version | head -1)"
   leader_worker_set "$goos" "$goarch"
+  s3_proxy
   log "done in $(elapsed "$started")"
 }
 
@@ -163,6 +165,28 @@ leader_worker_set() {
   ln -sfn "$lws_cache" "$layout.new"
   mv -Tf "$layout.new" "$layout"
   log "laid out LeaderWorkerSet $version in $layout"
+}
+
+# S3Proxy and its dependencies, copied by Maven into a cache by version and laid out in
+# $KUBE_API_TEST_DIR/s3proxy/<version>/lib, from where the e2e suite runs it.
+s3_proxy() {
+  local version s3_cache layout step
+  version="$(sed -n 's:.*<s3proxy.version>\(.*\)</s3proxy.version>.*:\1:p' "$here/s3proxy/pom.xml")"
+  s3_cache="${CONTROLPLANE_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/llm-serving-operator/k8s}/s3proxy/$version"
+  layout="${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}/s3proxy/$version"
+  if [[ -f "$s3_cache/.stamp" ]]; then
+    log "reusing S3Proxy $version in $s3_cache"
+  else
+    step=$SECONDS
+    rm -rf "$s3_cache"
+    mvn -B -q -f "$here/s3proxy/pom.xml" dependency:copy-dependencies -DoutputDirectory="$s3_cache/lib"
+    touch "$s3_cache/.stamp"
+    log "fetched S3Proxy $version ($(find "$s3_cache/lib" -name '*.jar' | wc -l) jars) in $(elapsed "$step")"
+  fi
+  mkdir -p "$(dirname "$layout")"
+  ln -sfn "$s3_cache" "$layout.new"
+  mv -Tf "$layout.new" "$layout"
+  log "laid out S3Proxy $version in $layout"
 }
 
 main "$@"

@@ -93,8 +93,32 @@ class ArchitectureTest {
             .orShould()
             .dependOnClassesThat(resideInAPackage(PROJECT)
                     .and(not(resideInAnyPackage(
-                            "dev.llmops.serving.report..", "dev.llmops.serving.api..", "dev.llmops.serving.common.."))))
+                            "dev.llmops.serving.report..",
+                            "dev.llmops.serving.llmd..",
+                            "dev.llmops.serving.api..",
+                            "dev.llmops.serving.common.."))))
             .because("a report renders a saved BenchmarkRun anywhere, from its status alone");
+
+    @ArchTest
+    static final ArchRule llmdReportsKnowOnlyTheApi = noClasses()
+            .that()
+            .resideInAPackage("dev.llmops.serving.llmd..")
+            .should()
+            .dependOnClassesThat(resideInAPackage(PROJECT)
+                    .and(not(resideInAnyPackage(
+                            "dev.llmops.serving.llmd..", "dev.llmops.serving.api..", "dev.llmops.serving.common.."))))
+            .because("the operator and report write the same llm-d report of a run");
+
+    @ArchTest
+    static final ArchRule archiveTalksToNoClusterAndKnowsNothingOfTheProject = noClasses()
+            .that()
+            .resideInAPackage("dev.llmops.serving.archive..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(KUBERNETES_CLIENT_AND_QUARKUS)
+            .orShould()
+            .dependOnClassesThat(resideInAPackage(PROJECT).and(not(resideInAPackage("dev.llmops.serving.archive.."))))
+            .because("the operator and report history read and write the same records, in bytes, anywhere");
 
     @ArchTest
     static final ArchRule comparisonTalksToNoClusterAndKnowsOnlyTheApiAndTheStatistics = noClasses()

@@ -3,13 +3,13 @@ package dev.llmops.serving.cli;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import dev.llmops.serving.common.options.FileOptions;
+import dev.llmops.serving.llmd.LlmdReport;
 import dev.llmops.serving.report.CsvReport;
 import dev.llmops.serving.report.ExperimentCsvReport;
 import dev.llmops.serving.report.ExperimentHtmlReport;
 import dev.llmops.serving.report.ExperimentMarkdownReport;
 import dev.llmops.serving.report.ExperimentResults;
 import dev.llmops.serving.report.HtmlReport;
-import dev.llmops.serving.report.LlmdReport;
 import dev.llmops.serving.report.MarkdownReport;
 import dev.llmops.serving.report.RunLoader;
 import java.io.IOException;
@@ -204,7 +204,8 @@ public class ReportCommand implements Callable<Integer> {
             err.println("report: " + e.getMessage());
             return INVALID_INPUT;
         }
-        List<LlmdReport.VariantStages> variants = format == OutputFormat.llmd ? LlmdReport.render(results) : List.of();
+        List<ExperimentResults.VariantStages> variants =
+                format == OutputFormat.llmd ? results.llmdReports() : List.of();
         if (format == OutputFormat.llmd && variants.isEmpty()) {
             err.println("report: no variant of ServingExperiment "
                     + results.experiment().getMetadata().getName()
@@ -214,7 +215,7 @@ public class ReportCommand implements Callable<Integer> {
         }
         try {
             if (format == OutputFormat.llmd && output != null) {
-                for (LlmdReport.VariantStages variant : variants) {
+                for (ExperimentResults.VariantStages variant : variants) {
                     Path perVariant = suffixed(output, "_" + fileNamePart(variant.variant()));
                     for (int index = 0; index < variant.stages().size(); index++) {
                         LlmdReport.Stage stage = variant.stages().get(index);
@@ -269,9 +270,9 @@ public class ReportCommand implements Callable<Integer> {
     }
 
     /** Each variant's reports as one YAML stream, each document preceded by the variant and stage it describes. */
-    private static String variantLlmdStream(List<LlmdReport.VariantStages> variants) {
+    private static String variantLlmdStream(List<ExperimentResults.VariantStages> variants) {
         StringBuilder stream = new StringBuilder();
-        for (LlmdReport.VariantStages variant : variants) {
+        for (ExperimentResults.VariantStages variant : variants) {
             for (LlmdReport.Stage stage : variant.stages()) {
                 stream.append("--- # variant ")
                         .append(fileNamePart(variant.variant()))

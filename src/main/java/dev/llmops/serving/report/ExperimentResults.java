@@ -10,6 +10,8 @@ import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperimentSpec;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantPhase;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantResult;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantSpec;
+import dev.llmops.serving.llmd.LlmdReport;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,5 +176,23 @@ public record ExperimentResults(ServingExperiment experiment, Map<String, Benchm
             Matcher m = pattern.matcher(s);
             return m.matches() ? Double.parseDouble(m.group(1)) : 0;
         }));
+    }
+
+    /** A variant of the experiment with one llm-d report per stage its run finished. */
+    public record VariantStages(String variant, List<LlmdReport.Stage> stages) {}
+
+    /**
+     * One entry per variant whose run finished a stage, in the order the variants were tried; each report is the
+     * variant's run's, so it names the run (the experiment and the variant) in its description.
+     */
+    public List<VariantStages> llmdReports() {
+        List<VariantStages> reports = new ArrayList<>();
+        for (var variant : variants()) {
+            run(variant.name)
+                    .map(LlmdReport::render)
+                    .filter(stages -> !stages.isEmpty())
+                    .ifPresent(stages -> reports.add(new VariantStages(variant.name, stages)));
+        }
+        return reports;
     }
 }

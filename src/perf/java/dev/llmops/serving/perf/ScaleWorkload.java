@@ -13,6 +13,7 @@ import dev.llmops.serving.operator.modelserver.ServerServiceDependent;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.smallrye.config.WithDefault;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -46,6 +47,41 @@ final class ScaleWorkload {
         @Override
         public Runner runner() {
             return () -> defaultOf(Runner.class, "image");
+        }
+
+        @Override
+        public Results results() {
+            return () -> new Results.S3() {
+                @Override
+                public Optional<URI> endpoint() {
+                    return Optional.empty();
+                }
+
+                @Override
+                public Optional<String> bucket() {
+                    return Optional.empty();
+                }
+
+                @Override
+                public String prefix() {
+                    return defaultOf(Results.S3.class, "prefix");
+                }
+
+                @Override
+                public String region() {
+                    return defaultOf(Results.S3.class, "region");
+                }
+
+                @Override
+                public boolean pathStyle() {
+                    return false;
+                }
+
+                @Override
+                public Duration timeout() {
+                    return Duration.ofSeconds(30);
+                }
+            };
         }
 
         @Override

@@ -4,6 +4,7 @@ import static dev.llmops.serving.helm.RenderedChart.FULLNAME;
 import static dev.llmops.serving.helm.RenderedChart.NAMESPACE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
@@ -144,6 +145,42 @@ class HelmChartTest {
                 .hasMessageContaining("keepLast");
         assertThatThrownBy(() -> RenderedChart.render(Map.of("benchmark.retention.groupBy", "Model")))
                 .hasMessageContaining("groupBy");
+    }
+
+    @Test
+    void theArchiveReachesTheOperatorWithItsCredentialsFromTheSecret() {
+        Container operator = RenderedChart.render(Map.of(
+                        "results.s3.enabled", true,
+                        "results.s3.endpoint", "http://minio.storage:9000",
+                        "results.s3.bucket", "benchmarks",
+                        "results.s3.pathStyle", true,
+                        "results.s3.credentialsSecret", "minio-benchmarks"))
+                .operatorContainer();
+
+        assertThat(env(operator))
+                .containsEntry("LLMOPS_RESULTS_S3_ENDPOINT", "http://minio.storage:9000")
+                .containsEntry("LLMOPS_RESULTS_S3_BUCKET", "benchmarks")
+                .containsEntry("LLMOPS_RESULTS_S3_PREFIX", "benchmarkruns")
+                .containsEntry("LLMOPS_RESULTS_S3_REGION", "us-east-1")
+                .containsEntry("LLMOPS_RESULTS_S3_PATH_STYLE", "true");
+        assertThat(operator.getEnv())
+                .filteredOn(variable -> variable.getName().startsWith("AWS_"))
+                .extracting(
+                        EnvVar::getName,
+                        variable -> variable.getValueFrom().getSecretKeyRef().getName(),
+                        variable -> variable.getValueFrom().getSecretKeyRef().getKey())
+                .containsExactly(
+                        tuple("AWS_ACCESS_KEY_ID", "minio-benchmarks", "AWS_ACCESS_KEY_ID"),
+                        tuple("AWS_SECRET_ACCESS_KEY", "minio-benchmarks", "AWS_SECRET_ACCESS_KEY"));
+        assertThat(env(RenderedChart.render(Map.of("results.s3.bucket", "benchmarks"))
+                        .operatorContainer()))
+                .as("not enabled: no archive")
+                .doesNotContainKeys("LLMOPS_RESULTS_S3_BUCKET", "AWS_ACCESS_KEY_ID");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("results.s3.enabled", true)))
+                .as("enabled without a bucket")
+                .hasMessageContaining("bucket");
+        assertThatThrownBy(() -> RenderedChart.render(Map.of("results.s3.endpoint", "minio:9000")))
+                .hasMessageContaining("endpoint");
     }
 
     @Test

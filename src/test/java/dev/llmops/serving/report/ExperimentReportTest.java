@@ -7,6 +7,7 @@ import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.ServingExperiment;
 import dev.llmops.serving.api.v1alpha1.servingexperiment.VariantResult;
+import dev.llmops.serving.llmd.LlmdReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -208,12 +209,12 @@ class ExperimentReportTest {
 
     @Test
     void llmdHasOneReportPerVariantAndStage() throws IOException {
-        List<LlmdReport.VariantStages> variants = LlmdReport.render(withRuns());
+        List<ExperimentResults.VariantStages> variants = withRuns().llmdReports();
 
         assertThat(variants)
-                .extracting(LlmdReport.VariantStages::variant)
+                .extracting(ExperimentResults.VariantStages::variant)
                 .containsExactly("autoregressive", "eagle3", "dflash-b8");
-        for (LlmdReport.VariantStages variant : variants) {
+        for (ExperimentResults.VariantStages variant : variants) {
             assertThat(variant.stages()).extracting(LlmdReport.Stage::name).containsExactly("single", "c8", "c32");
             assertThat(variant.stages().get(0).report().get("run").toString())
                     .contains("description=llm/kimi-" + variant.variant());
@@ -249,7 +250,7 @@ class ExperimentReportTest {
                         "dflash-b8/c8/2.048",
                         "dflash-b8/c32/1.911",
                         "flashinfer-cu128//");
-        assertThat(LlmdReport.render(results)).isEmpty();
+        assertThat(results.llmdReports()).isEmpty();
     }
 
     @Test

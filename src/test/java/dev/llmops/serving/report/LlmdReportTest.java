@@ -16,6 +16,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.cli.Cli;
 import dev.llmops.serving.cli.ReportCommand;
+import dev.llmops.serving.llmd.LlmdReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -75,5 +75,20 @@ public final class ConditionReasons {
     /** BenchmarkRun event: the finished run is deleted under its spec.retention. */
     public static final String EXPIRED = "Expired";
 
+    /** Archived: the record is written. */
+    public static final String ARCHIVED = "Archived";
+
+    /** Archived: the store did not answer; retried. */
+    public static final String ARCHIVE_UNREACHABLE = "ArchiveUnreachable";
+
+    /** Archived: no credentials, or the store refused them; retried. */
+    public static final String ARCHIVE_ACCESS_DENIED = "ArchiveAccessDenied";
+
+    /** Archived: the bucket does not exist; retried. */
+    public static final String ARCHIVE_BUCKET_MISSING = "ArchiveBucketMissing";
+
+    /** Archived: the store answered with another error; retried. */
+    public static final String ARCHIVE_FAILED = "ArchiveFailed";
+
     private ConditionReasons() {}
 }

@@ -18,6 +18,8 @@ public final class ConditionTypes {
     public static final String BASELINE_COMPARED = "BaselineCompared";
     /** BenchmarkRun: its greedy outputs diverge from the baseline's or the reference's beyond spec.quality. */
     public static final String QUALITY_SUSPECT = "QualitySuspect";
+    /** BenchmarkRun: its record is in the operator's object-store archive. */
+    public static final String ARCHIVED = "Archived";
     /** BenchmarkRun: a stage is slower than spec.reference's beyond the noise band. */
     public static final String REGRESSED = "Regressed";
     /** BenchmarkRun: no stage is slower than spec.reference's and one is faster beyond the noise band. */

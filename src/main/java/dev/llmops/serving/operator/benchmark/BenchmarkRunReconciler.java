@@ -5,11 +5,16 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunStatus;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
+import dev.llmops.serving.archive.ArchiveLocation;
+import dev.llmops.serving.archive.RunArchive;
 import dev.llmops.serving.comparison.SamplesRead;
+import dev.llmops.serving.operator.benchmark.archive.ArchivedRuns;
+import dev.llmops.serving.operator.benchmark.archive.RunArchiver;
 import dev.llmops.serving.operator.benchmark.comparison.SampleStore;
 import dev.llmops.serving.operator.config.OperatorConfig;
 import dev.llmops.serving.operator.config.ProgressPoll;
 import dev.llmops.serving.operator.toolkit.ConditionMetrics;
+import dev.llmops.serving.operator.toolkit.Conditions;
 import dev.llmops.serving.operator.toolkit.EventRecorder;
 import dev.llmops.serving.operator.toolkit.ReconcileErrors;
 import dev.llmops.serving.operator.toolkit.StatusWrite;
@@ -31,6 +36,7 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.quarkiverse.operatorsdk.annotations.RBACRule;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +46,9 @@ import java.util.Set;
 /**
  * Drives a BenchmarkRun: waits for its ModelServer to be inference-ready, runs the benchmark Job, and copies the
  * runner's summary into the status with provenance, the SLO verdict and the comparisons with the baseline and reference
- * runs, keeping the runner's per-request samples in a ConfigMap for them; deletes it when its retention says so. The
- * rules below are the API calls it makes beyond those its workflow and informers imply.
+ * runs, keeping the runner's per-request samples in a ConfigMap for them; archives the finished run when the operator
+ * has an archive, and deletes it when its retention says so. The rules below are the API calls it makes beyond those
+ * its workflow and informers imply.
  */
 @ControllerConfiguration(name = BenchmarkRunReconciler.NAME)
 @RBACRule(
@@ -83,6 +90,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     public static final String NAME = "benchmarkrun";
 
+    /** How soon after the reconcile that finished a run its record is written, its results written first. */
+    static final Duration ARCHIVE_AFTER_FINISH = Duration.ofSeconds(1);
+
     private final OperatorConfig config;
     private final BenchmarkMetrics metrics;
     private final JobObserver jobs;
@@ -93,6 +103,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
     private final ServingPodMetrics servingPods;
     private final ApiKeyHosts apiKeyHosts;
     private final ConditionMetrics conditionMetrics;
+    private final Optional<RunArchiver> archiver;
+    private final Optional<ArchivedRuns> archivedRuns;
     private final Clock clock = Clock.systemUTC();
 
     @Inject
@@ -112,6 +124,13 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         this.samples = new SampleStore(client);
         this.servingPods = new ServingPodMetrics(client);
         this.apiKeyHosts = new ApiKeyHosts(config.benchmark().apiKeyHosts().orElse(List.of()));
+        OperatorConfig.Results.S3 s3 = config.results().s3();
+        Optional<RunArchive> archive = s3.bucket()
+                .map(bucket -> new RunArchive(
+                        new ArchiveLocation(s3.endpoint(), bucket, s3.prefix(), s3.region(), s3.pathStyle()),
+                        s3.timeout()));
+        this.archiver = archive.map(store -> new RunArchiver(store, samples, Conditions.systemUtc(), clock));
+        this.archivedRuns = archive.map(ArchivedRuns::new);
     }
 
     /** What wakes a run: its target, the runs it compares with, its pods ({@link RunEventSources}). */
@@ -130,6 +149,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         BenchmarkRunStatus status = report.status();
         run.setStatus(status);
         boolean finished = RunStatusReport.isFinished(status.phase);
+        boolean finishedBefore = before != null && RunStatusReport.isFinished(before.phase);
+        Optional<Duration> archiveAgain = finished ? archive(run, finishedBefore) : Optional.empty();
         List<BenchmarkRun> runs = finished ? namespaceRuns(run, context) : List.of();
         Optional<RunRetention.Decision> retention = finished ? retention(run, runs, context) : Optional.empty();
         status.retention = retention.map(RunRetention.Decision::status).orElse(null);
@@ -145,22 +166,40 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             expire(run, retention.get().reason(), context);
             return UpdateControl.noUpdate();
         }
-        if (finished && (before == null || !RunStatusReport.isFinished(before.phase))) {
+        if (finished && !finishedBefore) {
             expireOthersOfTheNamespace(run, runs, context);
         }
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
         report.recheckAfter()
+                .or(() -> archiveAgain)
                 .or(() -> retention.flatMap(RunRetention.Decision::recheckAfter))
                 .ifPresent(control::rescheduleAfter);
         return control;
     }
 
-    /** What the finished run's retention decides now among the namespace's {@code runs}; empty without one. */
+    /**
+     * Writes the finished run's record into the archive, if there is one and it is not written yet, and returns when
+     * to try again; in the reconcile that finished the run, only asks to be called again, so its results are written
+     * first.
+     */
+    private Optional<Duration> archive(BenchmarkRun run, boolean finishedBefore) {
+        if (archiver.isEmpty() || !RunArchiver.pending(run.getStatus())) {
+            return Optional.empty();
+        }
+        return finishedBefore ? archiver.get().archive(run) : Optional.of(ARCHIVE_AFTER_FINISH);
+    }
+
+    /**
+     * What the finished run's retention decides now among the namespace's {@code runs}; empty without one. A run the
+     * archive is yet to keep is not deleted.
+     */
     private Optional<RunRetention.Decision> retention(
             BenchmarkRun run, List<BenchmarkRun> runs, Context<BenchmarkRun> context) {
+        boolean awaitingArchive = archiver.isPresent() && RunArchiver.pending(run.getStatus());
         return RunRetention.policy(run, config.benchmark().retention())
                 .map(policy -> RunRetention.decide(
-                        policy, run, runs, RunEventSources.referrers(context.getPrimaryCache(), run), clock.instant()));
+                        policy, run, runs, RunEventSources.referrers(context.getPrimaryCache(), run), clock.instant()))
+                .map(decision -> awaitingArchive ? decision.untilArchived() : decision);
     }
 
     /** The namespace's runs from the cache, {@code current} as this reconcile computed it rather than as cached. */
@@ -231,19 +270,44 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
                             j.getMetadata().getName(), jobs.observe(j, pods), JobObserver.lostRunners(j, pods)));
         }
         String namespace = run.getMetadata().getNamespace();
+        BenchmarkRunStatus before = run.getStatus();
         Map<String, SamplesRead> read = new HashMap<>();
         return new RunStatusReport.Observation(
                 target,
                 job,
                 () -> provenance.collect(target, context.getSecondaryResource(Job.class)),
-                named(context, namespace, run.getSpec().baseline),
-                named(context, namespace, run.getSpec().reference == null ? null : run.getSpec().reference.name),
-                status -> read.computeIfAbsent(
-                        status.samples, name -> samples.read(namespace, name, status.samplesSha256)),
+                compared(context, namespace, run.getSpec().baseline, before != null && before.comparison != null),
+                compared(
+                        context,
+                        namespace,
+                        run.getSpec().reference == null ? null : run.getSpec().reference.name,
+                        before != null && before.referenceComparison != null),
+                status -> read.computeIfAbsent(status.samples, name -> samplesOf(namespace, status)),
                 set -> samples.store(run, set));
     }
 
-    private static Optional<BenchmarkRun> named(Context<BenchmarkRun> context, String namespace, String name) {
-        return name == null ? Optional.empty() : context.getPrimaryCache().get(new ResourceID(name, namespace));
+    /**
+     * The run named as baseline or reference: from the cache, else, while the comparison is yet to be made, the last
+     * one archived under that name.
+     */
+    private Optional<BenchmarkRun> compared(
+            Context<BenchmarkRun> context, String namespace, String name, boolean alreadyCompared) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        Optional<BenchmarkRun> inCluster = context.getPrimaryCache().get(new ResourceID(name, namespace));
+        if (inCluster.isPresent() || alreadyCompared) {
+            return inCluster;
+        }
+        return archivedRuns.flatMap(archived -> archived.find(namespace, name));
+    }
+
+    /** A run's samples from its ConfigMap, else from its archived record. */
+    private SamplesRead samplesOf(String namespace, BenchmarkRunStatus status) {
+        SamplesRead inCluster = samples.read(namespace, status.samples, status.samplesSha256);
+        if (inCluster.present() || inCluster.rejected() || archivedRuns.isEmpty()) {
+            return inCluster;
+        }
+        return archivedRuns.get().samples(status, inCluster);
     }
 }

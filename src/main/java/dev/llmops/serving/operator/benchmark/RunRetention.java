@@ -37,7 +37,17 @@ final class RunRetention {
     private RunRetention() {}
 
     /** Delete the run now (with the reason for its event), or keep it and decide again after a while, if ever. */
-    record Decision(boolean delete, String reason, Optional<Duration> recheckAfter, RetentionStatus status) {}
+    record Decision(boolean delete, String reason, Optional<Duration> recheckAfter, RetentionStatus status) {
+
+        /** The same, except that a run to delete is kept until the archive has its record. */
+        Decision untilArchived() {
+            if (!delete) {
+                return this;
+            }
+            status.message = reason + " Kept until it is archived (its Archived condition says why it is not yet).";
+            return new Decision(false, null, Optional.empty(), status);
+        }
+    }
 
     /**
      * The run's own retention, else the operator's default when that sets anything; none for a run of a

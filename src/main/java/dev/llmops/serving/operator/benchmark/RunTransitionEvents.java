@@ -10,7 +10,6 @@ import dev.llmops.serving.operator.toolkit.Conditions;
 import dev.llmops.serving.operator.toolkit.EventRecorder;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.EnumSet;
-import java.util.Optional;
 import java.util.Set;
 
 /** The Kubernetes Events a BenchmarkRun's change of status deserves, recorded once its status is written. */
@@ -21,6 +20,11 @@ final class RunTransitionEvents {
 
     private static final Set<String> BASELINE_UNAVAILABLE =
             Set.of(ConditionReasons.BASELINE_NOT_FOUND, ConditionReasons.BASELINE_FAILED);
+    private static final Set<String> ARCHIVE_FAILURES = Set.of(
+            ConditionReasons.ARCHIVE_UNREACHABLE,
+            ConditionReasons.ARCHIVE_ACCESS_DENIED,
+            ConditionReasons.ARCHIVE_BUCKET_MISSING,
+            ConditionReasons.ARCHIVE_FAILED);
     /** Phases a run only passes through on its way to a result: the status says all there is, no Event. */
     private static final Set<BenchmarkRunPhase> MOMENTARY =
             EnumSet.of(BenchmarkRunPhase.Pending, BenchmarkRunPhase.WaitingForServer);
@@ -58,18 +62,25 @@ final class RunTransitionEvents {
                             ready.getReason(),
                             ready.getMessage()));
         }
-        Optional<Condition> compared = Conditions.find(after.conditions, ConditionTypes.BASELINE_COMPARED)
-                .filter(c -> BASELINE_UNAVAILABLE.contains(c.getReason()));
-        String reasonBefore = before == null
-                ? null
-                : Conditions.find(before.conditions, ConditionTypes.BASELINE_COMPARED)
-                        .map(Condition::getReason)
-                        .orElse(null);
-        compared.filter(c -> !c.getReason().equals(reasonBefore))
-                .ifPresent(c -> events.record(run, EventRecorder.WARNING, c.getReason(), c.getMessage()));
+        recordOnReason(run, before, after, ConditionTypes.BASELINE_COMPARED, BASELINE_UNAVAILABLE);
+        recordOnReason(run, before, after, ConditionTypes.ARCHIVED, ARCHIVE_FAILURES);
         recordWhenTrue(run, before, after, ConditionTypes.QUALITY_SUSPECT, EventRecorder.WARNING);
         recordWhenTrue(run, before, after, ConditionTypes.REGRESSED, EventRecorder.WARNING);
         recordWhenTrue(run, before, after, ConditionTypes.IMPROVED, EventRecorder.NORMAL);
+        recordWhenTrue(run, before, after, ConditionTypes.ARCHIVED, EventRecorder.NORMAL);
+    }
+
+    /** A warning named after the reason when the condition turns to one of {@code reasons}. */
+    private void recordOnReason(
+            BenchmarkRun run, BenchmarkRunStatus before, BenchmarkRunStatus after, String type, Set<String> reasons) {
+        String reasonBefore = before == null
+                ? null
+                : Conditions.find(before.conditions, type)
+                        .map(Condition::getReason)
+                        .orElse(null);
+        Conditions.find(after.conditions, type)
+                .filter(c -> reasons.contains(c.getReason()) && !c.getReason().equals(reasonBefore))
+                .ifPresent(c -> events.record(run, EventRecorder.WARNING, c.getReason(), c.getMessage()));
     }
 
     /** An event named after the condition when it turns True. */

@@ -3,6 +3,7 @@ package dev.llmops.serving.operator.config;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RetentionGroup;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,8 @@ public interface OperatorConfig {
     Benchmark benchmark();
 
     NetworkPolicies networkPolicy();
+
+    Results results();
 
     /**
      * How long after its retries are used up a Stalled ModelServer or BenchmarkRun is reconciled again, for causes
@@ -77,6 +80,38 @@ public interface OperatorConfig {
 
             @WithDefault("Target")
             RetentionGroup groupBy();
+        }
+    }
+
+    /** Where finished runs are kept beyond the cluster (the chart's results). */
+    interface Results {
+        S3 s3();
+
+        /**
+         * The object-store archive, on when a bucket is set (the chart's results.s3.enabled): an S3-compatible bucket
+         * every finished run's record is written to, under
+         * {@code <prefix>/<namespace>/<run>/<uid>/}; the credentials are the AWS SDK's defaults (the chart sets
+         * AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY from a Secret, or a web identity is used).
+         */
+        interface S3 {
+            /** The store's URL; none for AWS S3 itself. */
+            Optional<URI> endpoint();
+
+            Optional<String> bucket();
+
+            @WithDefault("benchmarkruns")
+            String prefix();
+
+            @WithDefault("us-east-1")
+            String region();
+
+            /** Whether the bucket goes in the path rather than the host name, as MinIO, Ceph and SeaweedFS need. */
+            @WithDefault("false")
+            boolean pathStyle();
+
+            /** How long one write or read may take, the client's own retries included. */
+            @WithDefault("30s")
+            Duration timeout();
         }
     }
 }

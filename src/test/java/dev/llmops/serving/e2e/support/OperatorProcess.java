@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
@@ -192,7 +193,7 @@ public final class OperatorProcess implements AutoCloseable {
             try {
                 Files.createDirectories(workDirectory.resolve("tmp"));
                 Path kubeconfig = writeKubeconfig(client, namespace, serviceAccount, workDirectory);
-                Map<String, String> environment = chartEnvironment(container, namespace);
+                Map<String, String> environment = chartEnvironment(client, container, namespace);
                 if (podName != null) {
                     environment.put("HOSTNAME", podName);
                 }
@@ -542,10 +543,12 @@ public final class OperatorProcess implements AutoCloseable {
     }
 
     /**
-     * The container's environment from the chart (the downward API's namespace resolved), and nothing of the test
-     * JVM's environment: no in-cluster settings or credentials of the machine leak in.
+     * The container's environment from the chart (the downward API's namespace and the Secrets' keys resolved, as the
+     * kubelet resolves them), and nothing of the test JVM's environment: no in-cluster settings or credentials of the
+     * machine leak in.
      */
-    private static Map<String, String> chartEnvironment(Container container, String namespace) {
+    private static Map<String, String> chartEnvironment(
+            KubernetesClient client, Container container, String namespace) {
         Map<String, String> environment = new LinkedHashMap<>();
         // A token file of the machine, if it runs in a pod, must not replace the chart's ServiceAccount.
         environment.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
@@ -556,12 +559,30 @@ public final class OperatorProcess implements AutoCloseable {
                     && "metadata.namespace"
                             .equals(variable.getValueFrom().getFieldRef().getFieldPath())) {
                 environment.put(variable.getName(), namespace);
+            } else if (variable.getValueFrom().getSecretKeyRef() != null) {
+                environment.put(variable.getName(), secretValue(client, namespace, variable));
             } else {
                 throw new AssertionError("environment variable " + variable.getName() + " of the chart has a source"
                         + " the suite does not resolve: " + variable.getValueFrom());
             }
         }
         return environment;
+    }
+
+    private static String secretValue(KubernetesClient client, String namespace, EnvVar variable) {
+        var reference = variable.getValueFrom().getSecretKeyRef();
+        Secret secret = client.secrets()
+                .inNamespace(namespace)
+                .withName(reference.getName())
+                .get();
+        String encoded = secret == null || secret.getData() == null
+                ? null
+                : secret.getData().get(reference.getKey());
+        if (encoded == null) {
+            throw new AssertionError("environment variable " + variable.getName() + " of the chart names key "
+                    + reference.getKey() + " of Secret " + reference.getName() + ", which does not exist");
+        }
+        return new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
     }
 
     /** podman running the built image as the chart's pod, with the environment given and the kubeconfig mounted. */

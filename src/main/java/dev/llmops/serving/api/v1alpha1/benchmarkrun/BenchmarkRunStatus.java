@@ -83,4 +83,8 @@ public class BenchmarkRunStatus {
 
     @JsonPropertyDescription("Of a finished run with a retention: when it will be deleted, or which runs keep it.")
     public RetentionStatus retention;
+
+    @JsonPropertyDescription("Of a finished run, with the operator's archive enabled: where its record is in object "
+            + "storage, which keeps its samples for comparisons after the run is deleted.")
+    public ArchiveStatus archive;
 }

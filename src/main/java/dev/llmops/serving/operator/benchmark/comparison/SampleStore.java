@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Keeps a run's per-request samples in a ConfigMap it owns, and reads another run's back for a comparison. Not a
@@ -96,31 +97,70 @@ public class SampleStore {
      * good. {@code sha256} null (a run finished before digests were recorded) reads the ConfigMap unchecked.
      */
     public SamplesRead read(String namespace, String name, String sha256) {
+        Stored stored = stored(namespace, name);
+        if (stored.problem() != null) {
+            return stored.problem();
+        }
+        try {
+            return verified(Base64.getDecoder().decode(stored.base64()), sha256, "ConfigMap " + name);
+        } catch (IllegalArgumentException e) {
+            return SamplesRead.rejected("ConfigMap " + name + " holds unreadable samples: "
+                    + SummaryParser.abbreviate(e.getMessage(), 200));
+        }
+    }
+
+    /** The gzip bytes of the samples a run's status names, as the operator wrote them; empty when they are not. */
+    public Optional<byte[]> gzip(String namespace, String name, String sha256) {
+        Stored stored = stored(namespace, name);
+        if (stored.problem() != null) {
+            return Optional.empty();
+        }
+        try {
+            byte[] gzip = Base64.getDecoder().decode(stored.base64());
+            return sha256 == null || sha256.equals(sha256(gzip)) ? Optional.of(gzip) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Samples from {@code source} (a ConfigMap, an archived record), read when their SHA-256 is the one the operator
+     * recorded ({@code sha256} null reads them unchecked).
+     */
+    public static SamplesRead verified(byte[] gzip, String sha256, String source) {
+        if (sha256 != null && !sha256.equals(sha256(gzip))) {
+            return SamplesRead.rejected(source + " does not hold the samples the operator wrote"
+                    + " (their SHA-256 differs from the run's status.samplesSha256)");
+        }
+        try {
+            return SamplesRead.of(SampleDecoding.decode(() -> SampleSet.fromGzip(gzip)));
+        } catch (IllegalArgumentException e) {
+            return SamplesRead.rejected(
+                    source + " holds unreadable samples: " + SummaryParser.abbreviate(e.getMessage(), 200));
+        }
+    }
+
+    /** A samples ConfigMap's encoded content, or why it has none that may be read. */
+    private record Stored(String base64, SamplesRead problem) {}
+
+    private Stored stored(String namespace, String name) {
         ConfigMap configMap = configMap(namespace, name);
         if (configMap == null) {
-            return SamplesRead.missing("ConfigMap " + name + " does not exist");
+            return new Stored(null, SamplesRead.missing("ConfigMap " + name + " does not exist"));
         }
         String encoded = configMap.getBinaryData() == null
                 ? null
                 : configMap.getBinaryData().get(KEY);
         if (encoded == null) {
-            return SamplesRead.missing("ConfigMap " + name + " has no binaryData key " + KEY);
+            return new Stored(null, SamplesRead.missing("ConfigMap " + name + " has no binaryData key " + KEY));
         }
         if (encoded.length() > SampleSet.MAX_ENCODED_CHARS) {
-            return SamplesRead.rejected(
-                    "ConfigMap " + name + " holds more than " + SampleSet.MAX_ENCODED_CHARS + " characters of samples");
+            return new Stored(
+                    null,
+                    SamplesRead.rejected("ConfigMap " + name + " holds more than " + SampleSet.MAX_ENCODED_CHARS
+                            + " characters of samples"));
         }
-        try {
-            byte[] gzip = Base64.getDecoder().decode(encoded);
-            if (sha256 != null && !sha256.equals(sha256(gzip))) {
-                return SamplesRead.rejected("ConfigMap " + name + " does not hold the samples the operator wrote"
-                        + " (their SHA-256 differs from the run's status.samplesSha256)");
-            }
-            return SamplesRead.of(SampleDecoding.decode(() -> SampleSet.fromGzip(gzip)));
-        } catch (IllegalArgumentException e) {
-            return SamplesRead.rejected("ConfigMap " + name + " holds unreadable samples: "
-                    + SummaryParser.abbreviate(e.getMessage(), 200));
-        }
+        return new Stored(encoded, null);
     }
 
     static String sha256(byte[] bytes) {

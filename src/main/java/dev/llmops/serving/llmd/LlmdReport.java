@@ -1,4 +1,4 @@
-package dev.llmops.serving.report;
+package dev.llmops.serving.llmd;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -59,24 +59,6 @@ public final class LlmdReport {
             reports.add(new Stage(stage.name, report(run, stage, index)));
         }
         return reports;
-    }
-
-    /** A variant of an experiment with one report per stage its run finished. */
-    public record VariantStages(String variant, List<Stage> stages) {}
-
-    /**
-     * One entry per variant of the experiment whose run finished a stage, in the order the variants were tried; each
-     * report is the variant's run's, so it names the run (the experiment and the variant) in its description.
-     */
-    public static List<VariantStages> render(ExperimentResults results) {
-        List<VariantStages> variants = new ArrayList<>();
-        for (var variant : results.variants()) {
-            results.run(variant.name)
-                    .map(LlmdReport::render)
-                    .filter(stages -> !stages.isEmpty())
-                    .ifPresent(stages -> variants.add(new VariantStages(variant.name, stages)));
-        }
-        return variants;
     }
 
     /** A report as YAML, the form llm-d-benchmark writes and reads. */
