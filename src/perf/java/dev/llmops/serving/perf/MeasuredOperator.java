@@ -65,6 +65,12 @@ final class MeasuredOperator implements AutoCloseable {
 
     /** Starts the operator against the kubeconfig's cluster; extra JVM flags go after the image's own. */
     static MeasuredOperator start(Path kubeconfig, Path log, List<String> extraJvmFlags) {
+        return start(kubeconfig, log, extraJvmFlags, Map.of());
+    }
+
+    /** As {@link #start(Path, Path, List)}, with more environment variables (Helm values the chart would set). */
+    static MeasuredOperator start(
+            Path kubeconfig, Path log, List<String> extraJvmFlags, Map<String, String> extraEnvironment) {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR + " is missing: run mvn -B -o package -DskipTests first");
         }
@@ -84,6 +90,7 @@ final class MeasuredOperator implements AutoCloseable {
         env.put("LLMOPS_LEADER_ELECTION_LEASE_NAME", LEASE_NAME);
         env.put("LLMOPS_LEADER_ELECTION_LEASE_NAMESPACE", LEASE_NAMESPACE);
         env.put("QUARKUS_LOG_LEVEL", "INFO");
+        env.putAll(extraEnvironment);
         try {
             return new MeasuredOperator(builder, port);
         } catch (IOException e) {

@@ -166,7 +166,8 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
             expire(run, retention.get().reason(), context);
             return UpdateControl.noUpdate();
         }
-        if (finished && !finishedBefore) {
+        boolean firstRetentionDecision = retention.isPresent() && (before == null || before.retention == null);
+        if (finished && (!finishedBefore || firstRetentionDecision)) {
             expireOthersOfTheNamespace(run, runs, context);
         }
         UpdateControl<BenchmarkRun> control = UpdateControl.noUpdate();
@@ -213,7 +214,9 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     /**
      * A run that just finished may be the newer run that puts older ones of its group beyond their keepLast: they are
-     * decided again now rather than at their next reconcile, which may be far off.
+     * decided again now rather than at their next reconcile, which may be far off. So is a run whose retention is
+     * decided for the first time, which finished without the operator seeing it finish (its status restored from a
+     * backup, or written by another tool).
      */
     private void expireOthersOfTheNamespace(
             BenchmarkRun justFinished, List<BenchmarkRun> runs, Context<BenchmarkRun> context) {

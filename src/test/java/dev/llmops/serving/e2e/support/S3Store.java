@@ -11,7 +11,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -44,8 +46,9 @@ public final class S3Store implements AutoCloseable {
         this.port = port;
     }
 
-    /** Started with its buckets under {@code directory}, answering for {@link #SECRET_KEY}. */
+    /** Started empty, with its buckets under {@code directory}, answering for {@link #SECRET_KEY}. */
     public static S3Store start(Path directory) {
+        deleteBuckets(directory.resolve("buckets"));
         S3Store store = new S3Store(directory, freePort());
         store.launch(SECRET_KEY);
         return store;
@@ -168,6 +171,20 @@ public final class S3Store implements AutoCloseable {
                     + ControlPlaneBinaries.BUILD_SCRIPT + " first");
         }
         return lib;
+    }
+
+    /** The buckets an earlier start left. */
+    private static void deleteBuckets(Path buckets) {
+        if (!Files.exists(buckets)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(buckets)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot empty " + buckets, e);
+        }
     }
 
     private static int freePort() {

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ReferenceSpec;
+import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RetentionGroup;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RetentionSpec;
 import dev.llmops.serving.benchmark.BenchmarkTestProfile;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,6 +18,7 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,6 +96,37 @@ class RunRetentionReconcileTest {
                 .isNotNull();
     }
 
+    /** A run whose status says it finished before the operator saw it (restored from a backup) still counts. */
+    @Test
+    void aRunFinishedWithoutTheOperatorSeeingItPutsOlderRunsBeyondKeepLast() {
+        // Grouped by a reference that does not exist, on different targets: only the restored run is woken below.
+        fixtures.createRun(NS, "before-restore", spec -> {
+            finishingAtOnce("absent-d", keepLastOfReference()).accept(spec);
+            spec.reference = release();
+        });
+        fixtures.awaitRun(NS, "before-restore", r -> r.getStatus().retention != null);
+        fixtures.createRun(NS, "restored", spec -> {
+            spec.target.modelServer = "gemma";
+            spec.waitTimeoutSeconds = 3600;
+            spec.retention = keepLastOfReference();
+            spec.reference = release();
+        });
+        fixtures.awaitRun(NS, "restored", r -> r.getStatus().phase == BenchmarkRunPhase.WaitingForServer);
+        client.resources(BenchmarkRun.class)
+                .inNamespace(NS)
+                .withName("restored")
+                .editStatus(run -> {
+                    run.getStatus().phase = BenchmarkRunPhase.Succeeded;
+                    run.getStatus().completionTime =
+                            Instant.now().plusSeconds(60).toString();
+                    return run;
+                });
+        // A status write alone does not reconcile the run (the controller follows generations); its target does.
+        fixtures.createModelServer(NS, "gemma");
+
+        awaitGone("before-restore");
+    }
+
     @Test
     void anExpiredRunIsKeptWhileAnotherComparesWithItAndGoesWithIt() {
         fixtures.createRun(NS, "candidate", spec -> {
@@ -119,6 +153,18 @@ class RunRetentionReconcileTest {
             spec.waitTimeoutSeconds = 0;
             spec.retention = retention;
         };
+    }
+
+    private static RetentionSpec keepLastOfReference() {
+        RetentionSpec retention = retention(null, 1);
+        retention.groupBy = RetentionGroup.Reference;
+        return retention;
+    }
+
+    private static ReferenceSpec release() {
+        ReferenceSpec reference = new ReferenceSpec();
+        reference.name = "release";
+        return reference;
     }
 
     private static RetentionSpec retention(Integer ttlSeconds, Integer keepLast) {
