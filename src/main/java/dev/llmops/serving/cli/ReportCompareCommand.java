@@ -13,7 +13,6 @@ import dev.llmops.serving.report.MarkdownReport;
 import dev.llmops.serving.report.RunLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -51,7 +50,6 @@ import picocli.CommandLine.Spec;
 public class ReportCompareCommand implements Callable<Integer> {
 
     private static final int INVALID_INPUT = 2;
-    private static final int WRITE_FAILED = 1;
     /** The paired comparison takes a tolerance below 1, so below 100 %. */
     private static final int MAX_TOLERANCE_PERCENT = 99;
     /** A bench result is a few hundred KiB at most: 128 stages of figures, 1,024 prompts and warnings. */
@@ -160,18 +158,7 @@ public class ReportCompareCommand implements Callable<Integer> {
         String report = format == OutputFormat.html
                 ? HtmlReport.render(candidateRun, Optional.of(baselineRun))
                 : MarkdownReport.render(candidateRun, Optional.of(baselineRun));
-        try {
-            if (output == null) {
-                spec.commandLine().getOut().print(report);
-                spec.commandLine().getOut().flush();
-            } else {
-                Files.writeString(output, report);
-            }
-        } catch (IOException e) {
-            err.println("report compare: cannot write " + output + ": " + e.getMessage());
-            return WRITE_FAILED;
-        }
-        return 0;
+        return ReportOutput.write(spec, "report compare", report, output);
     }
 
     private static BenchResult result(Path file) {

@@ -54,7 +54,6 @@ import picocli.CommandLine.Spec;
 public class ReportHistoryCommand implements Callable<Integer> {
 
     private static final int INVALID_INPUT = 2;
-    private static final int WRITE_FAILED = 1;
     /** Files read from the directories given, at most: a run a file, years of nightly runs. */
     private static final int MAX_FILES = 5000;
     /** How long one request to the archive may take. */
@@ -137,18 +136,7 @@ public class ReportHistoryCommand implements Callable<Integer> {
             return INVALID_INPUT;
         }
         String report = format == OutputFormat.csv ? HistoryReport.csv(history) : HistoryReport.html(history);
-        try {
-            if (output == null) {
-                spec.commandLine().getOut().print(report);
-                spec.commandLine().getOut().flush();
-            } else {
-                Files.writeString(output, report);
-            }
-        } catch (IOException e) {
-            err.println("report history: cannot write " + output + ": " + e.getMessage());
-            return WRITE_FAILED;
-        }
-        return 0;
+        return ReportOutput.write(spec, "report history", report, output);
     }
 
     private List<BenchmarkRun> runs() {

@@ -23,16 +23,7 @@ public final class ExperimentHtmlReport {
 
     public static String render(ExperimentResults results) {
         String title = "ServingExperiment " + results.name();
-        StringBuilder html = new StringBuilder("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>")
-                .append(Html.text(title))
-                .append("</title><style>")
-                .append(HtmlReport.STYLE)
-                .append(VARIANTS_STYLE)
-                .append("</style></head><body><h1>")
-                .append(Html.text(title))
-                .append("</h1>")
-                .append(meta(results));
+        StringBuilder html = HtmlReport.page(title, VARIANTS_STYLE).append(meta(results));
         html.append("<p class=\"winner\"><strong>")
                 .append(Html.text(ExperimentVariants.winner(results)))
                 .append("</strong></p>");

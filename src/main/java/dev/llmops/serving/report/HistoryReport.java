@@ -1,6 +1,5 @@
 package dev.llmops.serving.report;
 
-import dev.llmops.serving.api.v1alpha1.benchmarkrun.LatencyStats;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageSpeedup;
 import java.util.ArrayList;
@@ -20,23 +19,17 @@ public final class HistoryReport {
 
     private static final List<Figure> FIGURES = List.of(
             new Figure("Output throughput", "output tokens/s", "tok/s", stage -> stage.outputTokensPerSecond),
-            new Figure("TTFT p50", "ms", "ms", stage -> p(stage.ttftMillis, 50)),
-            new Figure("TTFT p99", "ms", "ms", stage -> p(stage.ttftMillis, 99)),
-            new Figure("TPOT p50", "ms", "ms", stage -> p(stage.tpotMillis, 50)),
+            new Figure("TTFT p50", "ms", "ms", stage -> Stages.percentile(stage.ttftMillis, Stages.Percentile.P50)),
+            new Figure("TTFT p99", "ms", "ms", stage -> Stages.percentile(stage.ttftMillis, Stages.Percentile.P99)),
+            new Figure("TPOT p50", "ms", "ms", stage -> Stages.percentile(stage.tpotMillis, Stages.Percentile.P50)),
             new Figure("Acceptance length", "accepted tokens per step", "", stage -> stage.specAcceptLength));
 
     private HistoryReport() {}
 
     public static String html(RunHistory history) {
         String title = "History of " + history.target();
-        StringBuilder html = new StringBuilder("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>")
-                .append(Html.text(title))
-                .append("</title><style>")
-                .append(HtmlReport.STYLE)
-                .append("</style></head><body><h1>")
-                .append(Html.text(title))
-                .append("</h1><p class=\"meta\">")
+        StringBuilder html = HtmlReport.page(title, "")
+                .append("<p class=\"meta\">")
                 .append(history.entries().size())
                 .append(" succeeded runs, ")
                 .append(history.entries().get(0).finished())
@@ -157,12 +150,5 @@ public final class HistoryReport {
                 : " [" + SvgFrame.format(speedup.throughputSpeedupInterval.low) + ", "
                         + SvgFrame.format(speedup.throughputSpeedupInterval.high) + "]";
         return " (" + SvgFrame.format(speedup.throughputSpeedup) + "×" + interval + ")";
-    }
-
-    private static Double p(LatencyStats stats, int percentile) {
-        if (stats == null) {
-            return null;
-        }
-        return percentile == 50 ? stats.p50 : stats.p99;
     }
 }

@@ -44,17 +44,9 @@ public final class HtmlReport {
         runs.add(candidate);
         baseline.ifPresent(runs::add);
 
-        StringBuilder html = new StringBuilder();
         String title = "BenchmarkRun " + name(candidate)
                 + baseline.map(b -> " vs " + name(b)).orElse("");
-        html.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
-                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>")
-                .append(Html.escape(title))
-                .append("</title><style>")
-                .append(STYLE)
-                .append("</style></head><body>");
-        html.append("<h1>").append(Html.escape(title)).append("</h1>");
-        html.append(meta(candidate));
+        StringBuilder html = page(title, "").append(meta(candidate));
         runs.forEach(run -> html.append(HtmlRunStatus.of(run)));
 
         if (runs.stream().anyMatch(run -> !run.getStatus().stages.isEmpty())) {
@@ -76,6 +68,19 @@ public final class HtmlReport {
 
     static String name(BenchmarkRun run) {
         return run.getMetadata().getName();
+    }
+
+    /** A report page up to its heading: the title (bounded and escaped), the shared style and {@code extraStyle}. */
+    static StringBuilder page(String title, String extraStyle) {
+        return new StringBuilder("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>")
+                .append(Html.text(title))
+                .append("</title><style>")
+                .append(STYLE)
+                .append(extraStyle)
+                .append("</style></head><body><h1>")
+                .append(Html.text(title))
+                .append("</h1>");
     }
 
     /** Where and how far the run went, each item kept on one line so a timestamp is not split at its dashes. */

@@ -1,5 +1,6 @@
 package dev.llmops.serving.perf;
 
+import dev.llmops.serving.e2e.support.FreePort;
 import dev.llmops.serving.e2e.support.OperatorProcess;
 import dev.llmops.serving.e2e.support.Processes;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -7,7 +8,6 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -74,7 +74,7 @@ final class MeasuredOperator implements AutoCloseable {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR + " is missing: run mvn -B -o package -DskipTests first");
         }
-        int port = freePort();
+        int port = FreePort.any();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmFlags());
@@ -316,14 +316,6 @@ final class MeasuredOperator implements AutoCloseable {
             throw new IllegalStateException(field + " missing in /proc/<pid>/status");
         }
         return Long.parseLong(matcher.group(1));
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     static void sleep(Duration duration) {

@@ -6,6 +6,7 @@ import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServer;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelServerSpec;
 import dev.llmops.serving.api.v1alpha1.modelserver.ModelSpec;
+import dev.llmops.serving.e2e.support.FreePort;
 import dev.llmops.serving.e2e.support.LocalControlPlane;
 import dev.llmops.serving.e2e.support.OperatorProcess;
 import dev.llmops.serving.e2e.support.Processes;
@@ -18,7 +19,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -214,7 +214,7 @@ public final class OperatorStartupBenchmark {
         Map<String, String> env = builder.environment();
         env.putAll(MeasuredOperator.operatorEnvironment());
         env.put("KUBECONFIG", kubeconfig.toAbsolutePath().toString());
-        env.put("QUARKUS_HTTP_PORT", String.valueOf(freePort()));
+        env.put("QUARKUS_HTTP_PORT", String.valueOf(FreePort.any()));
         env.put("QUARKUS_OPERATOR_SDK_NAMESPACES", "JOSDK_ALL_NAMESPACES");
         env.put("LLMOPS_LEADER_ELECTION_LEASE_NAME", LEASE_NAME);
         env.put("LLMOPS_LEADER_ELECTION_LEASE_NAMESPACE", MeasuredOperator.LEASE_NAMESPACE);
@@ -255,12 +255,6 @@ public final class OperatorStartupBenchmark {
 
     private static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     /** When a watch first saw an object of a name in the wanted state (System.nanoTime of the event). */

@@ -219,7 +219,7 @@ public final class RetentionSoakBenchmark {
         }
     }
 
-    /** What etcd holds of the workload's kinds (lists read from etcd) and the operator's RSS, after {@code finished}. */
+    /** The workload's kinds etcd holds (lists read from etcd) and the operator's RSS, once {@code finished} ran. */
     private static Map<String, Object> sample(KubernetesClient client, MeasuredOperator operator, int finished) {
         Map<String, Object> sample = new LinkedHashMap<>();
         sample.put("finished", finished);
@@ -262,8 +262,8 @@ public final class RetentionSoakBenchmark {
 
     /**
      * Flat: at the end at most keepLast runs (and their ConfigMaps and Jobs) are left, every run was archived, and
-     * from the mark (once twice keepLast runs had finished, or all of a shorter run) to the end neither the counts nor the
-     * operator's RSS grew by more than {@link #FLAT_LIMIT_PERCENT} %.
+     * from the mark (once twice keepLast runs had finished, or all of a shorter run) to the end neither the counts
+     * nor the operator's RSS grew by more than {@link #FLAT_LIMIT_PERCENT} %.
      */
     @SuppressWarnings("unchecked")
     private static boolean judge(Map<String, Object> result, int runs) {

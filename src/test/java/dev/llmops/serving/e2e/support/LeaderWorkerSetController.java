@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -108,9 +107,9 @@ public final class LeaderWorkerSetController implements AutoCloseable {
         Path directory = workDirectory.resolve("lws");
         Path certDirectory = directory.resolve("certs");
         String certificate = writeCertificate(certDirectory);
-        int webhookPort = freePort();
-        int healthPort = freePort();
-        Path config = writeConfig(directory, webhookPort, healthPort, certDirectory, freePort());
+        int webhookPort = FreePort.any();
+        int healthPort = FreePort.any();
+        Path config = writeConfig(directory, webhookPort, healthPort, certDirectory, FreePort.any());
         process = ComponentProcess.start(
                 layout.resolve("lws-controller"),
                 List.of("--config=" + config, "--kubeconfig=" + kubeconfig, "--zap-log-level=info"),
@@ -273,14 +272,6 @@ public final class LeaderWorkerSetController implements AutoCloseable {
 
     private <T extends HasMetadata> T load(Path file, Class<T> type) throws IOException {
         return client.getKubernetesSerialization().unmarshal(Files.readString(file), type);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** Unregisters the webhooks (no pod or object is judged by a stopped server), then stops it, then the CRDs. */

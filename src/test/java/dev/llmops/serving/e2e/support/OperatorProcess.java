@@ -25,7 +25,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -165,7 +164,7 @@ public final class OperatorProcess implements AutoCloseable {
         }
 
         public OperatorProcess start() {
-            int httpPort = freePort();
+            int httpPort = FreePort.any();
             values.put("http.port", httpPort);
             RenderedChart chart = RenderedChart.render(values, namespace);
             KubernetesClient client = cluster.client();
@@ -637,13 +636,5 @@ public final class OperatorProcess implements AutoCloseable {
                 current-context: e2e
                 """.formatted(config.getMasterUrl(), caData, serviceAccount, token, serviceAccount, namespace);
         return Files.writeString(workDirectory.resolve("kubeconfig"), kubeconfig, StandardCharsets.UTF_8);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -49,7 +48,7 @@ public final class S3Store implements AutoCloseable {
     /** Started empty, with its buckets under {@code directory}, answering for {@link #SECRET_KEY}. */
     public static S3Store start(Path directory) {
         deleteBuckets(directory.resolve("buckets"));
-        S3Store store = new S3Store(directory, freePort());
+        S3Store store = new S3Store(directory, FreePort.any());
         store.launch(SECRET_KEY);
         return store;
     }
@@ -184,14 +183,6 @@ public final class S3Store implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot empty " + buckets, e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
