@@ -26,7 +26,10 @@ public final class StatusWrite {
 
     private StatusWrite() {}
 
-    /** Whether the status was written: false when the resource changed on the server since the reconcile read it. */
+    /**
+     * Whether the status was written: false when the resource changed on the server since the reconcile read it, or
+     * was deleted (another run's retention may delete a run while it is reconciled).
+     */
     public static <P extends HasMetadata> boolean apply(P resource, Context<P> context) {
         boolean serverSideApply =
                 context.getControllerConfiguration().getConfigurationService().useSSAToPatchPrimaryResource();
@@ -44,6 +47,14 @@ public final class StatusWrite {
             if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
                 LOG.debugf(
                         "%s %s/%s changed since it was read; its status is computed again from the newer copy",
+                        resource.getKind(),
+                        resource.getMetadata().getNamespace(),
+                        resource.getMetadata().getName());
+                return false;
+            }
+            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+                LOG.debugf(
+                        "%s %s/%s was deleted since it was read; its status is not written",
                         resource.getKind(),
                         resource.getMetadata().getNamespace(),
                         resource.getMetadata().getName());

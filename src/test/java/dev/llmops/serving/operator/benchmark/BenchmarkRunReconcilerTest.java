@@ -712,6 +712,21 @@ class BenchmarkRunReconcilerTest {
                 .containsExactly("JobRunning");
     }
 
+    /** A run deleted while it is reconciled (another run's retention) is no reconcile error. */
+    @Test
+    void aStatusWriteOfARunDeletedMeanwhileIsNoReconcileError() {
+        String ns = BenchmarkTestProfile.CONFLICT;
+        StaleStatusWrites.deletedBeforeNext(server, ns, "benchmarkruns", "deleted-meanwhile");
+
+        fixtures.createRun(ns, "deleted-meanwhile", url("http://sglang.example:30000"));
+
+        BenchmarkRun running =
+                fixtures.awaitRun(ns, "deleted-meanwhile", r -> r.getStatus().phase == BenchmarkRunPhase.Running);
+        assertThat(running.getStatus().conditions)
+                .extracting(Condition::getReason)
+                .doesNotContain("ReconcileError");
+    }
+
     @Test
     void comparesWithTheBaselineOnceTheBaselineHasFinished() throws JsonProcessingException {
         String ns = BenchmarkTestProfile.BASELINE;
