@@ -46,8 +46,8 @@ import picocli.CommandLine.Spec;
             "  llm-serving-operator report history runs.yaml --target qwen3-8b > history.html",
             "or the operator's archive in S3-compatible storage (--s3), with the AWS SDK's credentials (the"
                     + " environment's AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, a web identity), e.g.",
-            "  llm-serving-operator report history --s3 s3://results/benchmarkruns --namespace ml \\",
-            "      --s3-endpoint http://minio.storage:9000 --s3-path-style --target qwen3-8b > history.html",
+            "  llm-serving-operator report history --s3 s3://results/runs --namespace ml",
+            "      --s3-endpoint http://minio:9000 --s3-path-style --target qwen3-8b",
             "Exit codes: 0 rendered, 2 unreadable input or no succeeded run of the target, 1 the report could not be"
                     + " written."
         })

@@ -13,33 +13,39 @@ public final class StaleStatusWrites {
 
     /** The next status write of the resource {@code plural/name} in {@code namespace} of our API group is refused. */
     public static void refuseNext(KubernetesServer server, String namespace, String plural, String name) {
-        server.expect()
-                .put()
-                .withPath("/apis/serving.llmops.dev/v1alpha1/namespaces/%s/%s/%s/status"
-                        .formatted(namespace, plural, name))
-                .andReturn(
-                        409,
-                        new StatusBuilder()
-                                .withCode(409)
-                                .withReason("Conflict")
-                                .withMessage("the object has been modified; please apply your changes to the latest"
-                                        + " version and try again")
-                                .build())
-                .once();
+        answerNext(
+                server,
+                namespace,
+                plural,
+                name,
+                409,
+                "Conflict",
+                "the object has been modified; please apply your changes to the latest version and try again");
     }
 
     /** The next status write of the resource {@code plural/name} in {@code namespace} finds it deleted. */
     public static void deletedBeforeNext(KubernetesServer server, String namespace, String plural, String name) {
+        answerNext(server, namespace, plural, name, 404, "NotFound", plural + " \"" + name + "\" not found");
+    }
+
+    private static void answerNext(
+            KubernetesServer server,
+            String namespace,
+            String plural,
+            String name,
+            int code,
+            String reason,
+            String message) {
         server.expect()
                 .put()
                 .withPath("/apis/serving.llmops.dev/v1alpha1/namespaces/%s/%s/%s/status"
                         .formatted(namespace, plural, name))
                 .andReturn(
-                        404,
+                        code,
                         new StatusBuilder()
-                                .withCode(404)
-                                .withReason("NotFound")
-                                .withMessage(plural + " \"" + name + "\" not found")
+                                .withCode(code)
+                                .withReason(reason)
+                                .withMessage(message)
                                 .build())
                 .once();
     }
