@@ -274,32 +274,40 @@ public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
         }
         String namespace = run.getMetadata().getNamespace();
         BenchmarkRunStatus before = run.getStatus();
+        // A comparison is made once the Job completed; before that, a run missing from the cluster is not looked up.
+        boolean comparing = finished
+                || job.map(observed -> observed.outcome() instanceof JobOutcome.Completed)
+                        .orElse(false);
         Map<String, SamplesRead> read = new HashMap<>();
         return new RunStatusReport.Observation(
                 target,
                 job,
                 () -> provenance.collect(target, context.getSecondaryResource(Job.class)),
-                compared(context, namespace, run.getSpec().baseline, before != null && before.comparison != null),
+                compared(
+                        context,
+                        namespace,
+                        run.getSpec().baseline,
+                        comparing && (before == null || before.comparison == null)),
                 compared(
                         context,
                         namespace,
                         run.getSpec().reference == null ? null : run.getSpec().reference.name,
-                        before != null && before.referenceComparison != null),
+                        comparing && (before == null || before.referenceComparison == null)),
                 status -> read.computeIfAbsent(status.samples, name -> samplesOf(namespace, status)),
                 set -> samples.store(run, set));
     }
 
     /**
-     * The run named as baseline or reference: from the cache, else, while the comparison is yet to be made, the last
-     * one archived under that name.
+     * The run named as baseline or reference: from the cache, else, when {@code fromArchive} (a comparison is about
+     * to be made), the last one archived under that name.
      */
     private Optional<BenchmarkRun> compared(
-            Context<BenchmarkRun> context, String namespace, String name, boolean alreadyCompared) {
+            Context<BenchmarkRun> context, String namespace, String name, boolean fromArchive) {
         if (name == null) {
             return Optional.empty();
         }
         Optional<BenchmarkRun> inCluster = context.getPrimaryCache().get(new ResourceID(name, namespace));
-        if (inCluster.isPresent() || alreadyCompared) {
+        if (inCluster.isPresent() || !fromArchive) {
             return inCluster;
         }
         return archivedRuns.flatMap(archived -> archived.find(namespace, name));

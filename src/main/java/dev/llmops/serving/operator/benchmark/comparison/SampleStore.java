@@ -117,7 +117,7 @@ public class SampleStore {
         }
         try {
             byte[] gzip = Base64.getDecoder().decode(stored.base64());
-            return sha256 == null || sha256.equals(sha256(gzip)) ? Optional.of(gzip) : Optional.empty();
+            return written(gzip, sha256) ? Optional.of(gzip) : Optional.empty();
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
@@ -128,7 +128,7 @@ public class SampleStore {
      * recorded ({@code sha256} null reads them unchecked).
      */
     public static SamplesRead verified(byte[] gzip, String sha256, String source) {
-        if (sha256 != null && !sha256.equals(sha256(gzip))) {
+        if (!written(gzip, sha256)) {
             return SamplesRead.rejected(source + " does not hold the samples the operator wrote"
                     + " (their SHA-256 differs from the run's status.samplesSha256)");
         }
@@ -138,6 +138,11 @@ public class SampleStore {
             return SamplesRead.rejected(
                     source + " holds unreadable samples: " + SummaryParser.abbreviate(e.getMessage(), 200));
         }
+    }
+
+    /** Whether {@code gzip} are the bytes whose SHA-256 the operator recorded; unchecked without a recorded one. */
+    private static boolean written(byte[] gzip, String sha256) {
+        return sha256 == null || sha256.equals(sha256(gzip));
     }
 
     /** A samples ConfigMap's encoded content, or why it has none that may be read. */
