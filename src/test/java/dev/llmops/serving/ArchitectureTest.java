@@ -162,7 +162,9 @@ class ArchitectureTest {
             .should()
             .dependOnClassesThat(resideInAPackage("dev.llmops.serving.runner..")
                     .and(not(resideInAnyPackage(
-                            "dev.llmops.serving.runner.transport..", "dev.llmops.serving.runner.statistics.."))))
+                            "dev.llmops.serving.runner.transport..",
+                            "dev.llmops.serving.runner.statistics..",
+                            "dev.llmops.serving.runner.shard.."))))
             .orShould()
             .dependOnClassesThat()
             .resideInAnyPackage(

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "report",
         mixinStandardHelpOptions = true,
-        subcommands = {ReportCompareCommand.class, ReportHistoryCommand.class},
+        subcommands = {ReportCompareCommand.class, ReportHistoryCommand.class, ReportMergeCommand.class},
         description = {
             "Render a BenchmarkRun's results, or a bench result's, as a self-contained HTML report, a Markdown"
                     + " table, CSV (one row per stage) or llm-d benchmark reports (version 0.2, one YAML document per"

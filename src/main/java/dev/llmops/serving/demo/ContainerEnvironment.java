@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarSource;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
@@ -24,10 +25,14 @@ final class ContainerEnvironment {
     /** {@code $$} (an escaped dollar) or {@code $(NAME)}, as the kubelet expands them. */
     private static final Pattern REFERENCE = Pattern.compile("\\$\\$|\\$\\(([A-Za-z_][A-Za-z0-9_.-]*)\\)");
 
+    /** A downward-API field that names a key: {@code metadata.annotations['KEY']} or {@code metadata.labels['KEY']}. */
+    private static final Pattern KEYED_FIELD = Pattern.compile("^metadata\\.(annotations|labels)\\['([^']+)'\\]$");
+
     private ContainerEnvironment() {}
 
     /** The container's variables in the pod's namespace; each may refer to those before it. */
-    static Map<String, String> of(KubernetesClient client, String namespace, Container container) {
+    static Map<String, String> of(KubernetesClient client, Pod pod, Container container) {
+        String namespace = pod.getMetadata().getNamespace();
         Map<String, String> env = new LinkedHashMap<>();
         if (container.getEnv() == null) {
             return env;
@@ -35,7 +40,7 @@ final class ContainerEnvironment {
         for (EnvVar variable : container.getEnv()) {
             String value = variable.getValueFrom() == null
                     ? expand(variable.getValue() == null ? "" : variable.getValue(), env)
-                    : valueOf(client, namespace, variable.getValueFrom());
+                    : valueOf(client, pod, namespace, variable.getValueFrom());
             if (value != null) {
                 env.put(variable.getName(), value);
             }
@@ -57,7 +62,10 @@ final class ContainerEnvironment {
         return matcher.appendTail(expanded).toString();
     }
 
-    private static String valueOf(KubernetesClient client, String namespace, EnvVarSource source) {
+    private static String valueOf(KubernetesClient client, Pod pod, String namespace, EnvVarSource source) {
+        if (source.getFieldRef() != null) {
+            return field(pod, source.getFieldRef().getFieldPath());
+        }
         if (source.getSecretKeyRef() != null) {
             Secret secret = client.secrets()
                     .inNamespace(namespace)
@@ -78,5 +86,24 @@ final class ContainerEnvironment {
                     : map.getData().get(source.getConfigMapKeyRef().getKey());
         }
         return null;
+    }
+
+    /**
+     * The downward API's {@code metadata.name}, {@code metadata.namespace}, {@code metadata.annotations['KEY']} and
+     * {@code metadata.labels['KEY']} of the pod; null for any other field.
+     */
+    private static String field(Pod pod, String path) {
+        Matcher keyed = KEYED_FIELD.matcher(path);
+        if (keyed.matches()) {
+            Map<String, String> values = "annotations".equals(keyed.group(1))
+                    ? pod.getMetadata().getAnnotations()
+                    : pod.getMetadata().getLabels();
+            return values == null ? null : values.get(keyed.group(2));
+        }
+        return switch (path) {
+            case "metadata.name" -> pod.getMetadata().getName();
+            case "metadata.namespace" -> pod.getMetadata().getNamespace();
+            default -> null;
+        };
     }
 }

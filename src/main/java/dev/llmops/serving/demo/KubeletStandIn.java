@@ -90,6 +90,9 @@ public final class KubeletStandIn implements AutoCloseable {
     private static final Pattern SERVICE_URL =
             Pattern.compile("^http://([a-z0-9-]+)\\.([a-z0-9-]+)\\.svc(?:\\.cluster\\.local)?:(\\d+)(.*)$");
     private static final String SUMMARY_FILE = "--summary-file";
+    /** {@code <hostname>.<subdomain>:<port>}: a pod under a headless Service, as the shards of a run name shard 0. */
+    private static final Pattern POD_NAME = Pattern.compile("^([a-z0-9-]+)\\.([a-z0-9-]+):(\\d+)$");
+
     private static final String HOST_IP = "127.0.0.1";
     private static final long RESYNC_MILLIS = 1000;
     private static final int STATUS_WRITE_ATTEMPTS = 10;
@@ -213,8 +216,7 @@ public final class KubeletStandIn implements AutoCloseable {
 
     private void startPod(Pod pod) {
         Container container = pod.getSpec().getContainers().get(0);
-        Map<String, String> environment =
-                ContainerEnvironment.of(client, pod.getMetadata().getNamespace(), container);
+        Map<String, String> environment = ContainerEnvironment.of(client, pod, container);
         List<String> commandLine = ContainerEnvironment.expand(commandLine(container), environment);
         int bench = commandLine.indexOf("bench");
         if (commandLine.stream().anyMatch(a -> a.contains("sglang.launch_server"))
@@ -438,12 +440,46 @@ public final class KubeletStandIn implements AutoCloseable {
             if ("--url".equals(resolved.get(i))) {
                 resolved.set(i + 1, resolveServiceUrl(resolved.get(i + 1)));
             }
+            if ("--rendezvous".equals(resolved.get(i))) {
+                resolved.set(i + 1, resolvePodName(pod.getMetadata().getNamespace(), resolved.get(i + 1)));
+            }
         }
         if (!resolved.contains(SUMMARY_FILE)) {
             resolved.add(SUMMARY_FILE);
             resolved.add(summary.toString());
         }
         return resolved;
+    }
+
+    /**
+     * {@code <hostname>.<subdomain>:<port>}, a pod's name under a headless Service, as the pod's IP and port, as cluster
+     * DNS answers it once that pod has an IP (waited for a minute, as a shard's pods start side by side).
+     */
+    private String resolvePodName(String namespace, String address) {
+        Matcher matcher = POD_NAME.matcher(address);
+        if (!matcher.matches()) {
+            return address;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (System.nanoTime() - deadline < 0) {
+            Optional<String> ip = client.pods().inNamespace(namespace).list().getItems().stream()
+                    .filter(p -> matcher.group(1).equals(p.getSpec().getHostname())
+                            && matcher.group(2).equals(p.getSpec().getSubdomain())
+                            && p.getStatus() != null
+                            && p.getStatus().getPodIP() != null)
+                    .map(p -> p.getStatus().getPodIP())
+                    .findFirst();
+            if (ip.isPresent()) {
+                return ip.get() + ":" + matcher.group(3);
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return address;
+            }
+        }
+        return address;
     }
 
     private String resolveServiceUrl(String url) {

@@ -4,6 +4,7 @@ import dev.llmops.serving.api.contract.QualityOutput;
 import dev.llmops.serving.runner.output.CapacityReport;
 import dev.llmops.serving.runner.output.StageReport;
 import dev.llmops.serving.runner.plan.StagePlan;
+import dev.llmops.serving.runner.shard.StageFigures;
 import dev.llmops.serving.runner.transport.RequestResult;
 import java.util.List;
 
@@ -47,6 +48,9 @@ public interface BenchmarkListener {
 
     /** Called every few seconds while a stage runs, from the thread that runs the plan. */
     default void stageProgress(StagePlan stage, int finishedRequests, double elapsedSeconds) {}
+
+    /** A stage's figures as it ends, in the form that adds up with other shards' figures of the stage. */
+    default void stageMeasured(StageFigures figures) {}
 
     /** {@code finishedStages} of {@code stages} are done. */
     default void stageFinished(StageReport report, int finishedStages, int stages) {}
@@ -115,6 +119,12 @@ public interface BenchmarkListener {
             public void stageProgress(StagePlan stage, int finishedRequests, double elapsedSeconds) {
                 first.stageProgress(stage, finishedRequests, elapsedSeconds);
                 second.stageProgress(stage, finishedRequests, elapsedSeconds);
+            }
+
+            @Override
+            public void stageMeasured(StageFigures figures) {
+                first.stageMeasured(figures);
+                second.stageMeasured(figures);
             }
 
             @Override

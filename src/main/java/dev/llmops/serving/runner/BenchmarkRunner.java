@@ -10,6 +10,9 @@ import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import dev.llmops.serving.runner.plan.CapacitySearch;
 import dev.llmops.serving.runner.plan.Slo;
 import dev.llmops.serving.runner.plan.StagePlan;
+import dev.llmops.serving.runner.shard.Barrier;
+import dev.llmops.serving.runner.shard.Shard;
+import dev.llmops.serving.runner.shard.StageFigures;
 import dev.llmops.serving.runner.transport.CompletionRequest;
 import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.RequestResult;
@@ -62,12 +65,29 @@ public final class BenchmarkRunner {
     private final BenchmarkListener listener;
     private final PromptSource prompts;
     private final CompletionRequest template;
+    private final Shard shard;
+    private final Barrier barrier;
 
     public BenchmarkRunner(BenchmarkConfig config, OpenAiClient client, BenchmarkListener listener) {
+        this(config, client, listener, Shard.WHOLE, Barrier.NONE);
+    }
+
+    /**
+     * A runner that sends {@code shard}'s part of the workload, meeting the other shards at {@code barrier} before each
+     * stage. Only shard 0 sends the single-request phase and the quality stage and reads the server's metrics, so they
+     * are measured once, as by one runner.
+     */
+    public BenchmarkRunner(
+            BenchmarkConfig config, OpenAiClient client, BenchmarkListener listener, Shard shard, Barrier barrier) {
         List<String> problems = config.problems();
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", problems));
         }
+        if (!shard.whole() && config.findCapacity() != null) {
+            throw new IllegalArgumentException("a capacity search runs on one runner, not on shards");
+        }
+        this.shard = shard;
+        this.barrier = barrier;
         this.config = config;
         this.client = client;
         this.listener = listener;
@@ -108,7 +128,7 @@ public final class BenchmarkRunner {
         try (ClientLagProbe probe = new ClientLagProbe(client.callbackExecutor());
                 ServerTelemetry telemetry = new ServerTelemetry(metricsUrls(), warn)) {
             probe.start();
-            boolean qualityDue = config.quality();
+            boolean qualityDue = config.quality() && shard.index() == 0;
             for (int i = 0; i < plan.size(); i++) {
                 StagePlan stage = plan.get(i);
                 if (qualityDue && stage.mode() != RunPlan.Mode.SINGLE) {
@@ -118,9 +138,12 @@ public final class BenchmarkRunner {
                 listener.stageStarted(stage, i, total);
                 telemetry.stageStarted(stage.name());
                 probe.readAndReset();
-                StageRecorder recorder = runStage(stage, null);
-                StageReport report = recorder.report(probe.readAndReset(), false);
-                reports.add(report.withServer(telemetry.stageFinished(stage.name())));
+                long origin = startTogether(stage);
+                StageRecorder recorder = runStage(stage, null, origin);
+                StageFigures figures = recorder.finish(
+                        shard.index(), probe.readAndReset(), false, telemetry.stageFinished(stage.name()));
+                listener.stageMeasured(figures);
+                reports.add(figures.report());
                 singles.addAll(recorder.singles());
                 listener.stageFinished(reports.get(i), i + 1, total);
             }
@@ -158,14 +181,17 @@ public final class BenchmarkRunner {
             listener.stageStarted(stage, reports.size(), total);
             telemetry.stageStarted(stage.name());
             probe.readAndReset();
+            long origin = startTogether(stage);
             SaturationCheck check = new SaturationCheck(
                     stage.mode() == RunPlan.Mode.OPEN_LOOP,
                     plannedRequests(stage),
                     config.slo().attainment());
             boolean[] stopped = new boolean[1];
-            StageRecorder recorder = runStage(stage, progress -> stopped[0] |= check.shouldStop(progress));
-            StageReport report =
-                    recorder.report(probe.readAndReset(), stopped[0]).withServer(telemetry.stageFinished(stage.name()));
+            StageRecorder recorder = runStage(stage, progress -> stopped[0] |= check.shouldStop(progress), origin);
+            StageFigures figures = recorder.finish(
+                    shard.index(), probe.readAndReset(), stopped[0], telemetry.stageFinished(stage.name()));
+            listener.stageMeasured(figures);
+            StageReport report = figures.report();
             reports.add(report);
             boolean met = !stopped[0]
                     && report.sloAttainment() != null
@@ -180,7 +206,24 @@ public final class BenchmarkRunner {
         return CapacityReport.of(config.findCapacity(), search);
     }
 
+    /**
+     * Meets the other shards before {@code stage} and waits for the instant agreed, which is returned as this process's
+     * {@link System#nanoTime()}: the stage's origin, from which its arrival schedule and figures count.
+     */
+    private long startTogether(StagePlan stage) throws InterruptedException {
+        long origin = barrier.await(stage.name());
+        long wait = origin - System.nanoTime();
+        if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
+        }
+        return origin;
+    }
+
+    /** The server's metrics endpoints; none on shards other than 0, so the server's figures are read once. */
     private List<URI> metricsUrls() {
+        if (shard.index() > 0) {
+            return List.of();
+        }
         return config.metricsUrls().isEmpty()
                 ? List.of(ServerTelemetry.defaultMetricsUrl(config.url()))
                 : config.metricsUrls();
@@ -275,7 +318,7 @@ public final class BenchmarkRunner {
         if (config.warmupRequests() == 0 || firstRate.isEmpty()) {
             return;
         }
-        double rate = firstRate.get().rate();
+        double rate = firstRate.get().rate() / shard.count();
         int requests = (int) Math.min(MAX_OPEN_LOOP_WARMUP_REQUESTS, Math.ceil(rate * OPEN_LOOP_WARMUP_SECONDS));
         Arrival arrival = firstRate.get().arrival() == Arrival.TRACE
                 ? Arrival.POISSON
@@ -293,8 +336,9 @@ public final class BenchmarkRunner {
         CompletionRequest request = template.withMaxTokens(config.warmupMaxTokens());
         await(runOpenLoop(
                 warmup,
+                Shard.WHOLE,
                 request,
-                new StageRecorder(warmup, config.warmupMaxTokens(), false, Slo.NONE),
+                new StageRecorder(warmup, config.warmupMaxTokens(), false, Slo.NONE, System.nanoTime()),
                 new AtomicBoolean(),
                 () -> new DatasetRequest(null, prompts.warmup(), config.warmupMaxTokens(), 0),
                 new BenchmarkListener() {}));
@@ -332,12 +376,16 @@ public final class BenchmarkRunner {
      * {@link SaturationCheck#TICK_MILLIS} ms; once the monitor returns true the stage sends nothing more and ends when
      * its requests in flight have finished.
      */
-    private StageRecorder runStage(StagePlan stage, Predicate<StageRecorder.Progress> monitor)
+    private StageRecorder runStage(StagePlan stage, Predicate<StageRecorder.Progress> monitor, long origin)
             throws InterruptedException {
         boolean measuredSweep = stage.mode() != RunPlan.Mode.SINGLE;
         int maxTokens = measuredSweep ? config.measuredMaxTokens() : config.maxTokens();
         StageRecorder recorder = new StageRecorder(
-                stage, maxTokens, measuredSweep && config.ignoreEos() && !config.variableOutputLength(), config.slo());
+                stage,
+                maxTokens,
+                measuredSweep && config.ignoreEos() && !config.variableOutputLength(),
+                config.slo(),
+                origin);
         CompletionRequest request = template.toBuilder()
                 .maxTokens(maxTokens)
                 .ignoreEos(measuredSweep && config.ignoreEos())
@@ -346,8 +394,10 @@ public final class BenchmarkRunner {
         CompletableFuture<Void> finished = switch (stage.mode()) {
             case SINGLE -> runSingles(stage, request, recorder);
             case CLOSED_LOOP -> runClosedLoop(stage, request, recorder, stop);
-            case OPEN_LOOP ->
-                runOpenLoop(stage, request, recorder, stop, prompts.forStage(stage.name())::next, listener);
+            case OPEN_LOOP -> {
+                PromptSource.StageRequests requests = prompts.forStage(stage.name());
+                yield runOpenLoop(stage, shard, request, recorder, stop, () -> requests.next(shard), listener);
+            }
         };
         long start = System.nanoTime();
         long nextProgress = start + PROGRESS_INTERVAL.toNanos();
@@ -371,10 +421,10 @@ public final class BenchmarkRunner {
         }
     }
 
-    /** Each configured prompt alone, one after the other. */
+    /** Each configured prompt alone, one after the other; on shard 0 only, the others wait for it. */
     private CompletableFuture<Void> runSingles(StagePlan stage, CompletionRequest request, StageRecorder recorder) {
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        List<String> singlePrompts = config.prompts();
+        List<String> singlePrompts = shard.index() == 0 ? config.prompts() : List.of();
         for (int i = 0; i < singlePrompts.size(); i++) {
             String prompt = singlePrompts.get(i);
             int index = i;
@@ -386,15 +436,17 @@ public final class BenchmarkRunner {
     }
 
     /**
-     * N streams, each sending its next request from the completion of its previous one. With sessions each stream is
-     * a user who holds one conversation at a time and thinks between its turns, idle meanwhile; a pause that would
-     * end past the stage's duration ends the stream instead.
+     * The shard's streams, each sending its next request from the completion of its previous one. With sessions each
+     * stream is a user who holds one conversation at a time and thinks between its turns, idle meanwhile; a pause that
+     * would end past the stage's duration ends the stream instead.
      */
     private CompletableFuture<Void> runClosedLoop(
             StagePlan stage, CompletionRequest request, StageRecorder recorder, AtomicBoolean stop) {
         CompletableFuture<Void> finished = new CompletableFuture<>();
         AtomicInteger issued = new AtomicInteger();
-        AtomicInteger streams = new AtomicInteger(stage.concurrency());
+        int streamCount = shard.streams(stage.concurrency());
+        int requestCount = shard.requests(stage.requests());
+        AtomicInteger streams = new AtomicInteger(streamCount);
         long deadline = stage.duration() == null
                 ? Long.MAX_VALUE
                 : System.nanoTime() + stage.duration().toNanos();
@@ -406,14 +458,14 @@ public final class BenchmarkRunner {
             public void run() {
                 boolean more = !stop.get()
                         && (stage.duration() == null
-                                ? issued.getAndIncrement() < stage.requests()
+                                ? issued.getAndIncrement() < requestCount
                                 : System.nanoTime() < deadline);
                 if (!more) {
                     end();
                     return;
                 }
                 if (conversation == null || !conversation.hasNext()) {
-                    conversation = requests.nextConversation();
+                    conversation = requests.nextConversation(shard);
                 }
                 DatasetRequest next = conversation.next();
                 recorder.issued();
@@ -442,8 +494,11 @@ public final class BenchmarkRunner {
                 }
             }
         }
-        for (int i = 0; i < stage.concurrency(); i++) {
+        for (int i = 0; i < streamCount; i++) {
             new Stream().run();
+        }
+        if (streamCount == 0) {
+            finished.complete(null);
         }
         return finished;
     }
@@ -452,10 +507,12 @@ public final class BenchmarkRunner {
      * Arrivals on an absolute schedule ({@link ArrivalSchedule}) from one timer thread, which never waits on responses.
      * Each request keeps its intended send time; latency counts from it, so a late send (schedule lag) shows up as
      * latency instead of hiding queueing. With a cap on requests in flight, a request due while the cap is reached
-     * waits in a FIFO and is sent when a request finishes, still timed from its intended send.
+     * waits in a FIFO and is sent when a request finishes, still timed from its intended send. A shard keeps the
+     * arrivals of the schedule whose positions are its own.
      */
     private CompletableFuture<Void> runOpenLoop(
             StagePlan stage,
+            Shard part,
             CompletionRequest request,
             StageRecorder recorder,
             AtomicBoolean stop,
@@ -465,7 +522,7 @@ public final class BenchmarkRunner {
         ScheduledExecutorService timer =
                 new ScheduledThreadPoolExecutor(1, OpenAiClient.daemonThreads("bench-arrivals-" + stage.name()));
         ArrivalSchedule schedule = ArrivalSchedule.of(stage, config.seed(), config.trace());
-        long start = System.nanoTime();
+        long start = recorder.origin();
         long end = stage.duration() == null
                 ? Long.MAX_VALUE
                 : start + stage.duration().toNanos();
@@ -509,8 +566,10 @@ public final class BenchmarkRunner {
             }
         };
         Runnable arrive = new Runnable() {
-            private long intended = start + schedule.nextOffsetNanos();
-            private int sent;
+            /** The position of the next arrival in the whole schedule. */
+            private long position = -1;
+
+            private long intended = nextIntended();
             /** The next request, made and serialised while waiting for its send time: a long prompt takes a while. */
             private Due prepared;
 
@@ -518,7 +577,7 @@ public final class BenchmarkRunner {
             public void run() {
                 try {
                     while (intended <= System.nanoTime()) {
-                        if (stop.get() || (stage.duration() == null ? sent >= stage.requests() : intended >= end)) {
+                        if (stop.get() || (stage.duration() == null ? position >= stage.requests() : intended >= end)) {
                             timer.shutdown();
                             synchronized (slots) {
                                 scheduling[0] = false;
@@ -542,10 +601,9 @@ public final class BenchmarkRunner {
                         if (free) {
                             send.accept(due);
                         }
-                        sent++;
-                        intended = start + schedule.nextOffsetNanos();
+                        intended = nextIntended();
                     }
-                    if (prepared == null && (stage.duration() != null || sent < stage.requests())) {
+                    if (prepared == null && (stage.duration() != null || position < stage.requests())) {
                         prepared = prepare(requests.get(), request);
                     }
                     timer.schedule(this, intended - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -553,6 +611,16 @@ public final class BenchmarkRunner {
                     timer.shutdown();
                     finished.completeExceptionally(e);
                 }
+            }
+
+            /** The intended send of the shard's next arrival, passing over the other shards'. */
+            private long nextIntended() {
+                long offset;
+                do {
+                    position++;
+                    offset = schedule.nextOffsetNanos();
+                } while (!part.owns(position));
+                return start + offset;
             }
         };
         timer.execute(arrive);

@@ -157,5 +157,7 @@ public record CompactSummary(
             @JsonProperty("peakc") Integer peakConcurrency,
             @JsonProperty("peakby") PeakRule peakRule,
             @JsonProperty("knee") Integer kneeConcurrency,
-            @JsonProperty("fail") int failedRequests) {}
+            @JsonProperty("fail") int failedRequests,
+            @JsonProperty("shards") Integer shards,
+            @JsonProperty("slag") Double worstShardClientLagMillis) {}
 }

@@ -8,7 +8,8 @@ public enum RunnerExitCode {
     DONE(0, "the runner finished; some requests may have failed"),
     BAD_CONFIGURATION(2, "the runner rejected its configuration"),
     TARGET_NOT_READY(3, "the target was unreachable or did not generate"),
-    ALL_REQUESTS_FAILED(4, "every request failed");
+    ALL_REQUESTS_FAILED(4, "every request failed"),
+    SHARDS_APART(5, "a shard did not meet the others before a stage");
 
     private final int code;
     private final String meaning;

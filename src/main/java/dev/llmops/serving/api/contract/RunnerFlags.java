@@ -55,6 +55,12 @@ public final class RunnerFlags {
     public static final String QUALITY_MAX_TOKENS = "--quality-max-tokens";
     public static final String SAMPLES_LOG = "--samples-log";
     public static final String SAMPLES_OUT = "--samples-out";
+    public static final String SHARD = "--shard";
+    public static final String RENDEZVOUS = "--rendezvous";
+    public static final String SHARD_WAIT = "--shard-wait";
+    public static final String SHARD_OUT = "--shard-out";
+    /** How long, by default, shards wait for each other at a stage, in seconds. */
+    public static final int DEFAULT_SHARD_WAIT_SECONDS = 600;
     /** The most {@link #CONCURRENCY} levels and {@link #RATE} rates one run takes together. */
     public static final int MAX_LEVELS = 64;
     /** The highest closed-loop level, {@link #MAX_CONCURRENCY} and capacity probe, in streams. */

@@ -10,6 +10,7 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.RunnerPodSpec;
 import dev.llmops.serving.operator.toolkit.Owners;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -17,6 +18,8 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -37,6 +40,8 @@ import java.util.Map;
 
 /**
  * The benchmark Job of a run: the operator's image running {@code bench} against the target, CPU-only, off GPU nodes,
+ * one pod per shard (an Indexed Job whose pods are spread over nodes and find each other through the run's
+ * {@link ShardServiceDependent headless Service}),
  * under Pod Security "restricted" (a dataset file comes in as a read-only ConfigMap or claim volume), owned by the
  * run (controller reference, blocking the run's foreground deletion until the Job and its pods are gone). Created once
  * and never updated (a Job's pod template is immutable); its name is derived from the run, so after an operator
@@ -55,6 +60,11 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
     private static final String SUFFIX = "-bench";
     private static final String TMP_VOLUME = "tmp";
     private static final String DATASET_VOLUME = "dataset";
+    /** Room for {@code -<index>} after the Job's name in a shard pod's host name, a DNS label. */
+    private static final int SHARD_HOSTNAME_SUFFIX = 3;
+
+    static final String COMPLETION_INDEX_ENV = "JOB_COMPLETION_INDEX";
+    static final String COMPLETION_INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index";
 
     /**
      * What the reconciler resolved before the workflow runs: the target, the Prometheus endpoints of its serving pods
@@ -69,11 +79,12 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
     }
 
     /**
-     * {@code <run>-bench}; a run name too long for the 63 characters a Job name may have (it becomes a label value of
-     * its pods) is shortened and made unique with a hash of the full name.
+     * {@code <run>-bench}; a run name too long for the 60 characters a Job name may have (it becomes a label value of
+     * its pods, and an Indexed Job's pod is named {@code <job>-<index>} in DNS) is shortened and made unique with a hash
+     * of the full name.
      */
     public static String jobName(String runName) {
-        return DerivedNames.fit(runName, SUFFIX, DerivedNames.LABEL_MAX);
+        return DerivedNames.fit(runName, SUFFIX, DerivedNames.LABEL_MAX - SHARD_HOSTNAME_SUFFIX);
     }
 
     @Override
@@ -89,6 +100,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
         RunnerPodSpec pod = spec.runner;
         String name = jobName(run.getMetadata().getName());
         Map<String, String> labels = labels(name);
+        int shards = pod.shardCount();
         return new JobBuilder()
                 .withNewMetadata()
                 .withName(name)
@@ -97,6 +109,9 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .withOwnerReferences(Owners.controllerReference(run))
                 .endMetadata()
                 .withNewSpec()
+                .withCompletionMode(shards > 1 ? "Indexed" : null)
+                .withCompletions(shards > 1 ? shards : null)
+                .withParallelism(shards > 1 ? shards : null)
                 .withBackoffLimit(BACKOFF_LIMIT)
                 .withActiveDeadlineSeconds(JobDeadline.seconds(spec))
                 .withTtlSecondsAfterFinished(TTL_SECONDS_AFTER_FINISHED)
@@ -106,7 +121,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .withNewOnExitCodes()
                 .withContainerName(CONTAINER)
                 .withOperator("In")
-                .withValues(RunnerExit.BAD_CONFIGURATION.code())
+                .withValues(RunnerExit.BAD_CONFIGURATION.code(), RunnerExit.SHARDS_APART.code())
                 .endOnExitCodes()
                 .endRule()
                 .addNewRule()
@@ -123,6 +138,7 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .endMetadata()
                 .withSpec(podSpec(
                         spec,
+                        name,
                         inputs.target().url(),
                         inputs.target().model(),
                         inputs.metricsUrls(),
@@ -144,18 +160,34 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
 
     /**
      * The runner pod: restricted Pod Security, a read-only root file system, the spec's command line, and the API key
-     * (when not null) from its Secret.
+     * (when not null) from its Secret; a shard's pod also has its DNS name under the Job's Service, the rendezvous
+     * port, and a spread over nodes.
      */
     static PodSpec podSpec(
             BenchmarkRunSpec spec,
+            String jobName,
             String url,
             String model,
             List<String> metricsUrls,
             SecretKeyReference apiKey,
             String image) {
         RunnerPodSpec pod = spec.runner;
+        boolean sharded = pod.shardCount() > 1;
+        List<EnvVar> env = new ArrayList<>(apiKeyEnv(apiKey));
+        if (sharded) {
+            env.add(new EnvVarBuilder()
+                    .withName(COMPLETION_INDEX_ENV)
+                    .withNewValueFrom()
+                    .withNewFieldRef()
+                    .withFieldPath("metadata.annotations['" + COMPLETION_INDEX_ANNOTATION + "']")
+                    .endFieldRef()
+                    .endValueFrom()
+                    .build());
+        }
         return new PodSpecBuilder()
                 .withRestartPolicy("Never")
+                .withSubdomain(sharded ? jobName : null)
+                .withTopologySpreadConstraints(sharded ? List.of(spreadOverNodes(jobName)) : List.of())
                 .withAutomountServiceAccountToken(false)
                 .withEnableServiceLinks(false)
                 .withNodeSelector(pod.nodeSelector.isEmpty() ? null : pod.nodeSelector)
@@ -170,8 +202,16 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                 .addNewContainer()
                 .withName(CONTAINER)
                 .withImage(image)
-                .withArgs(RunnerArguments.of(spec, url, model, metricsUrls, apiKey != null))
-                .withEnv(apiKeyEnv(apiKey))
+                .withArgs(RunnerArguments.of(spec, url, model, metricsUrls, apiKey != null, jobName))
+                .withEnv(env)
+                .withPorts(
+                        sharded
+                                ? List.of(new ContainerPortBuilder()
+                                        .withName(RunnerArguments.RENDEZVOUS_PORT_NAME)
+                                        .withContainerPort(RunnerArguments.RENDEZVOUS_PORT)
+                                        .withProtocol("TCP")
+                                        .build())
+                                : List.of())
                 .withResources(pod.resources != null ? pod.resources : defaultResources())
                 .withTerminationMessagePath(RunnerArguments.SUMMARY_FILE)
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
@@ -212,6 +252,21 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
                             + " already exists and does not belong to this BenchmarkRun; delete it or rename the run",
                     e);
         }
+    }
+
+    /**
+     * One shard pod per node while nodes are free, else several on one: the spread is a preference, so a run on fewer
+     * nodes than shards still starts.
+     */
+    private static TopologySpreadConstraint spreadOverNodes(String jobName) {
+        return new TopologySpreadConstraintBuilder()
+                .withMaxSkew(1)
+                .withTopologyKey("kubernetes.io/hostname")
+                .withWhenUnsatisfiable("ScheduleAnyway")
+                .withNewLabelSelector()
+                .withMatchLabels(labels(jobName))
+                .endLabelSelector()
+                .build();
     }
 
     private static Affinity offGpuNodes() {

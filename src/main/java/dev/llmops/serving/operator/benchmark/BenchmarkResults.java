@@ -159,6 +159,8 @@ public final class BenchmarkResults {
         result.peakRule = headline.peakRule();
         result.kneeConcurrency = headline.kneeConcurrency();
         result.failedRequests = headline.failedRequests();
+        result.shards = headline.shards();
+        result.worstShardClientLagMillis = headline.worstShardClientLagMillis();
         return result;
     }
 

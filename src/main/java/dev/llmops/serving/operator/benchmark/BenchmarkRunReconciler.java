@@ -81,11 +81,13 @@ import java.util.Set;
         verbs = {"delete"})
 @Workflow(
         explicitInvocation = true,
-        dependents =
-                @Dependent(
-                        name = "job",
-                        type = BenchmarkJobDependent.class,
-                        reconcilePrecondition = TargetReadyOrJobExists.class))
+        dependents = {
+            @Dependent(
+                    name = "job",
+                    type = BenchmarkJobDependent.class,
+                    reconcilePrecondition = TargetReadyOrJobExists.class),
+            @Dependent(name = "shards", type = ShardServiceDependent.class, reconcilePrecondition = ShardedRun.class)
+        })
 public class BenchmarkRunReconciler implements Reconciler<BenchmarkRun> {
 
     public static final String NAME = "benchmarkrun";

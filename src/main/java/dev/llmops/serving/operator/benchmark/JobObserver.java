@@ -4,6 +4,8 @@ import dev.llmops.serving.api.contract.ProgressLine;
 import dev.llmops.serving.operator.toolkit.Owners;
 import dev.llmops.serving.operator.toolkit.PodLogs;
 import dev.llmops.serving.operator.toolkit.StatusText;
+import dev.llmops.serving.runner.shard.ShardMerge;
+import dev.llmops.serving.runner.shard.ShardResult;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -13,6 +15,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +37,8 @@ public class JobObserver {
     static final int SAMPLES_LOG_LINES = 5;
     /** Bound of the log read for the samples: the line itself is at most 768 KiB. */
     static final int SAMPLES_LOG_BYTES = 1024 * 1024;
+    /** Bound of the log read for a shard's result: the line itself is at most 2 MiB. */
+    static final int SHARD_LOG_BYTES = ShardResult.MAX_ENCODED_CHARS + 256 * 1024;
 
     /**
      * How many times the samples log of a completed Job's pod is read before its samples are given up for lost: a read
@@ -61,17 +66,27 @@ public class JobObserver {
         List<Pod> pods = podsOf(job, benchmarkPods);
         Optional<JobCondition> failed = terminalCondition(job, "Failed");
         if (failed.isPresent()) {
+            // The pod that failed says why; with shards, the others are stopped with the Job and say nothing.
             Optional<ContainerStateTerminated> last = pods.stream()
                     .filter(p -> terminated(p).isPresent())
-                    .max(Comparator.comparing(
-                            p -> p.getMetadata().getCreationTimestamp(),
-                            Comparator.nullsFirst(Comparator.naturalOrder())))
+                    .max(Comparator.<Pod, Boolean>comparing(p -> terminated(p)
+                                    .filter(t -> t.getExitCode() != null && t.getExitCode() != 0)
+                                    .isPresent())
+                            .thenComparing(
+                                    p -> p.getMetadata().getCreationTimestamp(),
+                                    Comparator.nullsFirst(Comparator.naturalOrder())))
                     .flatMap(JobObserver::terminated);
             return new JobOutcome.Failed(
                     last.map(ContainerStateTerminated::getExitCode).orElse(null),
                     failed.get().getReason(),
                     failed.get().getMessage(),
                     last.map(ContainerStateTerminated::getMessage).orElse(null));
+        }
+        int shards = job.getSpec() == null || job.getSpec().getCompletions() == null
+                ? 1
+                : job.getSpec().getCompletions();
+        if (terminalCondition(job, "Complete").isPresent() && shards > 1) {
+            return completedShards(name, pods, shards);
         }
         if (terminalCondition(job, "Complete").isPresent()) {
             Optional<Pod> succeeded = pods.stream()
@@ -92,7 +107,7 @@ public class JobObserver {
         return new JobOutcome.Running(pods.stream()
                 .filter(p ->
                         p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
-                .findFirst()
+                .min(Comparator.comparing(JobObserver::shardIndex))
                 .map(this::progress)
                 .orElse(null));
     }
@@ -197,6 +212,81 @@ public class JobObserver {
         }
         failedSamplesReads.remove(key);
         return new JobOutcome.Completed(terminated(pod).orElseThrow().getMessage(), null, log.text());
+    }
+
+    /**
+     * The outcome of an Indexed Job whose every shard succeeded: each shard's result from the end of its pod's log,
+     * merged into the summary and samples one runner would have left. A log that cannot be read is read again as
+     * for one runner; a shard whose result is missing or unreadable leaves the run without a summary, saying which.
+     */
+    private JobOutcome completedShards(String jobName, List<Pod> pods, int shards) {
+        List<ShardResult> results = new ArrayList<>();
+        for (int index = 0; index < shards; index++) {
+            int shard = index;
+            Optional<Pod> succeeded = pods.stream()
+                    .filter(p -> shardIndex(p) == shard)
+                    .filter(p -> terminated(p)
+                            .filter(t -> Integer.valueOf(0).equals(t.getExitCode()))
+                            .isPresent())
+                    .findFirst();
+            if (succeeded.isEmpty()) {
+                return pods.stream().anyMatch(JobObserver::stillRunsInThisCopy)
+                        ? new JobOutcome.Running(null)
+                        : new JobOutcome.Completed(
+                                null, "no finished pod of shard " + shard + " of Job " + jobName + " is left", null);
+            }
+            Pod pod = succeeded.get();
+            PodLogs.BoundedTail log =
+                    logs.tail(pod, BenchmarkJobDependent.CONTAINER, SAMPLES_LOG_LINES, SHARD_LOG_BYTES);
+            String key =
+                    pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+            if (log.text() == null && !log.podGone() && pod.getMetadata().getDeletionTimestamp() == null) {
+                int failed = failedSamplesReads.merge(key, 1, Integer::sum);
+                if (failed < SAMPLES_LOG_READS) {
+                    return new JobOutcome.SamplesLogUnread(pod.getMetadata().getName(), failed);
+                }
+            }
+            failedSamplesReads.remove(key);
+            try {
+                ShardResult result = ShardResult.fromLog(log.text());
+                if (result == null) {
+                    return missingShard(shard, pod, "its log has no result line");
+                }
+                results.add(result);
+            } catch (IllegalArgumentException e) {
+                return missingShard(shard, pod, e.getMessage());
+            }
+        }
+        try {
+            ShardMerge.Merged merged = ShardMerge.merge(results);
+            return new JobOutcome.Completed(
+                    merged.summary(),
+                    null,
+                    merged.samples() == null ? null : merged.samples().toLogLine());
+        } catch (IllegalArgumentException e) {
+            return new JobOutcome.Completed(
+                    null, StatusText.bounded("the shards' results do not merge: " + e.getMessage()), null);
+        }
+    }
+
+    private static JobOutcome missingShard(int shard, Pod pod, String why) {
+        return new JobOutcome.Completed(
+                null,
+                StatusText.bounded("the result of shard " + shard + " (pod "
+                        + pod.getMetadata().getName() + ") could not be read: " + why),
+                null);
+    }
+
+    /** The completion index of an Indexed Job's pod; 0 for a pod of a Job of one runner. */
+    static int shardIndex(Pod pod) {
+        String index = pod.getMetadata().getAnnotations() == null
+                ? null
+                : pod.getMetadata().getAnnotations().get(BenchmarkJobDependent.COMPLETION_INDEX_ANNOTATION);
+        try {
+            return index == null ? 0 : Integer.parseInt(index);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     static String progressOf(String log) {

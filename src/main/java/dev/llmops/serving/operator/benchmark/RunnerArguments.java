@@ -24,6 +24,10 @@ public final class RunnerArguments {
     public static final String SUMMARY_FILE = "/dev/termination-log";
     /** Where a ShareGPT or trace dataset's ConfigMap or claim is mounted, read-only, in the runner container. */
     public static final String DATASET_MOUNT = "/datasets";
+    /** The port shard 0 of a sharded run listens on for the other shards. */
+    public static final int RENDEZVOUS_PORT = 7070;
+
+    public static final String RENDEZVOUS_PORT_NAME = "rendezvous";
 
     private RunnerArguments() {}
 
@@ -32,12 +36,20 @@ public final class RunnerArguments {
      * spec.target.metricsUrl is used instead, and without either the runner reads the target's own /metrics.
      */
     public static List<String> of(BenchmarkRunSpec spec, String url, String model, List<String> metricsUrls) {
-        return of(spec, url, model, metricsUrls, spec.target.apiKeySecret != null);
+        return of(spec, url, model, metricsUrls, spec.target.apiKeySecret != null, "bench");
     }
 
-    /** {@code sendsApiKey}: the runner pod has the target's API key in {@link #API_KEY_ENV}. */
+    /**
+     * {@code sendsApiKey}: the runner pod has the target's API key in {@link #API_KEY_ENV}; {@code jobName}: the Job and
+     * its Service, under which a sharded run's shard 0 is {@code <job>-0}.
+     */
     public static List<String> of(
-            BenchmarkRunSpec spec, String url, String model, List<String> metricsUrls, boolean sendsApiKey) {
+            BenchmarkRunSpec spec,
+            String url,
+            String model,
+            List<String> metricsUrls,
+            boolean sendsApiKey,
+            String jobName) {
         List<String> args = new ArrayList<>(List.of("bench", RunnerFlags.URL, url, RunnerFlags.MODEL, model));
         if (spec.target.url != null) {
             add(args, RunnerFlags.METRICS_URL, spec.target.metricsUrl);
@@ -76,7 +88,13 @@ public final class RunnerArguments {
         }
         args.add(RunnerFlags.QUALITY);
         add(args, RunnerFlags.QUALITY_MAX_TOKENS, spec.quality.maxTokens);
-        args.add(RunnerFlags.SAMPLES_LOG);
+        int shards = spec.runner.shardCount();
+        if (shards > 1) {
+            add(args, RunnerFlags.SHARD, "$(" + BenchmarkJobDependent.COMPLETION_INDEX_ENV + ")/" + shards);
+            add(args, RunnerFlags.RENDEZVOUS, jobName + "-0." + jobName + ":" + RENDEZVOUS_PORT);
+        } else {
+            args.add(RunnerFlags.SAMPLES_LOG);
+        }
         add(args, RunnerFlags.SUMMARY_FILE, SUMMARY_FILE);
         return args;
     }

@@ -8,7 +8,8 @@ import java.util.Optional;
 public enum RunnerExit {
     BAD_CONFIGURATION(RunnerExitCode.BAD_CONFIGURATION, "BadConfiguration"),
     TARGET_NOT_INFERENCE_READY(RunnerExitCode.TARGET_NOT_READY, "TargetNotInferenceReady"),
-    ALL_REQUESTS_FAILED(RunnerExitCode.ALL_REQUESTS_FAILED, "AllRequestsFailed");
+    ALL_REQUESTS_FAILED(RunnerExitCode.ALL_REQUESTS_FAILED, "AllRequestsFailed"),
+    SHARDS_APART(RunnerExitCode.SHARDS_APART, "ShardsApart");
 
     private final RunnerExitCode exitCode;
     private final String reason;

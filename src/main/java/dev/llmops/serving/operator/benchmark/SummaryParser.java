@@ -107,6 +107,8 @@ public final class SummaryParser {
             level(headline.peakConcurrency(), "sum.peakc");
             level(headline.kneeConcurrency(), "sum.knee");
             count(headline.failedRequests(), "sum.fail");
+            level(headline.shards(), "sum.shards");
+            figure(headline.worstShardClientLagMillis(), "sum.slag");
         }
         if (summary.failuresByClass() != null) {
             for (var entry : summary.failuresByClass().entrySet()) {

@@ -1,7 +1,5 @@
 package dev.llmops.serving.runner.command;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.llmops.serving.api.contract.BenchmarkDefaults;
 import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.contract.RunPlan;
@@ -19,6 +17,12 @@ import dev.llmops.serving.runner.output.RequestLog;
 import dev.llmops.serving.runner.output.RequestSamples;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import dev.llmops.serving.runner.plan.Slo;
+import dev.llmops.serving.runner.shard.Barrier;
+import dev.llmops.serving.runner.shard.BarrierException;
+import dev.llmops.serving.runner.shard.Rendezvous;
+import dev.llmops.serving.runner.shard.Shard;
+import dev.llmops.serving.runner.shard.ShardResult;
+import dev.llmops.serving.runner.shard.StageFigures;
 import dev.llmops.serving.runner.transport.Endpoint;
 import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.TargetNotReadyException;
@@ -399,6 +403,41 @@ public class BenchCommand implements Callable<Integer> {
                     + " runs' requests for intervals, verdicts and output agreement.")
     Path samplesOut;
 
+    @Option(
+            names = RunnerFlags.SHARD,
+            paramLabel = "I/N",
+            defaultValue = "0/1",
+            description = "Send shard I (from 0) of N of the workload, 1 to " + Shard.MAX_COUNT
+                    + ": request, session or"
+                    + " arrival k of each stage is shard k mod N's, and a level's streams are split evenly, so N shards"
+                    + " together send what one runner would. Shard 0 alone sends the single requests and the quality"
+                    + " stage and reads the server's metrics. Needs " + RunnerFlags.RENDEZVOUS + "; the last line of"
+                    + " stdout is the shard's result behind '" + ShardResult.LOG_PREFIX + "', for report merge."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String shardText;
+
+    @Option(
+            names = RunnerFlags.RENDEZVOUS,
+            paramLabel = "HOST:PORT",
+            description = "Where the shards meet before each stage: shard 0 listens on PORT, the others connect to"
+                    + " HOST:PORT.")
+    String rendezvous;
+
+    @Option(
+            names = RunnerFlags.SHARD_WAIT,
+            paramLabel = "S",
+            defaultValue = "" + RunnerFlags.DEFAULT_SHARD_WAIT_SECONDS,
+            description = "How long the shards wait at a stage for the last of them, from the first's arrival; a"
+                    + " shard missing then fails the run, named. Default: ${DEFAULT-VALUE}.")
+    int shardWaitSeconds;
+
+    @Option(
+            names = RunnerFlags.SHARD_OUT,
+            paramLabel = "FILE",
+            converter = FileOptions.Writable.class,
+            description = "Write the shard's result here too (gzipped JSON), for report merge.")
+    Path shardOut;
+
     /** Keeps the command's model and declares the runner's exit codes in it, for parse errors and the help. */
     @Spec
     void spec(CommandSpec commandSpec) {
@@ -414,13 +453,16 @@ public class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         BenchmarkConfig config = config(System::getenv);
+        Shard shard = shard(config);
         var out = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
         boolean jsonToStdout = "-".equals(jsonOut);
         BenchmarkReport report;
-        RequestSamples samples = samplesLog || samplesOut != null ? new RequestSamples(config) : null;
+        RequestSamples samples = samplesLog || samplesOut != null || !shard.whole() ? new RequestSamples(config) : null;
+        List<StageFigures> figures = new ArrayList<>();
         try (OpenAiClient client = OpenAiClient.create();
-                RequestLog requestLog = openRequestLog()) {
+                RequestLog requestLog = openRequestLog();
+                Barrier barrier = barrier(shard)) {
             BenchmarkListener listener = new ConsoleProgress(
                     jsonToStdout ? err : out, err, config.slo().hasLimits());
             if (requestLog != null) {
@@ -429,7 +471,18 @@ public class BenchCommand implements Callable<Integer> {
             if (samples != null) {
                 listener = BenchmarkListener.both(listener, samples);
             }
-            report = new BenchmarkRunner(config, client, listener).run();
+            listener = BenchmarkListener.both(listener, new BenchmarkListener() {
+                @Override
+                public void stageMeasured(StageFigures stage) {
+                    figures.add(stage);
+                }
+            });
+            report = new BenchmarkRunner(config, client, listener, shard, barrier).run();
+        } catch (BarrierException e) {
+            err.println("bench: " + e.getMessage());
+            err.flush();
+            write(summaryFile, CompactSummaryWriter.writeFailure(model, e.getMessage()));
+            return RunnerExitCode.SHARDS_APART.code();
         } catch (TargetNotReadyException e) {
             err.println("bench: " + e.getMessage());
             err.flush();
@@ -440,7 +493,7 @@ public class BenchCommand implements Callable<Integer> {
             throw new IllegalStateException("interrupted", e);
         }
         if (jsonOut != null) {
-            String json = reportJson(report);
+            String json = report.toJson();
             if (jsonToStdout) {
                 out.println(json);
                 out.flush();
@@ -456,12 +509,85 @@ public class BenchCommand implements Callable<Integer> {
             exitCode = RunnerExitCode.ALL_REQUESTS_FAILED.code();
         }
         if (samples != null) {
-            writeSamples(samples.sampleSet(warning -> {
+            SampleSet sampleSet = samples.sampleSet(warning -> {
                 err.println("warning: " + warning);
                 err.flush();
-            }));
+            });
+            writeSamples(sampleSet);
+            if (!shard.whole()) {
+                writeShardResult(ShardResult.of(shard, report, figures, sampleSet));
+            }
         }
         return exitCode;
+    }
+
+    /** The shard's result to its file, and as the very last line of stdout, where the operator looks for it. */
+    private void writeShardResult(ShardResult result) {
+        if (shardOut != null) {
+            try {
+                Files.write(shardOut, result.toGzip());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + shardOut, e);
+            }
+        }
+        var out = spec.commandLine().getOut();
+        out.println(result.toLogLine());
+        out.flush();
+    }
+
+    /** The shard {@link #shardText} names, checked with the options it needs and those it cannot take. */
+    private Shard shard(BenchmarkConfig config) {
+        Shard shard;
+        try {
+            shard = Shard.parse(shardText);
+        } catch (IllegalArgumentException e) {
+            throw OptionValues.invalid(spec, RunnerFlags.SHARD, e.getMessage());
+        }
+        if (shard.whole()) {
+            return shard;
+        }
+        if (rendezvous == null) {
+            throw OptionValues.invalid(spec, RunnerFlags.SHARD, "needs " + RunnerFlags.RENDEZVOUS + " HOST:PORT");
+        }
+        if (config.findCapacity() != null) {
+            throw OptionValues.invalid(
+                    spec,
+                    RunnerFlags.SHARD,
+                    "does not take " + RunnerFlags.FIND_CAPACITY + ": a search runs on one runner");
+        }
+        if (samplesLog || "-".equals(jsonOut)) {
+            throw OptionValues.invalid(
+                    spec,
+                    RunnerFlags.SHARD,
+                    "prints its result as the last line of stdout: drop " + RunnerFlags.SAMPLES_LOG + " and give "
+                            + RunnerFlags.JSON_OUT + " a FILE");
+        }
+        if (shardWaitSeconds < 1) {
+            throw OptionValues.invalid(spec, RunnerFlags.SHARD_WAIT, "must be at least 1 second");
+        }
+        return shard;
+    }
+
+    /** The barrier of {@code shard}: none for a whole run, else the rendezvous at {@link #rendezvous}. */
+    private Barrier barrier(Shard shard) {
+        if (shard.whole()) {
+            return Barrier.NONE;
+        }
+        int colon = rendezvous.lastIndexOf(':');
+        int port;
+        try {
+            port = Integer.parseInt(rendezvous.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (colon < 0 || port < 1 || port > 65535 || (shard.index() > 0 && colon == 0)) {
+            throw OptionValues.invalid(spec, RunnerFlags.RENDEZVOUS, "is not HOST:PORT");
+        }
+        try {
+            return Rendezvous.of(shard, rendezvous.substring(0, colon), port, Duration.ofSeconds(shardWaitSeconds));
+        } catch (IOException e) {
+            throw OptionValues.invalid(spec, RunnerFlags.RENDEZVOUS, "cannot listen on port " + port + ": " + e);
+        }
     }
 
     /** The samples to their file, and as the very last line of stdout, where the operator looks for them. */
@@ -622,14 +748,6 @@ public class BenchCommand implements Callable<Integer> {
             return RequestLog.open(requestsOut);
         } catch (IOException e) {
             throw OptionValues.invalid(spec, RunnerFlags.REQUESTS_OUT, "cannot be written: " + e);
-        }
-    }
-
-    private static String reportJson(BenchmarkReport report) {
-        try {
-            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -2,6 +2,9 @@ package dev.llmops.serving.runner.output;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.llmops.serving.api.contract.PeakRule;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
 import dev.llmops.serving.runner.plan.PeakStage;
@@ -9,6 +12,7 @@ import dev.llmops.serving.runner.plan.SaturationKnee;
 import dev.llmops.serving.runner.plan.Slo;
 import dev.llmops.serving.runner.workload.TraceReplay;
 import dev.llmops.serving.runner.workload.WorkloadDigest;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -29,6 +33,7 @@ import java.util.TreeMap;
  * @param kneeConcurrency see {@link SaturationKnee}
  * @param slo the SLO's limits and attainment target, when one was given
  * @param capacity the result of the capacity search, when one ran
+ * @param shards how many shards sent the run's requests, when more than one did
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BenchmarkReport(
@@ -57,7 +62,8 @@ public record BenchmarkReport(
         @JsonProperty("failures") Map<String, Integer> failures,
         @JsonProperty("warnings") List<String> warnings,
         @JsonProperty("slo") Slo slo,
-        @JsonProperty("capacity") CapacityReport capacity) {
+        @JsonProperty("capacity") CapacityReport capacity,
+        @JsonProperty("shards") Integer shards) {
 
     public static BenchmarkReport of(
             BenchmarkConfig config,
@@ -66,34 +72,70 @@ public record BenchmarkReport(
             List<SingleRequestReport> singles,
             List<String> runWarnings,
             CapacityReport capacity) {
-        OptionalDouble singleStreamMean = singles.stream()
+        return new BenchmarkReport(
+                        config.model(),
+                        config.url().toString(),
+                        config.endpoint().path(),
+                        config.dataset().label(),
+                        config.measuredMaxTokens(),
+                        config.temperature(),
+                        config.topP(),
+                        config.ignoreEos(),
+                        config.seed(),
+                        WorkloadDigest.of(config),
+                        config.trace() == null ? null : config.trace().shape(),
+                        startedAt,
+                        List.of(),
+                        List.copyOf(singles),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        0,
+                        0,
+                        Map.of(),
+                        List.of(),
+                        config.slo().hasLimits() ? config.slo() : null,
+                        capacity,
+                        null)
+                .withStages(stages, runWarnings);
+    }
+
+    /**
+     * This report's run with {@code stages} and the run-level warnings {@code runWarnings}, its headline figures,
+     * counts and warnings computed from them: how merged shards become one report.
+     */
+    public BenchmarkReport withStages(List<StageReport> stages, List<String> runWarnings) {
+        OptionalDouble singleStreamMean = singleRequests.stream()
                 .filter(single -> single.failure() == null)
                 .mapToDouble(SingleRequestReport::tokensPerSecond)
                 .average();
-        Double singleStream = singleStreamMean.isPresent() ? singleStreamMean.getAsDouble() : null;
         Integer knee = SaturationKnee.find(stages);
-        PeakStage.Choice peak = PeakStage.choose(stages, knee, config.slo()).orElse(null);
-        Map<String, Integer> failures = new TreeMap<>();
+        PeakStage.Choice peak =
+                PeakStage.choose(stages, knee, slo == null ? Slo.NONE : slo).orElse(null);
+        Map<String, Integer> allFailures = new TreeMap<>();
         stages.forEach(
-                stage -> stage.failures().forEach((failure, count) -> failures.merge(failure, count, Integer::sum)));
-        List<String> warnings = new java.util.ArrayList<>(runWarnings);
-        stages.forEach(stage -> warnings.addAll(stage.warnings()));
+                stage -> stage.failures().forEach((failure, count) -> allFailures.merge(failure, count, Integer::sum)));
+        List<String> allWarnings = new ArrayList<>(runWarnings);
+        stages.forEach(stage -> allWarnings.addAll(stage.warnings()));
         return new BenchmarkReport(
-                config.model(),
-                config.url().toString(),
-                config.endpoint().path(),
-                config.dataset().label(),
-                config.measuredMaxTokens(),
-                config.temperature(),
-                config.topP(),
-                config.ignoreEos(),
-                config.seed(),
-                WorkloadDigest.of(config),
-                config.trace() == null ? null : config.trace().shape(),
+                model,
+                baseUrl,
+                endpoint,
+                dataset,
+                maxTokens,
+                temperature,
+                topP,
+                ignoreEos,
+                seed,
+                workload,
+                trace,
                 startedAt,
                 List.copyOf(stages),
-                List.copyOf(singles),
-                singleStream,
+                singleRequests,
+                singleStreamMean.isPresent() ? singleStreamMean.getAsDouble() : null,
                 peak == null ? null : peak.stage().outputThroughput(),
                 peak == null ? null : peak.stage().name(),
                 peak == null ? null : peak.stage().maxConcurrency(),
@@ -101,10 +143,52 @@ public record BenchmarkReport(
                 knee,
                 stages.stream().mapToInt(StageReport::completed).sum(),
                 stages.stream().mapToInt(StageReport::failed).sum(),
+                allFailures,
+                List.copyOf(allWarnings),
+                slo,
+                capacity,
+                shards);
+    }
+
+    /** This report as the merge of {@code count} shards. */
+    public BenchmarkReport ofShards(int count) {
+        return new BenchmarkReport(
+                model,
+                baseUrl,
+                endpoint,
+                dataset,
+                maxTokens,
+                temperature,
+                topP,
+                ignoreEos,
+                seed,
+                workload,
+                trace,
+                startedAt,
+                stages,
+                singleRequests,
+                singleStreamTokensPerSecond,
+                peakOutputThroughput,
+                peakStage,
+                peakConcurrency,
+                peakRule,
+                kneeConcurrency,
+                completed,
+                failed,
                 failures,
-                List.copyOf(warnings),
-                config.slo().hasLimits() ? config.slo() : null,
-                capacity);
+                warnings,
+                slo,
+                capacity,
+                count > 1 ? count : null);
+    }
+
+    /** The report as indented JSON, as {@code --json-out} writes it. */
+    public String toJson() {
+        try {
+            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** True when requests were sent and not one of them succeeded. */

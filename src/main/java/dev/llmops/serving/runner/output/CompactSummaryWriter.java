@@ -50,7 +50,9 @@ public final class CompactSummaryWriter {
                 report.peakConcurrency(),
                 report.peakRule(),
                 report.kneeConcurrency(),
-                report.failed());
+                report.failed(),
+                report.shards(),
+                report.shards() == null ? null : round(worstClientLag(report)));
         return fit(new CompactSummary(
                 CompactSummary.FORMAT_VERSION,
                 cut(report.model(), MAX_MODEL_CHARS),
@@ -62,6 +64,14 @@ public final class CompactSummaryWriter {
                 null,
                 capacity(report.capacity()),
                 workload(report)));
+    }
+
+    /** The highest p99 client lag of any shard in any measured stage, in milliseconds. */
+    private static double worstClientLag(BenchmarkReport report) {
+        return report.stages().stream()
+                .mapToDouble(StageReport::clientLagP99Millis)
+                .max()
+                .orElse(0);
     }
 
     private static CompactSummary.Workload workload(BenchmarkReport report) {

@@ -131,6 +131,26 @@ public final class ConsoleProgress implements BenchmarkListener {
 
     @Override
     public void stageFinished(StageReport report, int finishedStages, int stages) {
+        row(report);
+        report.warnings().forEach(warning -> messages.println("warning: " + warning));
+        report.errors()
+                .forEach((failure, message) -> messages.println(report.name() + ": " + failure + " × "
+                        + report.failures().get(failure) + ", e.g.: " + message));
+        if (finishedStages == stages) {
+            messages.println(ProgressLine.finished(stages));
+        }
+        messages.flush();
+    }
+
+    /** A finished run's table at once, its warnings after it: what {@code report merge} shows of merged shards. */
+    public void table(BenchmarkReport report) {
+        table.println(String.join(" ", columns.stream().map(Column::header).toList()));
+        report.stages().forEach(this::row);
+        report.warnings().forEach(warning -> messages.println("warning: " + warning));
+        messages.flush();
+    }
+
+    private void row(StageReport report) {
         table.println(String.join(
                 " ", columns.stream().map(column -> column.cell(report)).toList()));
         if (report.turns() != null) {
@@ -145,14 +165,6 @@ public final class ConsoleProgress implements BenchmarkListener {
                             percent(turn.cachedPromptShare())));
         }
         table.flush();
-        report.warnings().forEach(warning -> messages.println("warning: " + warning));
-        report.errors()
-                .forEach((failure, message) -> messages.println(report.name() + ": " + failure + " × "
-                        + report.failures().get(failure) + ", e.g.: " + message));
-        if (finishedStages == stages) {
-            messages.println(ProgressLine.finished(stages));
-        }
-        messages.flush();
     }
 
     @Override

@@ -30,7 +30,38 @@ public final class RequestSamples implements BenchmarkListener {
     private List<QualityOutput> quality = List.of();
 
     public RequestSamples(BenchmarkConfig config) {
-        this.workload = WorkloadDigest.of(config);
+        this(WorkloadDigest.of(config));
+    }
+
+    private RequestSamples(String workload) {
+        this.workload = workload;
+    }
+
+    /**
+     * The samples of one run from its shards' samples: each stage's requests of every shard by position, the lowest
+     * kept as one runner keeps them (each shard kept its own lowest, so none of the lowest overall is missing), the
+     * quality outputs of the shard that ran the quality stage; {@code shards} of one workload, in stage order.
+     */
+    public static SampleSet merge(List<SampleSet> shards, Consumer<String> warn) {
+        RequestSamples merged = new RequestSamples(shards.get(0).workload());
+        for (SampleSet shard : shards) {
+            for (StageSamples stage : shard.stages()) {
+                for (int i = 0; i < stage.size(); i++) {
+                    merged.add(
+                            stage.name(),
+                            new Sample(
+                                    stage.index()[i],
+                                    stage.outputTokens()[i],
+                                    stage.ttftMillis()[i],
+                                    stage.tpotMillis()[i],
+                                    stage.e2eMillis()[i]));
+                }
+            }
+            if (!shard.quality().isEmpty()) {
+                merged.quality = shard.quality();
+            }
+        }
+        return merged.sampleSet(warn);
     }
 
     private record Sample(int index, int outputTokens, double ttftMillis, double tpotMillis, double e2eMillis) {}
@@ -45,20 +76,24 @@ public final class RequestSamples implements BenchmarkListener {
         if (!result.succeeded() || index < 0 || index > Integer.MAX_VALUE) {
             return;
         }
-        Sample sample = new Sample(
-                (int) index,
-                result.outputTokens(),
-                (result.firstTokenNanos() - intendedNanos) / 1e6,
-                result.tpotMillis().orElse(0),
-                (result.endNanos() - intendedNanos) / 1e6);
-        synchronized (this) {
-            PriorityQueue<Sample> samples = samplesOf(stage.name());
-            if (samples.size() < StageSamples.MAX_REQUESTS) {
-                samples.add(sample);
-            } else if (sample.index() < samples.peek().index()) {
-                samples.poll();
-                samples.add(sample);
-            }
+        add(
+                stage.name(),
+                new Sample(
+                        (int) index,
+                        result.outputTokens(),
+                        (result.firstTokenNanos() - intendedNanos) / 1e6,
+                        result.tpotMillis().orElse(0),
+                        (result.endNanos() - intendedNanos) / 1e6));
+    }
+
+    /** Keeps {@code sample} if it is among the stage's lowest positions so far. */
+    private synchronized void add(String stageName, Sample sample) {
+        PriorityQueue<Sample> samples = samplesOf(stageName);
+        if (samples.size() < StageSamples.MAX_REQUESTS) {
+            samples.add(sample);
+        } else if (sample.index() < samples.peek().index()) {
+            samples.poll();
+            samples.add(sample);
         }
     }
 

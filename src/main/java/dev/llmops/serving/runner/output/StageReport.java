@@ -43,6 +43,7 @@ import java.util.Map;
  * @param specAcceptLength the server's acceptance length over the stage, {@code server.spec_accept_length} repeated
  * @param server the server's own figures from its metrics, when it exports them
  * @param turns with sessions, each turn's figures in turn order; else null
+ * @param shards with several shards, each shard's client in the stage; else null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({
@@ -98,7 +99,8 @@ public record StageReport(
         @JsonProperty("stopped_early") Boolean stoppedEarly,
         @JsonProperty("spec_accept_length") Double specAcceptLength,
         @JsonProperty("server") ServerStageReport server,
-        @JsonProperty("turns") List<TurnReport> turns) {
+        @JsonProperty("turns") List<TurnReport> turns,
+        @JsonProperty("shards") List<ShardClientReport> shards) {
 
     public static final String TTFT = "ttft";
     public static final String TTFC = "ttfc";
@@ -145,7 +147,8 @@ public record StageReport(
                 stoppedEarly,
                 value == null ? null : value.specAcceptLength(),
                 value,
-                turns);
+                turns,
+                shards);
     }
 
     /** A metric's summary, or null when nothing was recorded for it. */

@@ -2,6 +2,7 @@ package dev.llmops.serving.runner.workload;
 
 import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import dev.llmops.serving.runner.shard.Shard;
 import dev.llmops.serving.runner.transport.Exchange;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -104,15 +105,32 @@ public final class PromptSource {
          * What a closed-loop stream sends next: the stage's next session, turn by turn, or else its next request alone.
          */
         public Conversation nextConversation() {
+            return nextConversation(Shard.WHOLE);
+        }
+
+        /** {@link #nextConversation()} of {@code shard}: the next session or request whose position is its. */
+        public Conversation nextConversation(Shard shard) {
             if (config.dataset() != Dataset.SESSIONS) {
-                DatasetRequest request = next();
+                DatasetRequest request = next(shard);
                 return new Conversation(1, () -> request, () -> 0);
             }
             long number;
             synchronized (this) {
-                number = sessions++;
+                number = shard.position(sessions++);
             }
             return session(number);
+        }
+
+        /**
+         * The next request whose position is {@code shard}'s: the others are drawn and passed over, so each shard's
+         * requests are exactly those one runner would have sent at the same positions.
+         */
+        public synchronized DatasetRequest next(Shard shard) {
+            DatasetRequest request = next();
+            while (!shard.owns(request.index())) {
+                request = next();
+            }
+            return request;
         }
 
         /**

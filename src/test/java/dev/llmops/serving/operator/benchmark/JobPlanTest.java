@@ -42,7 +42,8 @@ class JobPlanTest {
         spec.target.modelServer = "kimi";
 
         SecretKeyReference key = BenchmarkJobDependent.apiKey(spec, target);
-        PodSpec pod = BenchmarkJobDependent.podSpec(spec, target.url(), "kimi-k2", List.of(), key, "runner:1");
+        PodSpec pod =
+                BenchmarkJobDependent.podSpec(spec, "kimi-bench", target.url(), "kimi-k2", List.of(), key, "runner:1");
 
         assertThat(pod.getContainers().get(0).getArgs()).containsSubsequence("--api-key-env", "BENCH_API_KEY");
         assertThat(pod.getContainers().get(0).getEnv()).singleElement().satisfies(env -> {
@@ -281,7 +282,7 @@ class JobPlanTest {
         assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
                 .contains(" --dataset sharegpt:/datasets/sharegpt.json --output-len 512 ");
         PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
+                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
         assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(mount -> {
             assertThat(mount.getMountPath()).isEqualTo("/datasets");
             assertThat(mount.getReadOnly()).isTrue();
@@ -310,7 +311,7 @@ class JobPlanTest {
         assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()))
                 .containsSubsequence("--dataset", "sharegpt:/datasets/sharegpt/v3.json");
         PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
+                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("dataset"))
                 .singleElement()
@@ -344,7 +345,7 @@ class JobPlanTest {
                 .doesNotContain("--concurrency ")
                 .doesNotContain("--no-sweep");
         PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
+                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("dataset"))
                 .singleElement()

@@ -64,6 +64,7 @@ public final class Reports {
                 null,
                 null,
                 null,
+                null,
                 null);
     }
 
@@ -159,6 +160,7 @@ public final class Reports {
                 null,
                 null,
                 null,
+                null,
                 null);
     }
 
@@ -200,7 +202,8 @@ public final class Reports {
                 s.stoppedEarly(),
                 s.specAcceptLength(),
                 s.server(),
-                s.turns());
+                s.turns(),
+                null);
     }
 
     /** The stage with the server's usage reporting {@code cached} of its prompt tokens cached, a {@code share}. */
@@ -241,6 +244,7 @@ public final class Reports {
                 s.stoppedEarly(),
                 s.specAcceptLength(),
                 s.server(),
-                s.turns());
+                s.turns(),
+                null);
     }
 }

@@ -32,4 +32,11 @@ public class BenchmarkSummary {
 
     @JsonPropertyDescription("Failed requests over all stages.")
     public Integer failedRequests;
+
+    @JsonPropertyDescription("Runner pods that sent the load together (spec.runner.shards), when more than one did.")
+    public Integer shards;
+
+    @JsonPropertyDescription("With shards: the highest p99 lag of any shard's client threads in any stage, in ms. Above"
+            + " a few ms that shard's client was the bottleneck, and its stage's warning names it.")
+    public Double worstShardClientLagMillis;
 }

@@ -1,0 +1,276 @@
+package dev.llmops.serving.runner.shard;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.llmops.serving.runner.transport.OpenAiClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * The shards' barrier: shard 0 listens on a port and every shard (itself included) arrives there before each stage;
+ * once all have, shard 0 picks the stage's start, {@link #START_MARGIN} ahead, as an instant of the wall clock, and
+ * every shard starts it then by its own clock (so the nodes' clock skew, milliseconds under NTP, is the shards'
+ * misalignment). A shard that has not arrived within the wait of the first arrival at a stage fails the run there,
+ * named; so does one that arrives at a stage the others have already started, as a restarted shard does.
+ */
+public final class Rendezvous implements Barrier {
+
+    /** The time between the agreement and the stage's start, for the answer to reach every shard. */
+    static final Duration START_MARGIN = Duration.ofMillis(500);
+
+    private static final int MAX_STAGE_CHARS = 128;
+    private static final int MAX_ANSWER_BYTES = 4096;
+    private static final Duration RETRY = Duration.ofMillis(500);
+    /** An IPv4 address or a bracketless IPv6 one: what shard 0 binds to rather than every interface. */
+    private static final Pattern IP_LITERAL =
+            Pattern.compile("^(\\d{1,3}(\\.\\d{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)$");
+
+    private final Shard shard;
+    private final Duration wait;
+    private final Coordinator coordinator;
+    private final URI address;
+    private final HttpClient client;
+
+    private Rendezvous(Shard shard, Duration wait, Coordinator coordinator, URI address) {
+        this.shard = shard;
+        this.wait = wait;
+        this.coordinator = coordinator;
+        this.address = address;
+        this.client = coordinator == null
+                ? HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
+                : null;
+    }
+
+    /**
+     * Shard {@code shard}'s side of the barrier at {@code host:port}: shard 0 listens on {@code port} (of
+     * {@code host} when it is an IP address, else of every interface), the others connect to it, trying again until
+     * {@code wait} has passed without it answering.
+     */
+    public static Rendezvous of(Shard shard, String host, int port, Duration wait) throws IOException {
+        if (shard.index() == 0) {
+            InetSocketAddress bind = IP_LITERAL.matcher(host).matches()
+                    ? new InetSocketAddress(InetAddress.getByName(host), port)
+                    : new InetSocketAddress(port);
+            return new Rendezvous(shard, wait, new Coordinator(shard.count(), bind, wait), null);
+        }
+        return new Rendezvous(shard, wait, null, URI.create("http://" + host + ":" + port + "/"));
+    }
+
+    /** The port shard 0 listens on; -1 on the other shards. */
+    public int port() {
+        return coordinator == null ? -1 : coordinator.server.getAddress().getPort();
+    }
+
+    @Override
+    public long await(String stage) throws InterruptedException {
+        long startEpochNanos = coordinator != null ? coordinator.arrive(stage, 0) : arriveRemotely(stage);
+        return System.nanoTime() + (startEpochNanos - epochNanos());
+    }
+
+    private long arriveRemotely(String stage) throws InterruptedException {
+        URI uri = address.resolve(
+                "stages/" + URLEncoder.encode(stage, StandardCharsets.UTF_8) + "/shards/" + shard.index());
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            HttpRequest request = HttpRequest.newBuilder(uri)
+                    .timeout(wait.plus(Duration.ofSeconds(30)))
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build();
+            try {
+                HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+                String answer;
+                try (InputStream body = response.body()) {
+                    answer = new String(body.readNBytes(MAX_ANSWER_BYTES), StandardCharsets.UTF_8).trim();
+                }
+                if (response.statusCode() == 200) {
+                    try {
+                        return Long.parseLong(answer);
+                    } catch (NumberFormatException e) {
+                        throw new BarrierException("shard 0 answered stage " + stage + " with no start time");
+                    }
+                }
+                throw new BarrierException(answer.isEmpty() ? "shard 0 answered " + response.statusCode() : answer);
+            } catch (ConnectException | HttpTimeoutException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new BarrierException("shard " + shard + " could not reach shard 0 at " + address + " within "
+                            + wait.toSeconds() + " s before stage " + stage + ": " + e);
+                }
+                TimeUnit.MILLISECONDS.sleep(RETRY.toMillis());
+            } catch (IOException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new BarrierException(
+                            "shard " + shard + " lost shard 0 at " + address + " before stage " + stage + ": " + e);
+                }
+                TimeUnit.MILLISECONDS.sleep(RETRY.toMillis());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (coordinator != null) {
+            coordinator.close();
+        }
+    }
+
+    static long epochNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** Shard 0's side: who has arrived at which stage, and the start each stage got. */
+    private static final class Coordinator {
+        private final int count;
+        private final Duration wait;
+        private final HttpServer server;
+        private final ExecutorService handlers =
+                Executors.newCachedThreadPool(OpenAiClient.daemonThreads("bench-rendezvous"));
+        private final ScheduledExecutorService timeouts =
+                Executors.newSingleThreadScheduledExecutor(OpenAiClient.daemonThreads("bench-rendezvous-timeout"));
+        private final Map<String, Gathering> stages = new HashMap<>();
+        private String current;
+        /** Why the run's barrier broke, once it has. */
+        private String broken;
+
+        Coordinator(int count, InetSocketAddress bind, Duration wait) throws IOException {
+            this.count = count;
+            this.wait = wait;
+            this.server = HttpServer.create(bind, 64);
+            server.createContext("/stages/", this::handle);
+            server.setExecutor(handlers);
+            server.start();
+        }
+
+        /** One stage's arrivals; {@code start} completes with the start, or fails naming who is missing. */
+        private record Gathering(Set<Integer> arrived, CompletableFuture<Long> start) {}
+
+        long arrive(String stage, int index) throws InterruptedException {
+            CompletableFuture<Long> start;
+            synchronized (this) {
+                if (broken != null) {
+                    throw new BarrierException(broken);
+                }
+                Gathering gathering = stages.get(stage);
+                if (gathering == null) {
+                    if (current != null && !stages.get(current).start().isDone()) {
+                        throw breakRun("shard " + index + " of " + count + " reached stage " + stage
+                                + " while the others gather at " + current + ": one of them was restarted, and a"
+                                + " restarted shard cannot rejoin a run under way");
+                    }
+                    gathering = new Gathering(new TreeSet<>(), new CompletableFuture<>());
+                    stages.put(stage, gathering);
+                    current = stage;
+                    Gathering timed = gathering;
+                    timeouts.schedule(() -> timeOut(stage, timed), wait.toNanos(), TimeUnit.NANOSECONDS);
+                }
+                if (gathering.start().isDone() || !gathering.arrived().add(index)) {
+                    throw breakRun("shard " + index + " of " + count + " reached stage " + stage + " a second time:"
+                            + " the shard was restarted, and a restarted shard cannot rejoin a run under way");
+                }
+                if (gathering.arrived().size() == count) {
+                    gathering.start().complete(epochNanos() + START_MARGIN.toNanos());
+                }
+                start = gathering.start();
+            }
+            try {
+                return start.get();
+            } catch (ExecutionException e) {
+                throw (BarrierException) e.getCause();
+            }
+        }
+
+        private synchronized void timeOut(String stage, Gathering gathering) {
+            if (gathering.start().isDone()) {
+                return;
+            }
+            String missing = IntStream.range(0, count)
+                    .filter(index -> !gathering.arrived().contains(index))
+                    .mapToObj(String::valueOf)
+                    .collect(Collectors.joining(", "));
+            breakRun("shard" + (missing.contains(",") ? "s " : " ") + missing + " of " + count + " did not reach stage "
+                    + stage + " within " + wait.toSeconds() + " s of the first shard");
+        }
+
+        /**
+         * Ends the run's barrier for every shard: those waiting at the current stage and any arriving later get
+         * {@code reason}, so the run fails at once and says why, instead of waiting out its shards.
+         */
+        private BarrierException breakRun(String reason) {
+            broken = reason;
+            if (current != null) {
+                stages.get(current).start().completeExceptionally(new BarrierException(reason));
+            }
+            return new BarrierException(reason);
+        }
+
+        private void handle(HttpExchange exchange) throws IOException {
+            try (exchange) {
+                String[] path = exchange.getRequestURI().getPath().split("/");
+                if (!"POST".equals(exchange.getRequestMethod()) || path.length != 5 || !"shards".equals(path[3])) {
+                    answer(exchange, 404, "POST /stages/STAGE/shards/INDEX");
+                    return;
+                }
+                String stage = path[2];
+                int index;
+                try {
+                    index = Integer.parseInt(path[4]);
+                } catch (NumberFormatException e) {
+                    index = -1;
+                }
+                if (index < 1 || index >= count || stage.isEmpty() || stage.length() > MAX_STAGE_CHARS) {
+                    answer(exchange, 400, "no shard " + path[4] + " of " + count + " or no stage");
+                    return;
+                }
+                try {
+                    answer(exchange, 200, String.valueOf(arrive(stage, index)));
+                } catch (BarrierException e) {
+                    answer(exchange, 409, e.getMessage());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    answer(exchange, 503, "shard 0 is stopping");
+                }
+            }
+        }
+
+        private static void answer(HttpExchange exchange, int status, String text) throws IOException {
+            byte[] body = text.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+            exchange.sendResponseHeaders(status, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+
+        void close() {
+            server.stop(0);
+            handlers.shutdownNow();
+            timeouts.shutdownNow();
+        }
+    }
+}

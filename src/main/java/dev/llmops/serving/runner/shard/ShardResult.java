@@ -1,0 +1,166 @@
+package dev.llmops.serving.runner.shard;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmops.serving.api.contract.SampleSet;
+import dev.llmops.serving.runner.output.BenchmarkReport;
+import dev.llmops.serving.runner.output.StageReport;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * What one shard of a run hands over for the merge: its run's description (model, workload, single-request phase,
+ * warnings) and each stage's {@link StageFigures}, with its samples. Written as gzipped JSON, to a file or as the last
+ * line of the shard's log behind {@link #LOG_PREFIX}; read back from another process within bounds.
+ *
+ * @param report the shard's report without its stages: what the merged report's run is described by
+ * @param runWarnings the shard's warnings that are not a stage's
+ * @param samples the shard's samples, base64 of their gzipped JSON; null when it kept none
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ShardResult(
+        @JsonProperty("format") int format,
+        @JsonProperty("shard") int shard,
+        @JsonProperty("count") int count,
+        @JsonProperty("report") BenchmarkReport report,
+        @JsonProperty("run_warnings") List<String> runWarnings,
+        @JsonProperty("stages") List<StageFigures> stages,
+        @JsonProperty("samples") String samples) {
+
+    public static final int FORMAT_VERSION = 1;
+    public static final String LOG_PREFIX = "LLM-SERVING-SHARD v1 ";
+    /** Bound of the encoded line: the samples' 768 KiB and the stages' histograms. */
+    public static final int MAX_ENCODED_CHARS = 2 * 1024 * 1024;
+    /** Bound of the JSON a line decompresses to. */
+    static final int MAX_JSON_BYTES = 32 * 1024 * 1024;
+
+    private static final int MAX_STAGES = SampleSet.MAX_STAGES;
+    private static final int MAX_WARNINGS = 256;
+
+    private static final ObjectMapper JSON =
+            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    static {
+        JSON.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxStringLength(SampleSet.MAX_ENCODED_CHARS + 1024)
+                        .maxNestingDepth(32)
+                        .build());
+    }
+
+    /** Shard {@code shard}'s result: its report, the figures of its stages in order and its samples (or null). */
+    public static ShardResult of(Shard shard, BenchmarkReport report, List<StageFigures> stages, SampleSet samples) {
+        List<String> runWarnings = new ArrayList<>(report.warnings());
+        report.stages().forEach(stage -> stage.warnings().forEach(runWarnings::remove));
+        stages.forEach(StageFigures::freeze);
+        return new ShardResult(
+                FORMAT_VERSION,
+                shard.index(),
+                shard.count(),
+                report.withStages(List.<StageReport>of(), List.of()),
+                List.copyOf(runWarnings),
+                List.copyOf(stages),
+                samples == null ? null : Base64.getEncoder().encodeToString(samples.toGzip()));
+    }
+
+    /** Gzipped JSON. */
+    public byte[] toGzip() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {
+            JSON.writeValue(gzip, this);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    public String toLogLine() {
+        return LOG_PREFIX + Base64.getEncoder().encodeToString(toGzip());
+    }
+
+    /**
+     * Reads {@link #toGzip()}'s output, from another process: at most {@link #MAX_JSON_BYTES} once decompressed, a
+     * known format, a shard within its count, at most {@value #MAX_STAGES} stages whose figures are checked.
+     *
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    public static ShardResult fromGzip(byte[] gzipped) {
+        ShardResult result;
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
+            byte[] json = in.readNBytes(MAX_JSON_BYTES + 1);
+            if (json.length > MAX_JSON_BYTES) {
+                throw new IllegalArgumentException("a shard result is over " + MAX_JSON_BYTES + " bytes of JSON");
+            }
+            result = JSON.readValue(json, ShardResult.class);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("a shard result is not gzipped JSON: " + e.getMessage(), e);
+        }
+        return result.checked();
+    }
+
+    /** Finds the last shard line in a log tail and reads it; null when the log has none. */
+    public static ShardResult fromLog(String log) {
+        if (log == null) {
+            return null;
+        }
+        int start = log.lastIndexOf(LOG_PREFIX);
+        if (start < 0) {
+            return null;
+        }
+        int end = log.indexOf('\n', start);
+        String encoded = log.substring(start + LOG_PREFIX.length(), end < 0 ? log.length() : end)
+                .strip();
+        if (encoded.length() > MAX_ENCODED_CHARS) {
+            throw new IllegalArgumentException("the shard line exceeds " + MAX_ENCODED_CHARS + " characters");
+        }
+        try {
+            return fromGzip(Base64.getDecoder().decode(encoded));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the shard line is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /** The shard's samples, read within the samples' own bounds; null when it kept none. */
+    public SampleSet sampleSet() {
+        if (samples == null) {
+            return null;
+        }
+        if (samples.length() > SampleSet.MAX_ENCODED_CHARS) {
+            throw new IllegalArgumentException(
+                    "shard " + shard + "'s samples exceed " + SampleSet.MAX_ENCODED_CHARS + " characters");
+        }
+        return SampleSet.fromGzip(Base64.getDecoder().decode(samples));
+    }
+
+    private ShardResult checked() {
+        if (format != FORMAT_VERSION) {
+            throw new IllegalArgumentException("shard result format " + format + " is not " + FORMAT_VERSION);
+        }
+        new Shard(shard, count);
+        if (report == null || stages == null || stages.size() > MAX_STAGES) {
+            throw new IllegalArgumentException(
+                    "shard " + shard + "'s result has no report, or no stages, or more than " + MAX_STAGES);
+        }
+        if (runWarnings != null && runWarnings.size() > MAX_WARNINGS) {
+            throw new IllegalArgumentException("shard " + shard + "'s result has over " + MAX_WARNINGS + " warnings");
+        }
+        for (StageFigures stage : stages) {
+            if (stage == null) {
+                throw new IllegalArgumentException("shard " + shard + "'s result has an empty stage");
+            }
+            stage.thaw();
+        }
+        return this;
+    }
+}
