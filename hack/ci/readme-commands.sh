@@ -222,6 +222,18 @@ expect "$work/sessions.out" "sessions: with a cache, turn 6 mostly cached" '^  t
 expect "$work/sessions.out" "sessions: without a cache, turn 6 waits for its whole history" \
   '^  turn 6 .* TTFT p50/p99 ([3-9][0-9]{2}|[0-9]{4,})/[0-9.]+ ms  cached 0\.0%$'
 
+log "two shards of one sweep and their merge, as the README writes it"
+shards="$(readme_block 'Send one sweep from two shards and merge them')"
+status=0
+bash -c "$shards" >"$work/shards.out" 2>"$work/shards.err" || status=$?
+if [[ $status -eq 0 ]]; then pass "two shards and report merge exit 0"; else fail "shards exit $status"; tail -20 "$work/shards.err"; fi
+plain_output "$work/shards.out" "report merge"
+expect "$work/shards.out" "report merge: every request of c8 once" '^c8 +8 +64 +0 '
+expect "$work/shards.out" "report merge: every request of c16 once" '^c16 +16 +64 +0 '
+expect target/shard-1.log "a shard's stdout ends with its result line" '^LLM-SERVING-SHARD v1 '
+if [[ -s target/merged.json ]] && grep -q '"shards" : 2' target/merged.json; then pass "report merge writes the merged result"; else
+  fail "report merge writes target/merged.json with shards 2"; fi
+
 # --- bench results without a cluster: report compare and report --file (README "Compare two servers") ---
 log "two bench results compared and one rendered, as the README writes it"
 compare="$(readme_block 'Compare a simulated server with one twice as fast')"

@@ -452,8 +452,8 @@ public final class KubeletStandIn implements AutoCloseable {
     }
 
     /**
-     * {@code <hostname>.<subdomain>:<port>}, a pod's name under a headless Service, as the pod's IP and port, as cluster
-     * DNS answers it once that pod has an IP (waited for a minute, as a shard's pods start side by side).
+     * {@code <hostname>.<subdomain>:<port>}, a pod's name under a headless Service, as the pod's IP and port, as
+     * cluster DNS answers it once that pod has an IP (waited for a minute, as a shard's pods start side by side).
      */
     private String resolvePodName(String namespace, String address) {
         Matcher matcher = POD_NAME.matcher(address);

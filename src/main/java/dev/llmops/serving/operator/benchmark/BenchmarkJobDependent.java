@@ -80,8 +80,8 @@ public class BenchmarkJobDependent extends KubernetesDependentResource<Job, Benc
 
     /**
      * {@code <run>-bench}; a run name too long for the 60 characters a Job name may have (it becomes a label value of
-     * its pods, and an Indexed Job's pod is named {@code <job>-<index>} in DNS) is shortened and made unique with a hash
-     * of the full name.
+     * its pods, and an Indexed Job's pod is named {@code <job>-<index>} in DNS) is shortened and made unique with a
+     * hash of the full name.
      */
     public static String jobName(String runName) {
         return DerivedNames.fit(runName, SUFFIX, DerivedNames.LABEL_MAX - SHARD_HOSTNAME_SUFFIX);

@@ -1,6 +1,7 @@
 package dev.llmops.serving.operator.benchmark;
 
 import dev.llmops.serving.api.contract.ProgressLine;
+import dev.llmops.serving.operator.benchmark.comparison.SampleDecoding;
 import dev.llmops.serving.operator.toolkit.Owners;
 import dev.llmops.serving.operator.toolkit.PodLogs;
 import dev.llmops.serving.operator.toolkit.StatusText;
@@ -216,11 +217,12 @@ public class JobObserver {
 
     /**
      * The outcome of an Indexed Job whose every shard succeeded: each shard's result from the end of its pod's log,
-     * merged into the summary and samples one runner would have left. A log that cannot be read is read again as
-     * for one runner; a shard whose result is missing or unreadable leaves the run without a summary, saying which.
+     * folded into the summary and samples one runner would have left, one shard at a time and, like samples, two runs
+     * at a time in the whole operator. A log that cannot be read is read again as for one runner; a shard whose result
+     * is missing or unreadable leaves the run without a summary, saying which.
      */
     private JobOutcome completedShards(String jobName, List<Pod> pods, int shards) {
-        List<ShardResult> results = new ArrayList<>();
+        List<Pod> finished = new ArrayList<>();
         for (int index = 0; index < shards; index++) {
             int shard = index;
             Optional<Pod> succeeded = pods.stream()
@@ -235,7 +237,15 @@ public class JobObserver {
                         : new JobOutcome.Completed(
                                 null, "no finished pod of shard " + shard + " of Job " + jobName + " is left", null);
             }
-            Pod pod = succeeded.get();
+            finished.add(succeeded.get());
+        }
+        return SampleDecoding.decode(() -> merge(finished));
+    }
+
+    private JobOutcome merge(List<Pod> shardPods) {
+        ShardMerge merge = new ShardMerge();
+        for (int shard = 0; shard < shardPods.size(); shard++) {
+            Pod pod = shardPods.get(shard);
             PodLogs.BoundedTail log =
                     logs.tail(pod, BenchmarkJobDependent.CONTAINER, SAMPLES_LOG_LINES, SHARD_LOG_BYTES);
             String key =
@@ -252,13 +262,13 @@ public class JobObserver {
                 if (result == null) {
                     return missingShard(shard, pod, "its log has no result line");
                 }
-                results.add(result);
+                merge.add(result);
             } catch (IllegalArgumentException e) {
                 return missingShard(shard, pod, e.getMessage());
             }
         }
         try {
-            ShardMerge.Merged merged = ShardMerge.merge(results);
+            ShardMerge.Merged merged = merge.finish();
             return new JobOutcome.Completed(
                     merged.summary(),
                     null,

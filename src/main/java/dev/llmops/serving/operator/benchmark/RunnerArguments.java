@@ -40,8 +40,8 @@ public final class RunnerArguments {
     }
 
     /**
-     * {@code sendsApiKey}: the runner pod has the target's API key in {@link #API_KEY_ENV}; {@code jobName}: the Job and
-     * its Service, under which a sharded run's shard 0 is {@code <job>-0}.
+     * {@code sendsApiKey}: the runner pod has the target's API key in {@link #API_KEY_ENV}; {@code jobName}: the Job
+     * and its Service, under which a sharded run's shard 0 is {@code <job>-0}.
      */
     public static List<String> of(
             BenchmarkRunSpec spec,

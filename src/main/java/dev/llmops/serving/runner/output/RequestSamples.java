@@ -37,15 +37,22 @@ public final class RequestSamples implements BenchmarkListener {
         this.workload = workload;
     }
 
+    private record Sample(int index, int outputTokens, double ttftMillis, double tpotMillis, double e2eMillis) {}
+
     /**
-     * The samples of one run from its shards' samples: each stage's requests of every shard by position, the lowest
-     * kept as one runner keeps them (each shard kept its own lowest, so none of the lowest overall is missing), the
-     * quality outputs of the shard that ran the quality stage; {@code shards} of one workload, in stage order.
+     * The samples of one run from its shards' samples, added one shard at a time: each stage's requests of every shard
+     * by position, the lowest kept as one runner keeps them (each shard kept its own lowest, so none of the lowest
+     * overall is missing), and the quality outputs of the shard that ran the quality stage.
      */
-    public static SampleSet merge(List<SampleSet> shards, Consumer<String> warn) {
-        RequestSamples merged = new RequestSamples(shards.get(0).workload());
-        for (SampleSet shard : shards) {
+    public static final class Merge {
+        private RequestSamples merged;
+
+        public void add(SampleSet shard) {
+            if (merged == null) {
+                merged = new RequestSamples(shard.workload());
+            }
             for (StageSamples stage : shard.stages()) {
+                merged.samplesOf(stage.name());
                 for (int i = 0; i < stage.size(); i++) {
                     merged.add(
                             stage.name(),
@@ -61,10 +68,12 @@ public final class RequestSamples implements BenchmarkListener {
                 merged.quality = shard.quality();
             }
         }
-        return merged.sampleSet(warn);
-    }
 
-    private record Sample(int index, int outputTokens, double ttftMillis, double tpotMillis, double e2eMillis) {}
+        /** The merged samples, bounded as {@link RequestSamples#sampleSet} bounds them; null when none were added. */
+        public SampleSet sampleSet(Consumer<String> warn) {
+            return merged == null ? null : merged.sampleSet(warn);
+        }
+    }
 
     @Override
     public synchronized void stageStarted(StagePlan stage, int index, int stageCount) {

@@ -13,11 +13,17 @@ import java.util.Objects;
 /**
  * Merges the results of a run's shards into the report and samples one runner would have written for all their
  * requests: each stage's figures added up ({@link StageFigures#add}), the single-request phase, quality outputs and
- * server figures of shard 0, which alone measured them. {@code report merge} and the operator both merge with it.
+ * server figures of shard 0, which alone measured them. Shards are folded in one by one, in index order, so a merge
+ * holds one shard's result at a time besides what it has added up. {@code report merge} and the operator both merge
+ * with it.
  */
 public final class ShardMerge {
 
-    private ShardMerge() {}
+    private ShardResult first;
+    private int next;
+    private final List<String> runWarnings = new ArrayList<>();
+    private final RequestSamples.Merge samples = new RequestSamples.Merge();
+    private final List<String> notes = new ArrayList<>();
 
     /**
      * The merged run.
@@ -39,66 +45,74 @@ public final class ShardMerge {
      * @throws IllegalArgumentException when they are not every shard of one run once, naming the shard at fault
      */
     public static Merged merge(List<ShardResult> results) {
-        if (results.isEmpty()) {
-            throw new IllegalArgumentException("there is no shard result to merge");
-        }
         List<ShardResult> shards = new ArrayList<>(results);
         shards.sort(Comparator.comparingInt(ShardResult::shard));
-        ShardResult first = shards.get(0);
-        int count = first.count();
-        for (int i = 0; i < shards.size(); i++) {
-            ShardResult shard = shards.get(i);
-            if (shard.count() != count) {
-                throw new IllegalArgumentException("shard " + shard.shard() + " is one of " + shard.count()
-                        + " shards, shard " + first.shard() + " one of " + count + ": they are not of one run");
-            }
-            if (shard.shard() != i) {
-                throw new IllegalArgumentException(
-                        (shard.shard() < i ? "shard " + shard.shard() + " appears twice" : "shard " + i + " is missing")
-                                + " (" + shards.size() + " results for " + count + " shards)");
-            }
-            sameRun(first, shard);
+        ShardMerge merge = new ShardMerge();
+        shards.forEach(merge::add);
+        return merge.finish();
+    }
+
+    /**
+     * Folds in the next shard's result: shard 0 first, then 1, and so on.
+     *
+     * @throws IllegalArgumentException when it is not the next shard of the run, or of another run
+     */
+    public void add(ShardResult shard) {
+        if (shard.shard() != next) {
+            throw new IllegalArgumentException((shard.shard() < next
+                            ? "shard " + shard.shard() + " appears twice"
+                            : "shard " + next + " is missing")
+                    + " (" + (next + 1) + " results for " + shard.count() + " shards)");
         }
-        if (shards.size() != count) {
-            throw new IllegalArgumentException(
-                    "shard " + shards.size() + " is missing (" + shards.size() + " results for " + count + " shards)");
-        }
-        List<StageReport> stages = new ArrayList<>();
-        for (int j = 0; j < first.stages().size(); j++) {
-            StageFigures merged = first.stages().get(j);
-            for (ShardResult shard : shards.subList(1, count)) {
-                merged.add(shard.stages().get(j));
+        if (first == null) {
+            first = shard;
+            runWarnings.addAll(shard.runWarnings() == null ? List.of() : shard.runWarnings());
+        } else {
+            sameRun(shard);
+            for (int j = 0; j < first.stages().size(); j++) {
+                first.stages().get(j).add(shard.stages().get(j));
             }
-            stages.add(merged.report());
-        }
-        List<String> runWarnings = new ArrayList<>(first.runWarnings() == null ? List.of() : first.runWarnings());
-        for (ShardResult shard : shards.subList(1, count)) {
             if (shard.runWarnings() != null) {
                 shard.runWarnings().stream()
-                        .filter(warning -> !runWarnings.contains(warning))
+                        .filter(warning -> !first.runWarnings().contains(warning))
                         .forEach(warning -> runWarnings.add("shard " + shard.shard() + ": " + warning));
             }
         }
-        List<String> notes = new ArrayList<>();
-        return new Merged(
-                first.report().withStages(stages, runWarnings).ofShards(count), samples(shards, notes), notes);
-    }
-
-    /** The shards' samples merged; null when none kept any, and a note for each shard that kept none. */
-    private static SampleSet samples(List<ShardResult> shards, List<String> notes) {
-        List<SampleSet> sets = new ArrayList<>();
-        for (ShardResult shard : shards) {
-            SampleSet set = shard.sampleSet();
-            if (set == null) {
-                notes.add("shard " + shard.shard() + " kept no samples");
-            } else {
-                sets.add(set);
-            }
+        SampleSet set = shard.sampleSet();
+        if (set == null) {
+            notes.add("shard " + shard.shard() + " kept no samples");
+        } else {
+            samples.add(set);
         }
-        return sets.isEmpty() ? null : RequestSamples.merge(sets, notes::add);
+        next++;
     }
 
-    private static void sameRun(ShardResult first, ShardResult shard) {
+    /**
+     * The merged run, once every shard was added.
+     *
+     * @throws IllegalArgumentException when a shard is missing
+     */
+    public Merged finish() {
+        if (first == null) {
+            throw new IllegalArgumentException("there is no shard result to merge");
+        }
+        if (next != first.count()) {
+            throw new IllegalArgumentException(
+                    "shard " + next + " is missing (" + next + " results for " + first.count() + " shards)");
+        }
+        List<StageReport> stages =
+                first.stages().stream().map(StageFigures::report).toList();
+        return new Merged(
+                first.report().withStages(stages, runWarnings).ofShards(first.count()),
+                samples.sampleSet(notes::add),
+                notes);
+    }
+
+    private void sameRun(ShardResult shard) {
+        if (shard.count() != first.count()) {
+            throw new IllegalArgumentException("shard " + shard.shard() + " is one of " + shard.count()
+                    + " shards, shard 0 one of " + first.count() + ": they are not of one run");
+        }
         BenchmarkReport a = first.report();
         BenchmarkReport b = shard.report();
         if (!Objects.equals(a.workload(), b.workload())
@@ -106,8 +120,8 @@ public final class ShardMerge {
                 || !Objects.equals(a.baseUrl(), b.baseUrl())) {
             throw new IllegalArgumentException(
                     "shard " + shard.shard() + " measured " + b.model() + " at " + b.baseUrl()
-                            + " with workload " + b.workload() + ", shard " + first.shard() + " " + a.model() + " at "
-                            + a.baseUrl() + " with workload " + a.workload() + ": they are not of one run");
+                            + " with workload " + b.workload() + ", shard 0 " + a.model() + " at " + a.baseUrl()
+                            + " with workload " + a.workload() + ": they are not of one run");
         }
         boolean sameStages = first.stages().size() == shard.stages().size();
         for (int j = 0; sameStages && j < first.stages().size(); j++) {
@@ -115,7 +129,7 @@ public final class ShardMerge {
         }
         if (!sameStages) {
             throw new IllegalArgumentException("shard " + shard.shard() + " ran stages "
-                    + shard.stages().stream().map(StageFigures::name).toList() + ", shard " + first.shard() + " "
+                    + shard.stages().stream().map(StageFigures::name).toList() + ", shard 0 "
                     + first.stages().stream().map(StageFigures::name).toList() + ": they are not of one run");
         }
     }

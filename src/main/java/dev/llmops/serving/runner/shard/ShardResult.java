@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.api.contract.SampleSet;
 import dev.llmops.serving.runner.output.BenchmarkReport;
 import dev.llmops.serving.runner.output.StageReport;
@@ -43,9 +44,11 @@ public record ShardResult(
     /** Bound of the encoded line: the samples' 768 KiB and the stages' histograms. */
     public static final int MAX_ENCODED_CHARS = 2 * 1024 * 1024;
     /** Bound of the JSON a line decompresses to. */
-    static final int MAX_JSON_BYTES = 32 * 1024 * 1024;
+    static final int MAX_JSON_BYTES = 8 * 1024 * 1024;
 
-    private static final int MAX_STAGES = SampleSet.MAX_STAGES;
+    /** A sharded run has no capacity probes: its single stage and at most its levels and rates. */
+    private static final int MAX_STAGES = RunnerFlags.MAX_LEVELS + 1;
+
     private static final int MAX_WARNINGS = 256;
 
     private static final ObjectMapper JSON =

@@ -3,13 +3,15 @@ package dev.llmops.serving.runner.statistics;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
-import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
+import org.HdrHistogram.PackedHistogram;
 
 /**
  * Collects one latency metric of a stage: percentiles from an HdrHistogram at microsecond resolution and three
  * significant digits (0.1 % error), mean and maximum exact. Histograms of several shards {@link #add add up} exactly,
- * as if one had recorded every value. Not thread-safe; its stage recorder serialises access.
+ * as if one had recorded every value. Its counts are packed, so it holds memory for the buckets it uses only: a merge
+ * of shards' histograms from other processes costs what they recorded, not what their largest value would span. Not
+ * thread-safe; its stage recorder serialises access.
  */
 public final class LatencyHistogram {
 
@@ -18,7 +20,7 @@ public final class LatencyHistogram {
 
     private static final long MAX_MICROS = 86_400_000_000L;
 
-    private final Histogram histogram = new Histogram(3);
+    private final PackedHistogram histogram = new PackedHistogram(3);
     private double sumNanos;
     private long count;
     private long maxNanos = Long.MIN_VALUE;

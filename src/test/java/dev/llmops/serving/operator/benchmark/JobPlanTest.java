@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.v1alpha1.ConditionTypes;
+import dev.llmops.serving.api.v1alpha1.Labels;
 import dev.llmops.serving.api.v1alpha1.SecretKeyReference;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunSpec;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.spec.ArrivalProcess;
@@ -53,6 +54,52 @@ class JobPlanTest {
 
         server.getSpec().apiKeySecret = null;
         assertThat(BenchmarkJobDependent.apiKey(spec, target)).isNull();
+    }
+
+    @Test
+    void shardsRunAsOneIndexedJobWhosePodsFindShardZeroUnderTheRunsService() {
+        BenchmarkRunSpec spec = spec();
+        spec.runner.shards = 4;
+
+        PodSpec pod = BenchmarkJobDependent.podSpec(
+                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), null, "runner:1");
+
+        var container = pod.getContainers().get(0);
+        assertThat(container.getArgs())
+                .containsSubsequence("--shard", "$(JOB_COMPLETION_INDEX)/4")
+                .containsSubsequence("--rendezvous", "kimi-bench-0.kimi-bench:7070")
+                .doesNotContain("--samples-log");
+        assertThat(container.getEnv()).singleElement().satisfies(env -> {
+            assertThat(env.getName()).isEqualTo("JOB_COMPLETION_INDEX");
+            assertThat(env.getValueFrom().getFieldRef().getFieldPath())
+                    .isEqualTo("metadata.annotations['batch.kubernetes.io/job-completion-index']");
+        });
+        assertThat(container.getPorts()).singleElement().satisfies(port -> {
+            assertThat(port.getName()).isEqualTo("rendezvous");
+            assertThat(port.getContainerPort()).isEqualTo(7070);
+        });
+        assertThat(pod.getSubdomain()).isEqualTo("kimi-bench");
+        assertThat(pod.getTopologySpreadConstraints()).singleElement().satisfies(spread -> {
+            assertThat(spread.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+            assertThat(spread.getWhenUnsatisfiable()).isEqualTo("ScheduleAnyway");
+            assertThat(spread.getLabelSelector().getMatchLabels()).containsEntry(Labels.INSTANCE, "kimi-bench");
+        });
+
+        spec.runner.shards = 1;
+        PodSpec whole = BenchmarkJobDependent.podSpec(
+                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), null, "runner:1");
+        assertThat(whole.getContainers().get(0).getArgs())
+                .contains("--samples-log")
+                .doesNotContain("--shard");
+        assertThat(whole.getSubdomain()).isNull();
+        assertThat(whole.getTopologySpreadConstraints()).isEmpty();
+    }
+
+    @Test
+    void aShardPodsHostNameFitsADnsLabelWhateverTheRunsName() {
+        String name = BenchmarkJobDependent.jobName("r".repeat(253));
+
+        assertThat((name + "-63").length()).isLessThanOrEqualTo(63);
     }
 
     @Test
@@ -282,7 +329,13 @@ class JobPlanTest {
         assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
                 .contains(" --dataset sharegpt:/datasets/sharegpt.json --output-len 512 ");
         PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
+                spec,
+                "kimi-bench",
+                "http://kimi.llm.svc:30000",
+                "kimi-k2",
+                List.of(),
+                spec.target.apiKeySecret,
+                "runner:1");
         assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(mount -> {
             assertThat(mount.getMountPath()).isEqualTo("/datasets");
             assertThat(mount.getReadOnly()).isTrue();
@@ -311,7 +364,13 @@ class JobPlanTest {
         assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()))
                 .containsSubsequence("--dataset", "sharegpt:/datasets/sharegpt/v3.json");
         PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
+                spec,
+                "kimi-bench",
+                "http://kimi.llm.svc:30000",
+                "kimi-k2",
+                List.of(),
+                spec.target.apiKeySecret,
+                "runner:1");
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("dataset"))
                 .singleElement()
@@ -345,7 +404,13 @@ class JobPlanTest {
                 .doesNotContain("--concurrency ")
                 .doesNotContain("--no-sweep");
         PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), spec.target.apiKeySecret, "runner:1");
+                spec,
+                "kimi-bench",
+                "http://kimi.llm.svc:30000",
+                "kimi-k2",
+                List.of(),
+                spec.target.apiKeySecret,
+                "runner:1");
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("dataset"))
                 .singleElement()
