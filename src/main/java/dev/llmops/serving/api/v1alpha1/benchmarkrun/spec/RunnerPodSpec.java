@@ -42,7 +42,7 @@ public class RunnerPodSpec {
             + " of the one seeded workload (its share of each level's streams, every N-th arrival of each rate or"
             + " trace), all starting each stage together; their results are merged into one status. Each pod gets"
             + " spec.runner.resources. Not with spec.capacity.")
-    public Integer shards;
+    public Integer shards = 1;
 
     /** {@link #shards}, 1 when unset. */
     @JsonIgnore
