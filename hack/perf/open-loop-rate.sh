@@ -64,12 +64,7 @@ for client in "${clients[@]}"; do
   echo "$load_start" > "$out/$client.load"
 done
 
-"$venv/bin/python" - "$out/machine.json" "$cpu_model" "$(nproc)" "$load_before" "$(load)" "$workload" "$rate" <<'PY'
-import json, sys
-path, cpu, cores, before, after, workload, rate = sys.argv[1:]
-json.dump({"cpu": cpu, "cores": int(cores), "load_before": before, "load_after": after, "workload": workload,
-           "request_rate": float(rate)}, open(path, "w"), indent=2)
-PY
+write_machine "$load_before" "$workload" "$rate"
 smoke=()
 [[ $mode == smoke ]] && smoke=(--smoke)
 "$venv/bin/python" hack/perf/open_loop_compare.py "${smoke[@]}" "$out"

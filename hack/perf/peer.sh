@@ -1,5 +1,6 @@
-# Shared by the scripts that measure the runner beside the Python peer (runner-vs-python.sh, open-loop-rate.sh): the
-# packaged jar, the peer's virtual environment, CPU and load readings, the machine line, and the simulator. Sourced
+# Shared by the scripts that measure the runner against the simulator (runner-vs-python.sh, open-loop-rate.sh,
+# sharded-runner.sh): the packaged jar, the peer's virtual environment, CPU and load readings, the machine line and
+# file, and the simulator. Sourced
 # after the caller has set $out (its output directory) and $port.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
@@ -49,4 +50,16 @@ start_simulator() {
     sleep 0.5
   done
   curl -sf "$url/health" > /dev/null || { echo "the simulator did not start:" >&2; cat "$out/simulator.log" >&2; exit 1; }
+}
+
+# write_machine LOAD_BEFORE WORKLOAD [REQUEST_RATE]: $out/machine.json, the machine, load and workload of the figures.
+write_machine() {
+  "$venv/bin/python" - "$out/machine.json" "$cpu_model" "$(nproc)" "$1" "$(load)" "$2" "${3:-}" <<'PY'
+import json, sys
+path, cpu, cores, before, after, workload, rate = sys.argv[1:]
+machine = {"cpu": cpu, "cores": int(cores), "load_before": before, "load_after": after, "workload": workload}
+if rate:
+    machine["request_rate"] = float(rate)
+json.dump(machine, open(path, "w"), indent=2)
+PY
 }

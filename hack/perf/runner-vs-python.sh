@@ -62,12 +62,7 @@ for streams in "${levels[@]}"; do
 done
 
 curl -sf "$url/simulator/ground_truth" -o "$out/ground_truth.json"
-"$venv/bin/python" - "$out/machine.json" "$cpu_model" "$(nproc)" "$load_before" "$(load)" "$workload" <<'PY'
-import json, sys
-path, cpu, cores, before, after, workload = sys.argv[1:]
-json.dump({"cpu": cpu, "cores": int(cores), "load_before": before, "load_after": after, "workload": workload},
-          open(path, "w"), indent=2)
-PY
+write_machine "$load_before" "$workload"
 smoke=()
 [[ $mode == smoke ]] && smoke=(--smoke)
 "$venv/bin/python" hack/perf/compare.py "${smoke[@]}" "$out"

@@ -58,13 +58,14 @@ def checks(table, levels):
     one = table.get((1, high))
     most = max(s for s, _ in table)
     if one and most > 1:
+        # An overloaded client shows in the tail first: its late reads delay some first tokens by a whole lag spike.
         sharded = table[(most, high)]
-        results.append(("TTFT p50 error of %d shards below one runner's at %d streams" % (most, high),
-                        sharded["ttft_error_p50_ms"] < one["ttft_error_p50_ms"],
-                        "%.3f vs %.3f ms" % (sharded["ttft_error_p50_ms"], one["ttft_error_p50_ms"])))
-        results.append(("merged TTFT p50 of %d shards closer to the truth than one runner's at %d streams" % (
-            most, high), sharded["merged_ttft_median_error_ms"] <= one["merged_ttft_median_error_ms"],
-            "%.3f vs %.3f ms" % (sharded["merged_ttft_median_error_ms"], one["merged_ttft_median_error_ms"])))
+        results.append(("TTFT p99 error of %d shards below one runner's at %d streams" % (most, high),
+                        sharded["ttft_error_p99_ms"] < one["ttft_error_p99_ms"],
+                        "%.1f vs %.1f ms" % (sharded["ttft_error_p99_ms"], one["ttft_error_p99_ms"])))
+        results.append(("merged TTFT p99 of %d shards closer to the truth than one runner's at %d streams" % (
+            most, high), sharded["merged_ttft_p99_error_ms"] < one["merged_ttft_p99_error_ms"],
+            "%.1f vs %.1f ms" % (sharded["merged_ttft_p99_error_ms"], one["merged_ttft_p99_error_ms"])))
     return results
 
 

@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
             "Render a BenchmarkRun's results, or a bench result's, as a self-contained HTML report, a Markdown"
                     + " table, CSV (one row per stage) or llm-d benchmark reports (version 0.2, one YAML document per"
                     + " stage); report compare compares two bench results; report history renders a target's"
-                    + " runs over time.",
+                    + " runs over time; report merge merges the shards of one bench run.",
             "Reads the run from standard input unless --file is given, e.g.",
             "  kubectl get benchmarkrun NAME -o yaml | llm-serving-operator report > report.html",
             "A result of bench --json-out is rendered the same way, as a run named after its file, e.g.",
@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
             "  llm-serving-operator report --file r.json > r.html",
             "report compare A.json B.json compares two such results as a run is compared with its baseline"
                     + " (see report compare --help); report history FILE... renders saved runs of one target over"
-                    + " time (see report history --help).",
+                    + " time (see report history --help); report merge SHARD... merges the shards of one bench run"
+                    + " (see report merge --help).",
             "With --format llmd, --output FILE.yaml writes one file per stage: FILE_<N>_<stage>.yaml, N from 0.",
             "Given a ServingExperiment, renders the experiment: its variants side by side (time to Ready,"
                     + " figures, speedup over the baseline with its 95 %% interval, acceptance length, output"

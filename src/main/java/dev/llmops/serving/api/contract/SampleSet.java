@@ -95,23 +95,6 @@ public record SampleSet(
 
     /** Finds the last sample line in a log tail and reads it; null when the log has none. */
     public static SampleSet fromLog(String log) {
-        if (log == null) {
-            return null;
-        }
-        int start = log.lastIndexOf(LOG_PREFIX);
-        if (start < 0) {
-            return null;
-        }
-        int end = log.indexOf('\n', start);
-        String encoded = log.substring(start + LOG_PREFIX.length(), end < 0 ? log.length() : end)
-                .strip();
-        if (encoded.length() > MAX_ENCODED_CHARS) {
-            throw new IllegalArgumentException("sample line exceeds " + MAX_ENCODED_CHARS + " characters");
-        }
-        try {
-            return fromGzip(Base64.getDecoder().decode(encoded));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("sample line is unreadable: " + e.getMessage(), e);
-        }
+        return EncodedLogLine.readLast(log, LOG_PREFIX, MAX_ENCODED_CHARS, "sample line", SampleSet::fromGzip);
     }
 }

@@ -100,14 +100,15 @@ public record BenchmarkReport(
                         config.slo().hasLimits() ? config.slo() : null,
                         capacity,
                         null)
-                .withStages(stages, runWarnings);
+                .withStages(stages, runWarnings, null);
     }
 
     /**
      * This report's run with {@code stages} and the run-level warnings {@code runWarnings}, its headline figures,
-     * counts and warnings computed from them: how merged shards become one report.
+     * counts and warnings computed from them, sent by {@code shardCount} shards (null for one runner): how merged
+     * shards become one report.
      */
-    public BenchmarkReport withStages(List<StageReport> stages, List<String> runWarnings) {
+    public BenchmarkReport withStages(List<StageReport> stages, List<String> runWarnings, Integer shardCount) {
         OptionalDouble singleStreamMean = singleRequests.stream()
                 .filter(single -> single.failure() == null)
                 .mapToDouble(SingleRequestReport::tokensPerSecond)
@@ -147,39 +148,7 @@ public record BenchmarkReport(
                 List.copyOf(allWarnings),
                 slo,
                 capacity,
-                shards);
-    }
-
-    /** This report as the merge of {@code count} shards. */
-    public BenchmarkReport ofShards(int count) {
-        return new BenchmarkReport(
-                model,
-                baseUrl,
-                endpoint,
-                dataset,
-                maxTokens,
-                temperature,
-                topP,
-                ignoreEos,
-                seed,
-                workload,
-                trace,
-                startedAt,
-                stages,
-                singleRequests,
-                singleStreamTokensPerSecond,
-                peakOutputThroughput,
-                peakStage,
-                peakConcurrency,
-                peakRule,
-                kneeConcurrency,
-                completed,
-                failed,
-                failures,
-                warnings,
-                slo,
-                capacity,
-                count > 1 ? count : null);
+                shardCount);
     }
 
     /** The report as indented JSON, as {@code --json-out} writes it. */

@@ -103,9 +103,7 @@ public final class ShardMerge {
         List<StageReport> stages =
                 first.stages().stream().map(StageFigures::report).toList();
         return new Merged(
-                first.report().withStages(stages, runWarnings).ofShards(first.count()),
-                samples.sampleSet(notes::add),
-                notes);
+                first.report().withStages(stages, runWarnings, first.count()), samples.sampleSet(notes::add), notes);
     }
 
     private void sameRun(ShardResult shard) {

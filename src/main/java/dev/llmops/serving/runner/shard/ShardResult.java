@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.llmops.serving.api.contract.EncodedLogLine;
 import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.api.contract.SampleSet;
 import dev.llmops.serving.runner.output.BenchmarkReport;
@@ -71,7 +72,7 @@ public record ShardResult(
                 FORMAT_VERSION,
                 shard.index(),
                 shard.count(),
-                report.withStages(List.<StageReport>of(), List.of()),
+                report.withStages(List.<StageReport>of(), List.of(), null),
                 List.copyOf(runWarnings),
                 List.copyOf(stages),
                 samples == null ? null : Base64.getEncoder().encodeToString(samples.toGzip()));
@@ -114,24 +115,7 @@ public record ShardResult(
 
     /** Finds the last shard line in a log tail and reads it; null when the log has none. */
     public static ShardResult fromLog(String log) {
-        if (log == null) {
-            return null;
-        }
-        int start = log.lastIndexOf(LOG_PREFIX);
-        if (start < 0) {
-            return null;
-        }
-        int end = log.indexOf('\n', start);
-        String encoded = log.substring(start + LOG_PREFIX.length(), end < 0 ? log.length() : end)
-                .strip();
-        if (encoded.length() > MAX_ENCODED_CHARS) {
-            throw new IllegalArgumentException("the shard line exceeds " + MAX_ENCODED_CHARS + " characters");
-        }
-        try {
-            return fromGzip(Base64.getDecoder().decode(encoded));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the shard line is unreadable: " + e.getMessage(), e);
-        }
+        return EncodedLogLine.readLast(log, LOG_PREFIX, MAX_ENCODED_CHARS, "the shard line", ShardResult::fromGzip);
     }
 
     /** The shard's samples, read within the samples' own bounds; null when it kept none. */
