@@ -13,6 +13,7 @@ import dev.llmops.serving.runner.plan.StagePlan;
 import dev.llmops.serving.runner.shard.Barrier;
 import dev.llmops.serving.runner.shard.Shard;
 import dev.llmops.serving.runner.shard.StageFigures;
+import dev.llmops.serving.runner.statistics.LatencySummary;
 import dev.llmops.serving.runner.transport.CompletionRequest;
 import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.RequestResult;
@@ -30,7 +31,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -75,16 +75,14 @@ public final class BenchmarkRunner {
     /**
      * A runner that sends {@code shard}'s part of the workload, meeting the other shards at {@code barrier} before each
      * stage. Only shard 0 sends the single-request phase and the quality stage and reads the server's metrics, so they
-     * are measured once, as by one runner.
+     * are measured once, as by one runner. A capacity search decides each probe from the figures of all shards, which
+     * they exchange at the barrier, so all take the same probes.
      */
     public BenchmarkRunner(
             BenchmarkConfig config, OpenAiClient client, BenchmarkListener listener, Shard shard, Barrier barrier) {
         List<String> problems = config.problems();
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", problems));
-        }
-        if (!shard.whole() && config.findCapacity() != null) {
-            throw new IllegalArgumentException("a capacity search runs on one runner, not on shards");
         }
         this.shard = shard;
         this.barrier = barrier;
@@ -124,6 +122,7 @@ public final class BenchmarkRunner {
         int total = plan.size() + (config.findCapacity() == null ? 0 : config.maxProbes());
         List<StageReport> reports = new ArrayList<>();
         List<SingleRequestReport> singles = new ArrayList<>();
+        StageReport singleStage = null;
         CapacityReport capacity = null;
         try (ClientLagProbe probe = new ClientLagProbe(client.callbackExecutor());
                 ServerTelemetry telemetry = new ServerTelemetry(metricsUrls(), warn)) {
@@ -145,13 +144,17 @@ public final class BenchmarkRunner {
                 listener.stageMeasured(figures);
                 reports.add(figures.report());
                 singles.addAll(recorder.singles());
+                if (stage.mode() == RunPlan.Mode.SINGLE && config.findCapacity() != null) {
+                    singleStage =
+                            barrier.exchange(stage.name(), figures).figures().report();
+                }
                 listener.stageFinished(reports.get(i), i + 1, total);
             }
             if (qualityDue) {
                 runQuality(warn, plan.size(), total);
             }
             if (config.findCapacity() != null) {
-                capacity = findCapacity(probe, telemetry, reports, singles);
+                capacity = findCapacity(probe, telemetry, reports, singleStage);
                 listener.capacityFound(capacity);
             }
         }
@@ -160,20 +163,20 @@ public final class BenchmarkRunner {
 
     /**
      * Runs probes as the {@link CapacitySearch} asks for them, each a stage appended to {@code reports}.
-     * Progress counts the probes against the budget, and the last stage reports the total actually run.
+     * Progress counts the probes against the budget, and the last stage reports the total actually run. Each probe is
+     * judged on the figures of every shard (from the barrier's exchange), and the search's time on the barrier's one
+     * clock, so every shard takes the same next probe; {@code singleStage} is the single-request phase of all shards
+     * (null without one).
      */
     private CapacityReport findCapacity(
-            ClientLagProbe probe,
-            ServerTelemetry telemetry,
-            List<StageReport> reports,
-            List<SingleRequestReport> singles)
+            ClientLagProbe probe, ServerTelemetry telemetry, List<StageReport> reports, StageReport singleStage)
             throws InterruptedException {
         CapacitySearch search = new CapacitySearch(
                 config.findCapacity(),
-                startRate(singles),
+                startRate(singleStage),
                 config.maxProbes(),
                 config.maxSearch().toSeconds());
-        long searchStart = System.nanoTime();
+        long searchStart = 0;
         Optional<Double> load = search.next(0);
         int total = reports.size() + config.maxProbes();
         for (int k = 1; load.isPresent(); k++) {
@@ -193,11 +196,18 @@ public final class BenchmarkRunner {
             listener.stageMeasured(figures);
             StageReport report = figures.report();
             reports.add(report);
-            boolean met = !stopped[0]
-                    && report.sloAttainment() != null
-                    && report.sloAttainment() >= config.slo().attainment();
-            search.record(new CapacitySearch.Verdict(load.get(), met, stopped[0], report));
-            load = search.next((System.nanoTime() - searchStart) / 1e9);
+            Barrier.Exchange all = barrier.exchange(stage.name(), figures);
+            StageReport allShards = all.figures().report();
+            if (k == 1) {
+                // The search began when the first probe did: its window before the instant its figures were added.
+                searchStart = all.clockNanos() - Math.round(allShards.durationSeconds() * 1e9);
+            }
+            boolean stoppedEarly = allShards.stoppedEarly() != null;
+            boolean met = !stoppedEarly
+                    && allShards.sloAttainment() != null
+                    && allShards.sloAttainment() >= config.slo().attainment();
+            search.record(new CapacitySearch.Verdict(load.get(), met, stoppedEarly, allShards));
+            load = search.next((all.clockNanos() - searchStart) / 1e9);
             if (load.isEmpty()) {
                 total = reports.size();
             }
@@ -229,21 +239,22 @@ public final class BenchmarkRunner {
                 : config.metricsUrls();
     }
 
-    /** A rate search starts at what one stream served in the single phase (1 / mean E2E), else 1 request/s. */
-    private static double startRate(List<SingleRequestReport> singles) {
-        OptionalDouble e2e = singles.stream()
-                .filter(single -> single.failure() == null)
-                .mapToDouble(SingleRequestReport::e2eMillis)
-                .average();
-        return e2e.isPresent() && e2e.getAsDouble() > 0 ? 1000 / e2e.getAsDouble() : 1;
+    /**
+     * A rate search starts at what one stream served in the single phase (1 / the mean E2E of its successful
+     * prompts), else 1 request/s.
+     */
+    private static double startRate(StageReport singleStage) {
+        LatencySummary e2e = singleStage == null ? null : singleStage.latency(StageReport.E2E);
+        return e2e != null && e2e.mean() > 0 ? 1000 / e2e.mean() : 1;
     }
 
-    private static int plannedRequests(StagePlan stage) {
+    /** This shard's requests of {@code stage}, or 0 when unknown (a closed loop run for a duration). */
+    private int plannedRequests(StagePlan stage) {
         if (stage.requests() > 0) {
-            return stage.requests();
+            return shard.requests(stage.requests());
         }
         return stage.mode() == RunPlan.Mode.OPEN_LOOP
-                ? (int) Math.ceil(stage.rate() * stage.duration().toNanos() / 1e9)
+                ? (int) Math.ceil(stage.rate() * stage.duration().toNanos() / 1e9 / shard.count())
                 : 0;
     }
 

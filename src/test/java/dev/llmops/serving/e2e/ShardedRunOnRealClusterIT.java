@@ -11,11 +11,13 @@ import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRun;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.BenchmarkRunPhase;
 import dev.llmops.serving.api.v1alpha1.benchmarkrun.StageResult;
 import dev.llmops.serving.e2e.support.E2eTest;
+import dev.llmops.serving.e2e.support.LocalControlPlane;
 import dev.llmops.serving.e2e.support.OperatorUnderTest;
 import dev.llmops.serving.e2e.support.ServingResources;
 import dev.llmops.serving.e2e.support.TestNamespace;
 import dev.llmops.serving.operator.benchmark.BenchmarkJobDependent;
 import dev.llmops.serving.operator.benchmark.comparison.SampleStore;
+import dev.llmops.serving.simulator.SimulatedCapacity;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -33,7 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A run whose load two runner pods send, through the real Job controller's Indexed Job: the shards find shard 0 by its
  * name under the run's headless Service, meet before each stage, and their results merge into one status in which
- * every request of a level is counted once; a shard pod lost mid-run fails the run, naming the shard.
+ * every request of a level is counted once; a capacity search over both finds the capacity of their streams together;
+ * a shard pod lost mid-run fails the run, naming the shard.
  */
 @E2eTest
 class ShardedRunOnRealClusterIT {
@@ -153,6 +156,30 @@ class ShardedRunOnRealClusterIT {
         assertThat(r8.achievedRequestRate)
                 .as("the two halves of one schedule, sent together")
                 .isBetween(4.0, 16.0);
+    }
+
+    @Test
+    void twoShardsSearchTheCapacityOfTheirStreamsTogether(KubernetesClient client, TestNamespace namespace) {
+        String run = "sharded-capacity";
+        int tpotLimitMillis = 19;
+        ServingResources.createRun(
+                client,
+                namespace,
+                ServingResources.concurrencyCapacitySearchManifest(run, SERVER, tpotLimitMillis, 16) + SHARDS);
+        var profile = LocalControlPlane.SIMULATED_SERVER;
+        int truth = new SimulatedCapacity(
+                        profile.ttft(), profile.stepDelay(), profile.batchSlowdown(), profile.maxRunning())
+                .maxConcurrency((double) tpotLimitMillis, null);
+
+        BenchmarkRun finished = ServingResources.awaitFinished(client, namespace, run);
+
+        var status = finished.getStatus();
+        assertThat(status.phase).as("status %s", status).isEqualTo(BenchmarkRunPhase.Succeeded);
+        assertThat(status.capacity.outcome).hasToString("Found");
+        // Timers run late on a loaded machine, which can only make TPOT longer: one stream below the truth is allowed.
+        assertThat(status.capacity.concurrency).isBetween(truth - 1, truth);
+        assertThat(status.stages).allSatisfy(stage -> assertThat(stage.name).startsWith("probe"));
+        assertThat(status.summary.shards).isEqualTo(2);
     }
 
     @Test

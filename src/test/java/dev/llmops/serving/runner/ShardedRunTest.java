@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.llmops.serving.api.contract.CapacityMode;
 import dev.llmops.serving.api.contract.RunPlan;
 import dev.llmops.serving.api.contract.SampleSet;
 import dev.llmops.serving.runner.output.BenchmarkReport;
+import dev.llmops.serving.runner.output.CapacityReport;
 import dev.llmops.serving.runner.output.RequestSamples;
 import dev.llmops.serving.runner.output.StageReport;
 import dev.llmops.serving.runner.plan.BenchmarkConfig;
+import dev.llmops.serving.runner.plan.Slo;
 import dev.llmops.serving.runner.plan.StagePlan;
 import dev.llmops.serving.runner.shard.Barrier;
 import dev.llmops.serving.runner.shard.BarrierException;
@@ -23,7 +26,9 @@ import dev.llmops.serving.runner.statistics.LatencySummary;
 import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.RequestResult;
 import dev.llmops.serving.runner.workload.Arrival;
+import dev.llmops.serving.runner.workload.Dataset;
 import dev.llmops.serving.simulator.SglangSimulator;
+import dev.llmops.serving.simulator.SimulatedCapacity;
 import dev.llmops.serving.simulator.SimulatedRequest;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -219,6 +224,62 @@ class ShardedRunTest {
             assertThat(samples.stages().get(1).index())
                     .as("every request of c5 by its position in the one sequence")
                     .containsExactly(IntStream.range(0, 30).toArray());
+        }
+    }
+
+    @Test
+    void twoShardsTakeTheSameProbesAndFindTheCapacityOfAllTheirStreams() throws Exception {
+        Duration ttft = Duration.ofMillis(5);
+        Duration tokenDelay = Duration.ofMillis(4);
+        double tpotLimit = 14;
+        int truth = new SimulatedCapacity(ttft, tokenDelay, 1, 0).maxConcurrency(tpotLimit, null);
+        try (SglangSimulator simulator = SglangSimulator.builder()
+                .ttft(ttft)
+                .tokenDelay(tokenDelay)
+                .batchSlowdown(1)
+                .start()) {
+            BenchmarkConfig search = BenchmarkConfig.builder(simulator.baseUrl(), simulator.model())
+                    .singleRequests(false)
+                    .concurrency(List.of())
+                    .warmupRequests(1)
+                    .maxTokens(16)
+                    .dataset(Dataset.RANDOM)
+                    .inputLength(16)
+                    .outputLength(16)
+                    .ignoreEos(true)
+                    .findCapacity(CapacityMode.Concurrency)
+                    .slo(new Slo(null, tpotLimit, null, null, 0.9))
+                    .requestsPerLevel(20)
+                    .timeout(Duration.ofSeconds(20))
+                    .build();
+
+            List<ShardResult> shards = runShards(search, 2, new ArrayList<>());
+
+            CapacityReport zero = shards.get(0).report().capacity();
+            CapacityReport one = shards.get(1).report().capacity();
+            assertThat(one.probes())
+                    .as("both shards took the same probes to the same verdicts")
+                    .isEqualTo(zero.probes());
+            assertThat(zero.outcome()).as(zero.reason()).isEqualTo("found");
+            assertThat(zero.maxConcurrency())
+                    .as("the capacity of both shards' streams together")
+                    .isBetween(truth - 1, truth + 1);
+            assertThat(zero.probes()).extracting(CapacityReport.Probe::name).startsWith("probe1-c1", "probe2-c2");
+            BenchmarkReport merged = ShardMerge.merge(shards.stream()
+                            .map(shard -> ShardResult.fromGzip(shard.toGzip()))
+                            .toList())
+                    .report();
+            assertThat(merged.capacity()).isEqualTo(zero);
+            assertThat(merged.stages())
+                    .extracting(StageReport::name)
+                    .containsExactlyElementsOf(zero.probes().stream()
+                            .map(CapacityReport.Probe::name)
+                            .toList());
+            StageReport atCapacity = merged.stages().stream()
+                    .filter(stage -> stage.maxConcurrency().equals(zero.maxConcurrency()))
+                    .reduce((first, second) -> second)
+                    .orElseThrow();
+            assertThat(atCapacity.sloAttainment()).isEqualTo(zero.sloAttainment());
         }
     }
 

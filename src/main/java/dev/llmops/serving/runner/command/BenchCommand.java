@@ -453,7 +453,7 @@ public class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         BenchmarkConfig config = config(System::getenv);
-        Shard shard = shard(config);
+        Shard shard = shard();
         var out = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
         boolean jsonToStdout = "-".equals(jsonOut);
@@ -536,7 +536,7 @@ public class BenchCommand implements Callable<Integer> {
     }
 
     /** The shard {@link #shardText} names, checked with the options it needs and those it cannot take. */
-    private Shard shard(BenchmarkConfig config) {
+    private Shard shard() {
         Shard shard;
         try {
             shard = Shard.parse(shardText);
@@ -548,12 +548,6 @@ public class BenchCommand implements Callable<Integer> {
         }
         if (rendezvous == null) {
             throw OptionValues.invalid(spec, RunnerFlags.SHARD, "needs " + RunnerFlags.RENDEZVOUS + " HOST:PORT");
-        }
-        if (config.findCapacity() != null) {
-            throw OptionValues.invalid(
-                    spec,
-                    RunnerFlags.SHARD,
-                    "does not take " + RunnerFlags.FIND_CAPACITY + ": a search runs on one runner");
         }
         if (samplesLog || "-".equals(jsonOut)) {
             throw OptionValues.invalid(

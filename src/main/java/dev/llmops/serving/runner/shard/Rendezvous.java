@@ -36,8 +36,10 @@ import java.util.stream.IntStream;
  * The shards' barrier: shard 0 listens on a port and every shard (itself included) arrives there before each stage;
  * once all have, shard 0 picks the stage's start, {@link #START_MARGIN} ahead, as an instant of the wall clock, and
  * every shard starts it then by its own clock (so the nodes' clock skew, milliseconds under NTP, is the shards'
- * misalignment). A shard that has not arrived within the wait of the first arrival at a stage fails the run there,
- * named; so does one that arrives at a stage the others have already started, as a restarted shard does.
+ * misalignment). In a capacity search each shard also hands its figures of every stage in, and gets them added up
+ * over all shards with the instant shard 0 added them, so all decide the next probe alike. A shard that has not come
+ * within the wait of the first at a stage fails the run there, named; so does one that arrives at a stage the others
+ * have already started, as a restarted shard does.
  */
 public final class Rendezvous implements Barrier {
 
@@ -46,6 +48,7 @@ public final class Rendezvous implements Barrier {
 
     private static final int MAX_STAGE_CHARS = 128;
     private static final int MAX_ANSWER_BYTES = 4096;
+    private static final String CLOCK_HEADER = "Clock-Nanos";
     private static final Duration RETRY = Duration.ofMillis(500);
     /** An IPv4 address or a bracketless IPv6 one: what shard 0 binds to rather than every interface. */
     private static final Pattern IP_LITERAL =
@@ -89,33 +92,67 @@ public final class Rendezvous implements Barrier {
 
     @Override
     public long await(String stage) throws InterruptedException {
-        long startEpochNanos = coordinator != null ? coordinator.arrive(stage, 0) : arriveRemotely(stage);
+        long startEpochNanos;
+        if (coordinator != null) {
+            startEpochNanos = coordinator.arrive(stage, 0);
+        } else {
+            Answer answer = post(stage, "shards", new byte[0]);
+            try {
+                startEpochNanos = Long.parseLong(new String(answer.body(), StandardCharsets.UTF_8).trim());
+            } catch (NumberFormatException e) {
+                throw new BarrierException("shard 0 answered stage " + stage + " with no start time");
+            }
+        }
         return System.nanoTime() + (startEpochNanos - epochNanos());
     }
 
-    private long arriveRemotely(String stage) throws InterruptedException {
+    @Override
+    public Exchange exchange(String stage, StageFigures figures) throws InterruptedException {
+        Coordinator.Sum sum;
+        if (coordinator != null) {
+            sum = coordinator.handIn(stage, 0, figures.toGzip());
+        } else {
+            Answer answer = post(stage, "figures", figures.toGzip());
+            try {
+                sum = new Coordinator.Sum(answer.body(), Long.parseLong(answer.clock()));
+            } catch (NumberFormatException e) {
+                throw new BarrierException("shard 0 answered the figures of stage " + stage + " without its clock");
+            }
+        }
+        try {
+            return new Exchange(StageFigures.fromGzip(sum.figures()), sum.clockNanos());
+        } catch (IllegalArgumentException e) {
+            throw new BarrierException(
+                    "the figures of stage " + stage + " from shard 0 are unreadable: " + e.getMessage());
+        }
+    }
+
+    /** Shard 0's answer: its body, and the clock it was sent at (for figures). */
+    private record Answer(byte[] body, String clock) {}
+
+    /** POSTs {@code body} to {@code /stages/STAGE/KIND/INDEX} of shard 0, trying again while it cannot be reached. */
+    private Answer post(String stage, String kind, byte[] body) throws InterruptedException {
         URI uri = address.resolve(
-                "stages/" + URLEncoder.encode(stage, StandardCharsets.UTF_8) + "/shards/" + shard.index());
+                "stages/" + URLEncoder.encode(stage, StandardCharsets.UTF_8) + "/" + kind + "/" + shard.index());
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             HttpRequest request = HttpRequest.newBuilder(uri)
                     .timeout(wait.plus(Duration.ofSeconds(30)))
-                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                     .build();
             try {
                 HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-                String answer;
-                try (InputStream body = response.body()) {
-                    answer = new String(body.readNBytes(MAX_ANSWER_BYTES), StandardCharsets.UTF_8).trim();
+                byte[] answer;
+                try (InputStream in = response.body()) {
+                    answer = in.readNBytes(ShardJson.MAX_JSON_BYTES);
                 }
                 if (response.statusCode() == 200) {
-                    try {
-                        return Long.parseLong(answer);
-                    } catch (NumberFormatException e) {
-                        throw new BarrierException("shard 0 answered stage " + stage + " with no start time");
-                    }
+                    return new Answer(
+                            answer, response.headers().firstValue(CLOCK_HEADER).orElse(""));
                 }
-                throw new BarrierException(answer.isEmpty() ? "shard 0 answered " + response.statusCode() : answer);
+                String text =
+                        new String(answer, 0, Math.min(answer.length, MAX_ANSWER_BYTES), StandardCharsets.UTF_8).trim();
+                throw new BarrierException(text.isEmpty() ? "shard 0 answered " + response.statusCode() : text);
             } catch (ConnectException | HttpTimeoutException e) {
                 if (System.nanoTime() - deadline >= 0) {
                     throw new BarrierException("shard " + shard + " could not reach shard 0 at " + address + " within "
@@ -170,6 +207,14 @@ public final class Rendezvous implements Barrier {
         /** One stage's arrivals; {@code start} completes with the start, or fails naming who is missing. */
         private record Gathering(Set<Integer> arrived, CompletableFuture<Long> start) {}
 
+        /** The figures of a stage added up over every shard, gzipped, and the epoch nanoseconds they were. */
+        record Sum(byte[] figures, long clockNanos) {}
+
+        /** One stage's figures as the shards hand them in; {@code sum} completes once all have. */
+        private record Handing(Map<Integer, byte[]> handed, CompletableFuture<Sum> sum) {}
+
+        private final Map<String, Handing> figures = new HashMap<>();
+
         long arrive(String stage, int index) throws InterruptedException {
             CompletableFuture<Long> start;
             synchronized (this) {
@@ -205,16 +250,79 @@ public final class Rendezvous implements Barrier {
             }
         }
 
+        /** Takes shard {@code index}'s figures of {@code stage} and waits for every shard's, added up. */
+        Sum handIn(String stage, int index, byte[] gzip) throws InterruptedException {
+            CompletableFuture<Sum> sum;
+            synchronized (this) {
+                if (broken != null) {
+                    throw new BarrierException(broken);
+                }
+                Handing handing = figures.computeIfAbsent(stage, name -> {
+                    Handing created = new Handing(new HashMap<>(), new CompletableFuture<>());
+                    timeouts.schedule(() -> handInTimedOut(name, created), wait.toNanos(), TimeUnit.NANOSECONDS);
+                    return created;
+                });
+                if (handing.sum().isDone() || handing.handed().putIfAbsent(index, gzip) != null) {
+                    throw breakRun("shard " + index + " of " + count + " handed in its figures of stage " + stage
+                            + " a second time: the shard was restarted, and a restarted shard cannot rejoin a run"
+                            + " under way");
+                }
+                if (handing.handed().size() == count) {
+                    handing.sum().complete(add(stage, handing.handed()));
+                }
+                sum = handing.sum();
+            }
+            try {
+                return sum.get();
+            } catch (ExecutionException e) {
+                throw (BarrierException) e.getCause();
+            }
+        }
+
+        /** Every shard's figures of {@code stage} added up, or the run broken naming the shard whose are unreadable. */
+        private Sum add(String stage, Map<Integer, byte[]> handed) {
+            StageFigures total = null;
+            for (int index = 0; index < count; index++) {
+                StageFigures one;
+                try {
+                    one = StageFigures.fromGzip(handed.get(index));
+                } catch (IllegalArgumentException e) {
+                    throw breakRun("the figures of stage " + stage + " from shard " + index + " are unreadable: "
+                            + e.getMessage());
+                }
+                if (total == null) {
+                    total = one;
+                } else if (!total.sameStageAs(one)) {
+                    throw breakRun("shard " + index + " handed in figures of another stage than " + stage);
+                } else {
+                    total.add(one);
+                }
+            }
+            return new Sum(total.toGzip(), epochNanos());
+        }
+
+        private synchronized void handInTimedOut(String stage, Handing handing) {
+            if (!handing.sum().isDone()) {
+                breakRun(missing(handing.handed().keySet()) + " did not hand in their figures of stage " + stage
+                        + " within " + wait.toSeconds() + " s of the first shard");
+            }
+        }
+
+        /** "shard 2 of 4" or "shards 1, 3 of 4": those not in {@code present}. */
+        private String missing(Set<Integer> present) {
+            String missing = IntStream.range(0, count)
+                    .filter(index -> !present.contains(index))
+                    .mapToObj(String::valueOf)
+                    .collect(Collectors.joining(", "));
+            return "shard" + (missing.contains(",") ? "s " : " ") + missing + " of " + count;
+        }
+
         private synchronized void timeOut(String stage, Gathering gathering) {
             if (gathering.start().isDone()) {
                 return;
             }
-            String missing = IntStream.range(0, count)
-                    .filter(index -> !gathering.arrived().contains(index))
-                    .mapToObj(String::valueOf)
-                    .collect(Collectors.joining(", "));
-            breakRun("shard" + (missing.contains(",") ? "s " : " ") + missing + " of " + count + " did not reach stage "
-                    + stage + " within " + wait.toSeconds() + " s of the first shard");
+            breakRun(missing(gathering.arrived()) + " did not reach stage " + stage + " within " + wait.toSeconds()
+                    + " s of the first shard");
         }
 
         /**
@@ -226,14 +334,17 @@ public final class Rendezvous implements Barrier {
             if (current != null) {
                 stages.get(current).start().completeExceptionally(new BarrierException(reason));
             }
+            figures.values().forEach(handing -> handing.sum().completeExceptionally(new BarrierException(reason)));
             return new BarrierException(reason);
         }
 
         private void handle(HttpExchange exchange) throws IOException {
             try (exchange) {
                 String[] path = exchange.getRequestURI().getPath().split("/");
-                if (!"POST".equals(exchange.getRequestMethod()) || path.length != 5 || !"shards".equals(path[3])) {
-                    answer(exchange, 404, "POST /stages/STAGE/shards/INDEX");
+                if (!"POST".equals(exchange.getRequestMethod())
+                        || path.length != 5
+                        || !("shards".equals(path[3]) || "figures".equals(path[3]))) {
+                    answer(exchange, 404, "POST /stages/STAGE/shards/INDEX or /stages/STAGE/figures/INDEX");
                     return;
                 }
                 String stage = path[2];
@@ -248,7 +359,25 @@ public final class Rendezvous implements Barrier {
                     return;
                 }
                 try {
-                    answer(exchange, 200, String.valueOf(arrive(stage, index)));
+                    if ("shards".equals(path[3])) {
+                        answer(exchange, 200, String.valueOf(arrive(stage, index)));
+                    } else {
+                        byte[] gzip;
+                        try (InputStream in = exchange.getRequestBody()) {
+                            gzip = in.readNBytes(ShardJson.MAX_JSON_BYTES + 1);
+                        }
+                        if (gzip.length > ShardJson.MAX_JSON_BYTES) {
+                            answer(exchange, 413, "figures over " + ShardJson.MAX_JSON_BYTES + " bytes");
+                            return;
+                        }
+                        Sum sum = handIn(stage, index, gzip);
+                        exchange.getResponseHeaders().set(CLOCK_HEADER, String.valueOf(sum.clockNanos()));
+                        exchange.getResponseHeaders().set("Content-Type", "application/gzip");
+                        exchange.sendResponseHeaders(200, sum.figures().length);
+                        try (OutputStream out = exchange.getResponseBody()) {
+                            out.write(sum.figures());
+                        }
+                    }
                 } catch (BarrierException e) {
                     answer(exchange, 409, e.getMessage());
                 } catch (InterruptedException e) {

@@ -2,24 +2,14 @@ package dev.llmops.serving.runner.shard;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.llmops.serving.api.contract.EncodedLogLine;
 import dev.llmops.serving.api.contract.RunnerFlags;
 import dev.llmops.serving.api.contract.SampleSet;
 import dev.llmops.serving.runner.output.BenchmarkReport;
 import dev.llmops.serving.runner.output.StageReport;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * What one shard of a run hands over for the merge: its run's description (model, workload, single-request phase,
@@ -45,23 +35,12 @@ public record ShardResult(
     /** Bound of the encoded line: the samples' 768 KiB and the stages' histograms. */
     public static final int MAX_ENCODED_CHARS = 2 * 1024 * 1024;
     /** Bound of the JSON a line decompresses to. */
-    static final int MAX_JSON_BYTES = 8 * 1024 * 1024;
+    static final int MAX_JSON_BYTES = ShardJson.MAX_JSON_BYTES;
 
-    /** A sharded run has no capacity probes: its single stage and at most its levels and rates. */
-    private static final int MAX_STAGES = RunnerFlags.MAX_LEVELS + 1;
+    /** Its single stage, its levels and rates, and the probes of a capacity search. */
+    private static final int MAX_STAGES = 1 + RunnerFlags.MAX_LEVELS + RunnerFlags.MAX_MAX_PROBES;
 
     private static final int MAX_WARNINGS = 256;
-
-    private static final ObjectMapper JSON =
-            new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
-    static {
-        JSON.getFactory()
-                .setStreamReadConstraints(StreamReadConstraints.builder()
-                        .maxStringLength(SampleSet.MAX_ENCODED_CHARS + 1024)
-                        .maxNestingDepth(32)
-                        .build());
-    }
 
     /** Shard {@code shard}'s result: its report, the figures of its stages in order and its samples (or null). */
     public static ShardResult of(Shard shard, BenchmarkReport report, List<StageFigures> stages, SampleSet samples) {
@@ -80,13 +59,7 @@ public record ShardResult(
 
     /** Gzipped JSON. */
     public byte[] toGzip() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (GZIPOutputStream gzip = new GZIPOutputStream(bytes)) {
-            JSON.writeValue(gzip, this);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        return ShardJson.gzip(this);
     }
 
     public String toLogLine() {
@@ -100,17 +73,7 @@ public record ShardResult(
      * @throws IllegalArgumentException saying what is wrong
      */
     public static ShardResult fromGzip(byte[] gzipped) {
-        ShardResult result;
-        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
-            byte[] json = in.readNBytes(MAX_JSON_BYTES + 1);
-            if (json.length > MAX_JSON_BYTES) {
-                throw new IllegalArgumentException("a shard result is over " + MAX_JSON_BYTES + " bytes of JSON");
-            }
-            result = JSON.readValue(json, ShardResult.class);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("a shard result is not gzipped JSON: " + e.getMessage(), e);
-        }
-        return result.checked();
+        return ShardJson.read(gzipped, ShardResult.class, "a shard result").checked();
     }
 
     /** Finds the last shard line in a log tail and reads it; null when the log has none. */

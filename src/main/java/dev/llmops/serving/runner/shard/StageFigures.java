@@ -508,8 +508,10 @@ public final class StageFigures {
         if (failures.size() > MAX_ENTRIES
                 || errors.size() > MAX_ENTRIES
                 || turns.size() > MAX_ENTRIES
-                || clients.size() != 1) {
-            throw new IllegalArgumentException("stage " + name + " has too many failure classes, errors or turns");
+                || clients.isEmpty()
+                || clients.size() > Shard.MAX_COUNT) {
+            throw new IllegalArgumentException(
+                    "stage " + name + " has too many failure classes, errors, turns or clients, or no client");
         }
         if (issued < 0
                 || completed < 0
@@ -522,7 +524,7 @@ public final class StageFigures {
                 || shortOutputs < 0
                 || countedOutputs < 0
                 || estimatedSplits < 0
-                || clients.get(0).processors() < 1) {
+                || clients.stream().anyMatch(client -> client.processors() < 1)) {
             throw new IllegalArgumentException("stage " + name + " has a negative or inconsistent count");
         }
         failures.values().forEach(count -> {
@@ -533,15 +535,16 @@ public final class StageFigures {
         Map<String, String> bounded = new TreeMap<>();
         errors.forEach((failure, message) -> bounded.put(cut(failure), cut(message)));
         errors = bounded;
-        ShardClientReport client = clients.get(0);
-        clients = new ArrayList<>(List.of(new ShardClientReport(
-                client.shard(),
-                client.lagP99Millis(),
-                client.lagMaxMillis(),
-                client.cpuSeconds(),
-                client.processors(),
-                client.scheduleLagP99Millis(),
-                client.warning() == null ? null : cut(client.warning()))));
+        clients = new ArrayList<>(clients.stream()
+                .map(client -> new ShardClientReport(
+                        client.shard(),
+                        client.lagP99Millis(),
+                        client.lagMaxMillis(),
+                        client.cpuSeconds(),
+                        client.processors(),
+                        client.scheduleLagP99Millis(),
+                        client.warning() == null ? null : cut(client.warning())))
+                .toList());
         ttft.add(LatencyHistogram.of(ttftData));
         ttfc.add(LatencyHistogram.of(ttfcData));
         tpot.add(LatencyHistogram.of(tpotData));
@@ -549,6 +552,23 @@ public final class StageFigures {
         e2e.add(LatencyHistogram.of(e2eData));
         scheduleLag.add(LatencyHistogram.of(scheduleLagData));
         turns.values().forEach(TurnFigures::thaw);
+    }
+
+    /** These figures as gzipped JSON, to hand to another shard. */
+    public byte[] toGzip() {
+        freeze();
+        return ShardJson.gzip(this);
+    }
+
+    /**
+     * Figures another shard handed over, checked as {@link #thaw} checks them.
+     *
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    public static StageFigures fromGzip(byte[] gzipped) {
+        StageFigures figures = ShardJson.read(gzipped, StageFigures.class, "a stage's figures");
+        figures.thaw();
+        return figures;
     }
 
     private static String cut(String text) {

@@ -137,8 +137,14 @@ public final class ServingResources {
             String server,
             int tpotLimitMillis,
             int outputTokens) {
-        return create(
-                client, namespace, BenchmarkRun.class, """
+        return createRun(
+                client, namespace, concurrencyCapacitySearchManifest(name, server, tpotLimitMillis, outputTokens));
+    }
+
+    /** The manifest of {@link #concurrencyCapacitySearch}, ending in a newline, for a test to add to its spec. */
+    public static String concurrencyCapacitySearchManifest(
+            String name, String server, int tpotLimitMillis, int outputTokens) {
+        return """
                 apiVersion: serving.llmops.dev/v1alpha1
                 kind: BenchmarkRun
                 metadata:
@@ -164,7 +170,7 @@ public final class ServingResources {
                   capacity:
                     mode: Concurrency
                   waitTimeoutSeconds: 180
-                """.formatted(name, server, outputTokens, tpotLimitMillis));
+                """.formatted(name, server, outputTokens, tpotLimitMillis);
     }
 
     public static ModelServer awaitServer(

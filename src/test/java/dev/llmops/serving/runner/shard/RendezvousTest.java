@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,6 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /** The shards' barrier over real HTTP on loopback: shard 0 listening, the others arriving. */
 class RendezvousTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -93,6 +98,59 @@ class RendezvousTest {
                     .isInstanceOf(BarrierException.class)
                     .hasMessage(restarted);
             assertThatThrownBy(() -> one.await("c8")).hasMessage(restarted);
+        }
+    }
+
+    /** A stage's figures of one shard: {@code completed} requests, each with a TTFT of {@code ttftMicros}. */
+    private static StageFigures figures(int shard, int completed, long ttftMicros) {
+        try {
+            ObjectNode stage = (ObjectNode) JSON.readTree("""
+                    {"name": "probe1-c4", "mode": "CLOSED_LOOP", "concurrency": 4, "rate": 0, "max_in_flight": 0,
+                     "max_tokens": 0, "slo": true, "first_send_ns": 0, "last_send_ns": 0, "last_actual_send_ns": 0,
+                     "last_end_ns": 1000000000, "client": [{"shard": %d, "client_lag_p99_ms": 0.1,
+                     "client_lag_max_ms": 0.2, "client_cpu_seconds": 0.01, "processors": 2}]}
+                    """.formatted(shard));
+            stage.put("issued", completed).put("completed", completed).put("good", completed);
+            ObjectNode ttft = stage.putObject("ttft");
+            ttft.putArray("micros").add(ttftMicros);
+            ttft.putArray("counts").add(completed);
+            ttft.put("sum_ns", completed * ttftMicros * 1000.0)
+                    .put("count", completed)
+                    .put("max_ns", ttftMicros * 1000);
+            return StageFigures.fromGzip(ShardJson.gzip(stage));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void everyShardGetsTheFiguresOfAllShardsAddedUpAtOneInstant() throws Exception {
+        int port = freePort();
+        Duration wait = Duration.ofSeconds(10);
+        try (Rendezvous zero = Rendezvous.of(new Shard(0, 2), "127.0.0.1", port, wait);
+                Rendezvous one = Rendezvous.of(new Shard(1, 2), "127.0.0.1", port, wait)) {
+            CompletableFuture<Barrier.Exchange> first = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return zero.exchange("probe1-c4", figures(0, 3, 100_000));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+
+            Barrier.Exchange second = one.exchange("probe1-c4", figures(1, 1, 200_000));
+
+            Barrier.Exchange atZero = first.get(5, TimeUnit.SECONDS);
+            assertThat(atZero.clockNanos()).isEqualTo(second.clockNanos());
+            for (Barrier.Exchange exchange : new Barrier.Exchange[] {atZero, second}) {
+                var report = exchange.figures().report();
+                assertThat(report.completed()).isEqualTo(4);
+                assertThat(report.latency("ttft").max()).isEqualTo(200.0);
+                assertThat(report.latency("ttft").median()).isCloseTo(100.0, within(0.1));
+                assertThat(report.shards()).extracting(client -> client.shard()).containsExactly(0, 1);
+            }
+            assertThatThrownBy(() -> one.exchange("probe1-c4", figures(1, 1, 200_000)))
+                    .isInstanceOf(BarrierException.class)
+                    .hasMessageStartingWith("shard 1 of 2 handed in its figures of stage probe1-c4 a second time");
         }
     }
 

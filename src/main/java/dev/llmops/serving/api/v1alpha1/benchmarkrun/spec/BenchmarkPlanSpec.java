@@ -16,12 +16,6 @@ import lombok.EqualsAndHashCode;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
-        value = "!has(self.capacity) || !has(self.runner) || !has(self.runner.shards) || self.runner.shards == 1",
-        message = "spec.runner.shards: a capacity search decides each probe from the one before, on one runner: set"
-                + " spec.runner.shards to 1 or drop spec.capacity",
-        reason = "FieldValueForbidden",
-        fieldPath = ".runner.shards")
-@ValidationRule(
         value = "!has(self.capacity) || has(self.slo)",
         message = "spec.capacity: a capacity search needs spec.slo, the limits it searches under",
         reason = "FieldValueRequired",

@@ -40,8 +40,8 @@ public class RunnerPodSpec {
     @JsonPropertyDescription("Runner pods that send the load together, for more streams or requests per second than"
             + " one pod can send and time: one Indexed Job, its pods spread over nodes, each sending its exact part"
             + " of the one seeded workload (its share of each level's streams, every N-th arrival of each rate or"
-            + " trace), all starting each stage together; their results are merged into one status. Each pod gets"
-            + " spec.runner.resources. Not with spec.capacity.")
+            + " trace), all starting each stage together (a capacity search's probes too, each decided on all pods'"
+            + " figures); their results are merged into one status. Each pod gets spec.runner.resources.")
     public Integer shards = 1;
 
     /** {@link #shards}, 1 when unset. */
