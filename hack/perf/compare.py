@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Compares the runner and the Python asyncio peer with the simulator's ground truth, request by request.
+"""Compares the runner, the Python asyncio peer and NVIDIA's aiperf with the simulator's ground truth, request by request.
 
 Reads the directory runner-vs-python.sh fills (ground_truth.json, machine.json and per level c<N>/ with each
-client's request lines, its summary, and the CPU the simulator and the client process used), prints a table and the
-targets as PASS/MISS with figures, and writes results.json next to them.
+client's request lines, its summary, and the CPU the simulator and the client process used; aiperf's where it ran),
+prints a table and the targets as PASS/MISS with figures, and writes results.json next to them.
 
 Ground truth of a request (recorded by the simulator, CLOCK_MONOTONIC, the clients' clock too):
   TTFT = first chunk written - request body read; ITL = gap between consecutive chunk writes;
@@ -22,7 +22,8 @@ TARGET_MS = 1.0
 TARGET_THROUGHPUT_PCT = 1.0
 RATIO_FROM_STREAMS = 512
 RATIO_TARGET = 5.0
-CLIENTS = ("runner", "peer")
+BOTH_PEERS_FROM_STREAMS = 256
+CLIENTS = ("runner", "peer", "aiperf")
 
 
 def percentile(values, q):
@@ -133,6 +134,17 @@ def checks(levels):
                         runner["client_cpu_s_per_million_tokens"] <= peer["client_cpu_s_per_million_tokens"],
                         "%.1f vs %.1f s" % (runner["client_cpu_s_per_million_tokens"],
                                             peer["client_cpu_s_per_million_tokens"])))
+        aiperf = level.get("aiperf")
+        if aiperf is not None:
+            better = min(peer["ttft_error_p50_ms"], aiperf["ttft_error_p50_ms"])
+            if streams >= BOTH_PEERS_FROM_STREAMS:
+                results.append(("runner TTFT p50 error at most 1/%.0f of the better peer's (Python, aiperf) at %d"
+                                " streams" % (RATIO_TARGET, streams), runner["ttft_error_p50_ms"] * RATIO_TARGET <= better,
+                                "%.3f vs %.3f ms" % (runner["ttft_error_p50_ms"], better)))
+            results.append(("runner CPU per million tokens below aiperf's at %d streams" % streams,
+                            runner["client_cpu_s_per_million_tokens"] < aiperf["client_cpu_s_per_million_tokens"],
+                            "%.1f vs %.1f s" % (runner["client_cpu_s_per_million_tokens"],
+                                                aiperf["client_cpu_s_per_million_tokens"])))
         if streams >= RATIO_FROM_STREAMS:
             for metric, unit in (("ttft_error_p50_ms", "ms"), ("itl_error_p50_ms", "ms"), ("throughput_error_pct", "%")):
                 results.append(("runner %s at most 1/%.0f of the peer's at %d streams" % (metric, RATIO_TARGET, streams),
@@ -163,11 +175,10 @@ def print_table(machine, levels, results):
         ("simulator CPU s", lambda f: "%.1f" % f["simulator_cpu_seconds"]),
         ("client lag p99 / max ms", lambda f: "%.1f / %.1f" % (f["client_lag_p99_ms"], f["client_lag_max_ms"])),
     ]
-    header = "%-34s" % "" + "".join("%-22s%-22s" % ("c%d runner" % l["streams"], "c%d peer" % l["streams"])
-                                    for l in levels)
-    print(header)
+    columns = [(l, client) for l in levels for client in CLIENTS if client in l]
+    print("%-34s" % "" + "".join("%-22s" % ("c%d %s" % (l["streams"], client)) for l, client in columns))
     for label, cell in rows:
-        print("%-34s" % label + "".join("%-22s%-22s" % (cell(l["runner"]), cell(l["peer"])) for l in levels))
+        print("%-34s" % label + "".join("%-22s" % cell(l[client]) for l, client in columns))
     print("%-34s" % "peer/runner TTFT err, ITL err, CPU" + "".join(
         "%-44s" % ("%.1f×, %.1f×, %.1f×" % (l["ratios"]["ttft_error_p50"], l["ratios"]["itl_error_p50"],
                                            l["ratios"]["cpu_per_token"])) for l in levels))
@@ -190,8 +201,10 @@ def main():
         level_dir = os.path.join(directory, name)
         figures = {}
         for client in CLIENTS:
+            if not os.path.exists(os.path.join(level_dir, client + ".jsonl")):
+                continue
             summary = (runner_summary(read_json(os.path.join(level_dir, "runner.json"))) if client == "runner"
-                       else read_json(os.path.join(level_dir, "peer.json")))
+                       else read_json(os.path.join(level_dir, client + ".json")))
             with open(os.path.join(level_dir, client + ".simulator-cpu")) as cpu:
                 sim_cpu = float(cpu.read())
             figures[client] = client_figures(read_lines(os.path.join(level_dir, client + ".jsonl")), truth, summary,
@@ -199,8 +212,7 @@ def main():
         runner, peer = figures["runner"], figures["peer"]
         levels.append({
             "streams": int(name[1:]),
-            "runner": runner,
-            "peer": peer,
+            **figures,
             "ratios": {
                 "ttft_error_p50": ratio(peer["ttft_error_p50_ms"], runner["ttft_error_p50_ms"]),
                 "itl_error_p50": ratio(peer["itl_error_p50_ms"], runner["itl_error_p50_ms"]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Measures the benchmark runner against the SGLang simulator's ground truth, side by side with a Python asyncio peer
-# that computes the same metrics the way SGLang's bench_serving does. See docs/performance.md.
+# that computes the same metrics the way SGLang's bench_serving does and, but for smoke, with NVIDIA's aiperf (from
+# PyPI, in target/perf/aiperf-venv, given a local tokenizer the script writes). See docs/performance.md.
 #
 #   hack/perf/runner-vs-python.sh [full|quick|smoke]
 #
@@ -30,14 +31,30 @@ out=target/perf/runner-vs-python
 source "$(dirname "$0")/peer.sh"
 
 workload="closed loop, chat, ${input_len}-word random prompts, ${output_len} tokens per request (ignore_eos), \
-${rounds} × streams requests after ${warmup} warm-up requests of ${warmup_tokens} tokens; simulator TTFT ${ttft_ms} ms, ${token_delay_ms} ms per token, one token per chunk"
+${rounds} × streams requests after ${warmup} warm-up requests of ${warmup_tokens} tokens; simulator TTFT ${ttft_ms} ms, ${token_delay_ms} ms per token, one token per chunk, no prefix cache"
 mapfile -t runner_jvm_flags < <(image_jvm_flags)
 print_machine
 echo "workload: $workload"
 echo "runner JVM flags (the image's): ${runner_jvm_flags[*]}"
 load_before=$(load)
 
-start_simulator --ttft-ms "$ttft_ms" --token-delay-ms "$token_delay_ms" \
+if [[ $mode != smoke ]]; then
+  # aiperf and its 1.2 GB of dependencies, fetched once per version; not for a smoke run, which judges nothing.
+  aiperf_venv=target/perf/aiperf-venv
+  if [[ ! -x $aiperf_venv/bin/aiperf ]] || ! cmp -s hack/perf/requirements-aiperf.txt "$aiperf_venv/requirements.txt"; then
+    rm -rf "$aiperf_venv"
+    python3 -m venv "$aiperf_venv"
+    "$aiperf_venv/bin/pip" install -q -r hack/perf/requirements-aiperf.txt
+    cp hack/perf/requirements-aiperf.txt "$aiperf_venv/requirements.txt"
+  fi
+  # Its prompts are made of the tokenizer's tokens: one word, "[UNK]", so all are alike; the simulator runs without a
+  # prefix cache, so it serves them at the same TTFT as the runner's and the peer's random words.
+  "$aiperf_venv/bin/python" hack/perf/aiperf_peer.py tokenizer "$out/tokenizer" 2>/dev/null
+  echo "aiperf: $("$aiperf_venv/bin/pip" show aiperf | grep '^Version')"
+fi
+
+# No prefix cache: aiperf's prompts are all alike (see above), and a cache would answer them sooner than the others'.
+start_simulator --ttft-ms "$ttft_ms" --token-delay-ms "$token_delay_ms" --prefix-cache-blocks 0 \
   --record-ground-truth
 
 for streams in "${levels[@]}"; do
@@ -59,6 +76,19 @@ for streams in "${levels[@]}"; do
     --output-len "$output_len" --warmup "$warmup" --warmup-max-tokens "$warmup_tokens" --requests-out "$dir/peer.jsonl" --summary-out "$dir/peer.json" > "$dir/peer.log" 2>&1
   awk -v after="$(cpu_seconds "$simulator")" -v before="$before" 'BEGIN { print after - before }' \
     > "$dir/peer.simulator-cpu"
+  if [[ -n ${aiperf_venv:-} ]]; then
+    echo "c$streams: aiperf ($requests requests)"
+    before=$(cpu_seconds "$simulator")
+    /usr/bin/time -f '%e %U %S' -o "$dir/aiperf.time" "$aiperf_venv/bin/aiperf" profile --model simulated/model \
+      --url "$url" --endpoint-type chat --streaming --concurrency "$streams" --request-count "$requests" \
+      --tokenizer "$out/tokenizer" --isl "$input_len" --isl-stddev 0 --osl "$output_len" --osl-stddev 0 \
+      --extra-inputs ignore_eos:true --extra-inputs temperature:0 --warmup-request-count "$warmup" \
+      --export-level raw --artifact-dir "$dir/aiperf" --ui-type none > "$dir/aiperf.log" 2>&1
+    awk -v after="$(cpu_seconds "$simulator")" -v before="$before" 'BEGIN { print after - before }' \
+      > "$dir/aiperf.simulator-cpu"
+    "$aiperf_venv/bin/python" hack/perf/aiperf_peer.py "$dir/aiperf" "$dir/aiperf.jsonl" "$dir/aiperf.json" \
+      "$dir/aiperf.time"
+  fi
 done
 
 curl -sf "$url/simulator/ground_truth" -o "$out/ground_truth.json"

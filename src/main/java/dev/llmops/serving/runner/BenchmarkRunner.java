@@ -248,13 +248,16 @@ public final class BenchmarkRunner {
         return e2e != null && e2e.mean() > 0 ? 1000 / e2e.mean() : 1;
     }
 
-    /** This shard's requests of {@code stage}, or 0 when unknown (a closed loop run for a duration). */
-    private int plannedRequests(StagePlan stage) {
+    /**
+     * The requests of {@code stage} over every shard, or 0 when unknown (a closed loop run for a duration): a shard
+     * stops a probe as out of reach only when its own failures alone leave the whole probe's attainment out of reach.
+     */
+    private static int plannedRequests(StagePlan stage) {
         if (stage.requests() > 0) {
-            return shard.requests(stage.requests());
+            return stage.requests();
         }
         return stage.mode() == RunPlan.Mode.OPEN_LOOP
-                ? (int) Math.ceil(stage.rate() * stage.duration().toNanos() / 1e9 / shard.count())
+                ? (int) Math.ceil(stage.rate() * stage.duration().toNanos() / 1e9)
                 : 0;
     }
 
