@@ -7,7 +7,8 @@ with its send time `start_perf_ns` and every server-sent event with its arrival 
 `time.perf_counter_ns()`, CLOCK_MONOTONIC on Linux, the simulator's clock) and profile_export_aiperf.json (aiperf's
 own output throughput and duration). Writes one JSON line per profiled request in the runner's --requests-out format
 (id = the completion id of its chunks, first token = the first event whose delta has content, chunk times = every
-such event) and a summary with aiperf's throughput and the CPU time /usr/bin/time measured for it and its workers.
+such event; intended send = the instant aiperf issued the request's credit, `credit_issued_ns`, moved onto the send's
+clock) and a summary with aiperf's throughput and the CPU time /usr/bin/time measured for it and its workers.
 
 Also writes, with `tokenizer DIR WORD...`, a local Hugging Face tokenizer of those words for `aiperf --tokenizer`:
 aiperf's built-in tokenizer downloads its encoding, which a machine without the internet cannot.
@@ -29,8 +30,12 @@ def tokenizer(directory, words):
 
 
 def record(raw):
+    metadata = raw["metadata"]
     out = {"id": None, "ok": False, "send_ns": raw["start_perf_ns"], "first_token_ns": None, "end_ns": 0,
            "chunk_ns": []}
+    if metadata.get("credit_issued_ns") is not None and metadata.get("request_start_ns") is not None:
+        # The instant aiperf's timing manager issued the request's credit, on the send's clock: its intended send.
+        out["intended_ns"] = raw["start_perf_ns"] - (metadata["request_start_ns"] - metadata["credit_issued_ns"])
     for response in raw.get("responses") or []:
         out["end_ns"] = max(out["end_ns"], response["perf_ns"])
         for packet in response.get("packets") or []:

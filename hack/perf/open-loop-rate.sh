@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Measures how exactly the benchmark runner keeps an open-loop Poisson schedule at 1000 requests/s, side by side with
-# the Python asyncio peer sending the same kind of schedule. See docs/performance.md, "Open-loop accuracy".
+# the Python asyncio peer sending the same kind of schedule and, but for smoke, NVIDIA's aiperf (see peer.sh). See
+# docs/performance.md, "Open-loop accuracy".
 #
 #   hack/perf/open-loop-rate.sh [full|quick|smoke]
 #
@@ -13,8 +14,8 @@ set -euo pipefail
 
 mode=${1:-full}
 case "$mode" in
-  full) duration=25; clients=(runner peer peer-relative) ;;
-  quick) duration=20; clients=(runner peer) ;;
+  full) duration=25; clients=(runner peer peer-relative aiperf) ;;
+  quick) duration=20; clients=(runner peer aiperf) ;;
   smoke) duration=2; clients=(runner peer) ;;
   *) echo "usage: $0 [full|quick|smoke]" >&2; exit 2 ;;
 esac
@@ -39,7 +40,8 @@ print_machine
 echo "workload: $workload"
 load_before=$(load)
 
-start_simulator --ttft-ms "$ttft_ms" --token-delay-ms "$token_delay_ms"
+[[ $mode != smoke ]] && setup_aiperf
+start_simulator --ttft-ms "$ttft_ms" --token-delay-ms "$token_delay_ms" --prefix-cache-blocks 0
 
 for client in "${clients[@]}"; do
   echo "$client: ${rate} requests/s for ${duration} s"
@@ -51,6 +53,15 @@ for client in "${clients[@]}"; do
       --input-len "$input_len" --output-len "$output_len" --ignore-eos --temperature 0 --warmup "$warmup" \
       --warmup-max-tokens "$output_len" --json-out "$out/runner.json" --requests-out "$out/runner.jsonl" \
       > "$out/runner.log" 2>&1
+  elif [[ $client == aiperf ]]; then
+    /usr/bin/time -f '%e %U %S' -o "$out/aiperf.time" "$aiperf_venv/bin/aiperf" profile --model simulated/model \
+      --url "$url" --endpoint-type chat --streaming --request-rate "$rate" --arrival-pattern poisson \
+      --benchmark-duration "$duration" --random-seed "$seed" --tokenizer "$out/tokenizer" --isl "$input_len" \
+      --isl-stddev 0 --osl "$output_len" --osl-stddev 0 --extra-inputs ignore_eos:true --extra-inputs temperature:0 \
+      --warmup-request-count "$warmup" --export-level raw --artifact-dir "$out/aiperf" --ui-type none \
+      > "$out/aiperf.log" 2>&1
+    "$aiperf_venv/bin/python" hack/perf/aiperf_peer.py "$out/aiperf" "$out/aiperf.jsonl" "$out/aiperf.json" \
+      "$out/aiperf.time"
   else
     clock=absolute
     [[ $client == peer-relative ]] && clock=relative

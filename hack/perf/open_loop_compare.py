@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares how exactly the runner and the Python peer keep an open-loop Poisson schedule.
+"""Compares how exactly the runner, the Python peer and aiperf keep an open-loop Poisson schedule.
 
 Reads the directory open-loop-rate.sh fills (machine.json and per client <client>.json, <client>.jsonl,
 <client>.simulator-cpu, <client>.load), prints a table and the targets as PASS/MISS with figures, and writes
@@ -12,7 +12,8 @@ Both clients' rates come from their request lines by one formula:
   arrivals it deviates from the requested rate by about 1/sqrt(n) (0.7 % at 20,000), whatever the client does.
 The client's rate error is the achieved rate against the schedule's; the runner's intended times come from its JSON
 (first intended send = end of the stage - duration, last = end - drain tail). Schedule lag (send - intended send):
-the runner's JSON, the peer's request lines.
+the runner's JSON, the peers' request lines (aiperf's intended send is when its timing manager issued the credit, so
+its lag is its workers' alone).
 """
 import argparse
 import json
@@ -22,8 +23,8 @@ import sys
 
 TARGET_RATE_ERROR_PCT = 1.0
 TARGET_LAG_P99_MS = 5.0
-CLIENTS = ("runner", "peer", "peer-relative")
-LABELS = {"runner": "runner", "peer": "Python peer", "peer-relative": "peer, relative sleeps"}
+CLIENTS = ("runner", "peer", "peer-relative", "aiperf")
+LABELS = {"runner": "runner", "peer": "Python peer", "peer-relative": "peer, relative sleeps", "aiperf": "aiperf"}
 
 
 def percentile(values, q):

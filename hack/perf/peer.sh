@@ -52,6 +52,22 @@ start_simulator() {
   curl -sf "$url/health" > /dev/null || { echo "the simulator did not start:" >&2; cat "$out/simulator.log" >&2; exit 1; }
 }
 
+# setup_aiperf: NVIDIA's aiperf in target/perf/aiperf-venv (its 1.2 GB of dependencies fetched once per version) and a
+# local tokenizer for it in $out/tokenizer (its built-in one downloads its encoding); sets $aiperf_venv. Its prompts
+# are made of the tokenizer's tokens, one word ("[UNK]"), so all are alike: the callers' simulator runs without a
+# prefix cache, which would answer them sooner than the other clients' random words.
+setup_aiperf() {
+  aiperf_venv=target/perf/aiperf-venv
+  if [[ ! -x $aiperf_venv/bin/aiperf ]] || ! cmp -s hack/perf/requirements-aiperf.txt "$aiperf_venv/requirements.txt"; then
+    rm -rf "$aiperf_venv"
+    python3 -m venv "$aiperf_venv"
+    "$aiperf_venv/bin/pip" install -q -r hack/perf/requirements-aiperf.txt
+    cp hack/perf/requirements-aiperf.txt "$aiperf_venv/requirements.txt"
+  fi
+  "$aiperf_venv/bin/python" hack/perf/aiperf_peer.py tokenizer "$out/tokenizer" 2>/dev/null
+  echo "aiperf: $("$aiperf_venv/bin/pip" show aiperf | grep '^Version')"
+}
+
 # write_machine LOAD_BEFORE WORKLOAD [REQUEST_RATE]: $out/machine.json, the machine, load and workload of the figures.
 write_machine() {
   "$venv/bin/python" - "$out/machine.json" "$cpu_model" "$(nproc)" "$1" "$(load)" "$2" "${3:-}" <<'PY'

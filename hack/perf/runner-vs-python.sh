@@ -38,20 +38,8 @@ echo "workload: $workload"
 echo "runner JVM flags (the image's): ${runner_jvm_flags[*]}"
 load_before=$(load)
 
-if [[ $mode != smoke ]]; then
-  # aiperf and its 1.2 GB of dependencies, fetched once per version; not for a smoke run, which judges nothing.
-  aiperf_venv=target/perf/aiperf-venv
-  if [[ ! -x $aiperf_venv/bin/aiperf ]] || ! cmp -s hack/perf/requirements-aiperf.txt "$aiperf_venv/requirements.txt"; then
-    rm -rf "$aiperf_venv"
-    python3 -m venv "$aiperf_venv"
-    "$aiperf_venv/bin/pip" install -q -r hack/perf/requirements-aiperf.txt
-    cp hack/perf/requirements-aiperf.txt "$aiperf_venv/requirements.txt"
-  fi
-  # Its prompts are made of the tokenizer's tokens: one word, "[UNK]", so all are alike; the simulator runs without a
-  # prefix cache, so it serves them at the same TTFT as the runner's and the peer's random words.
-  "$aiperf_venv/bin/python" hack/perf/aiperf_peer.py tokenizer "$out/tokenizer" 2>/dev/null
-  echo "aiperf: $("$aiperf_venv/bin/pip" show aiperf | grep '^Version')"
-fi
+# aiperf too, but not for a smoke run, which judges nothing.
+[[ $mode != smoke ]] && setup_aiperf
 
 # No prefix cache: aiperf's prompts are all alike (see above), and a cache would answer them sooner than the others'.
 start_simulator --ttft-ms "$ttft_ms" --token-delay-ms "$token_delay_ms" --prefix-cache-blocks 0 \
