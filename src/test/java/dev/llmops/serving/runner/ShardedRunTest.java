@@ -27,6 +27,10 @@ import dev.llmops.serving.runner.transport.OpenAiClient;
 import dev.llmops.serving.runner.transport.RequestResult;
 import dev.llmops.serving.runner.workload.Arrival;
 import dev.llmops.serving.runner.workload.Dataset;
+import dev.llmops.serving.runner.workload.SessionShape;
+import dev.llmops.serving.runner.workload.TraceDataset;
+import dev.llmops.serving.runner.workload.TraceDatasetTest;
+import dev.llmops.serving.runner.workload.TraceReplay;
 import dev.llmops.serving.simulator.SglangSimulator;
 import dev.llmops.serving.simulator.SimulatedCapacity;
 import dev.llmops.serving.simulator.SimulatedRequest;
@@ -170,6 +174,56 @@ class ShardedRunTest {
             assertThat(shards.get(1).report().singleRequests()).isEmpty();
             assertThat(shards.get(0).report().singleRequests()).hasSize(3);
         }
+    }
+
+    /** The measured request bodies one runner sends with {@code config}, and those {@code shards} shards send. */
+    private static void shardsSendWhatOneRunnerSends(Function<SglangSimulator, BenchmarkConfig> config, int shards)
+            throws Exception {
+        Map<String, Long> single;
+        try (SglangSimulator simulator = simulator()) {
+            new BenchmarkRunner(config.apply(simulator), client, new BenchmarkListener() {}).run();
+            single = measuredBodies(simulator);
+        }
+        try (SglangSimulator simulator = simulator()) {
+            runShards(config.apply(simulator), shards, new ArrayList<>());
+
+            assertThat(measuredBodies(simulator)).isNotEmpty().isEqualTo(single);
+        }
+    }
+
+    @Test
+    void twoShardsReplayEveryOtherRequestOfOneTrace() throws Exception {
+        TraceReplay replay = new TraceReplay(TraceDataset.read(TraceDatasetTest.SAMPLE), List.of(10.0), 0, 20.0);
+
+        shardsSendWhatOneRunnerSends(
+                simulator -> BenchmarkConfig.builder(simulator.baseUrl(), simulator.model())
+                        .singleRequests(false)
+                        .warmupRequests(0)
+                        .dataset(Dataset.TRACE)
+                        .trace(replay)
+                        .concurrency(List.of())
+                        .maxTokens(2)
+                        .timeout(Duration.ofSeconds(20))
+                        .build(),
+                2);
+    }
+
+    /** Two users of three turns each: one runner's two streams hold sessions 0 and 1, as do the two shards. */
+    @Test
+    void twoShardsHoldEveryOtherSessionOfALevel() throws Exception {
+        shardsSendWhatOneRunnerSends(
+                simulator -> BenchmarkConfig.builder(simulator.baseUrl(), simulator.model())
+                        .singleRequests(false)
+                        .warmupRequests(0)
+                        .dataset(Dataset.SESSIONS)
+                        .sessions(SessionShape.of(3, 40, 40).paced(Duration.ZERO, SessionShape.DEFAULT_HEADER))
+                        .concurrency(List.of(2))
+                        .requestsPerLevel(6)
+                        .maxTokens(4)
+                        .ignoreEos(true)
+                        .timeout(Duration.ofSeconds(20))
+                        .build(),
+                2);
     }
 
     @Test
