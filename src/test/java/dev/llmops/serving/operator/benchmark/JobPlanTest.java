@@ -61,8 +61,7 @@ class JobPlanTest {
         BenchmarkRunSpec spec = spec();
         spec.runner.shards = 4;
 
-        PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), null, "runner:1");
+        PodSpec pod = podSpec(spec);
 
         var container = pod.getContainers().get(0);
         assertThat(container.getArgs())
@@ -86,8 +85,7 @@ class JobPlanTest {
         });
 
         spec.runner.shards = 1;
-        PodSpec whole = BenchmarkJobDependent.podSpec(
-                spec, "kimi-bench", "http://kimi.llm.svc:30000", "kimi-k2", List.of(), null, "runner:1");
+        PodSpec whole = podSpec(spec);
         assertThat(whole.getContainers().get(0).getArgs())
                 .contains("--samples-log")
                 .doesNotContain("--shard");
@@ -328,14 +326,7 @@ class JobPlanTest {
 
         assertThat(String.join(" ", RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of())))
                 .contains(" --dataset sharegpt:/datasets/sharegpt.json --output-len 512 ");
-        PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec,
-                "kimi-bench",
-                "http://kimi.llm.svc:30000",
-                "kimi-k2",
-                List.of(),
-                spec.target.apiKeySecret,
-                "runner:1");
+        PodSpec pod = podSpec(spec);
         assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(mount -> {
             assertThat(mount.getMountPath()).isEqualTo("/datasets");
             assertThat(mount.getReadOnly()).isTrue();
@@ -363,14 +354,7 @@ class JobPlanTest {
 
         assertThat(RunnerArguments.of(spec, "http://kimi.llm.svc:30000", "kimi-k2", List.of()))
                 .containsSubsequence("--dataset", "sharegpt:/datasets/sharegpt/v3.json");
-        PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec,
-                "kimi-bench",
-                "http://kimi.llm.svc:30000",
-                "kimi-k2",
-                List.of(),
-                spec.target.apiKeySecret,
-                "runner:1");
+        PodSpec pod = podSpec(spec);
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("dataset"))
                 .singleElement()
@@ -403,14 +387,7 @@ class JobPlanTest {
                 .contains(" --max-concurrency 128 ")
                 .doesNotContain("--concurrency ")
                 .doesNotContain("--no-sweep");
-        PodSpec pod = BenchmarkJobDependent.podSpec(
-                spec,
-                "kimi-bench",
-                "http://kimi.llm.svc:30000",
-                "kimi-k2",
-                List.of(),
-                spec.target.apiKeySecret,
-                "runner:1");
+        PodSpec pod = podSpec(spec);
         assertThat(pod.getVolumes())
                 .filteredOn(v -> v.getName().equals("dataset"))
                 .singleElement()
@@ -521,5 +498,17 @@ class JobPlanTest {
         spec.target.url = "http://sglang.example:30000";
         spec.target.model = "kimi-k2";
         return spec;
+    }
+
+    /** The runner pod of {@code spec} against kimi-k2, as the Job {@code kimi-bench} runs it, with the spec's key. */
+    private static PodSpec podSpec(BenchmarkRunSpec spec) {
+        return BenchmarkJobDependent.podSpec(
+                spec,
+                "kimi-bench",
+                "http://kimi.llm.svc:30000",
+                "kimi-k2",
+                List.of(),
+                spec.target.apiKeySecret,
+                "runner:1");
     }
 }
