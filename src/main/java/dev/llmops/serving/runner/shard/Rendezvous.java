@@ -85,11 +85,6 @@ public final class Rendezvous implements Barrier {
         return new Rendezvous(shard, wait, null, URI.create("http://" + host + ":" + port + "/"));
     }
 
-    /** The port shard 0 listens on; -1 on the other shards. */
-    public int port() {
-        return coordinator == null ? -1 : coordinator.server.getAddress().getPort();
-    }
-
     @Override
     public long await(String stage) throws InterruptedException {
         long startEpochNanos;
