@@ -204,15 +204,26 @@ public class JobObserver {
      */
     private JobOutcome completed(Pod pod) {
         PodLogs.BoundedTail log = logs.tail(pod, BenchmarkJobDependent.CONTAINER, SAMPLES_LOG_LINES, SAMPLES_LOG_BYTES);
+        return unread(pod, log)
+                .orElseGet(() ->
+                        new JobOutcome.Completed(terminated(pod).orElseThrow().getMessage(), null, log.text()));
+    }
+
+    /**
+     * {@link JobOutcome.SamplesLogUnread} while the tail of a finished pod's log could not be read fewer than
+     * {@link #SAMPLES_LOG_READS} times and the pod still exists; else empty, the log read or given up on.
+     */
+    private Optional<JobOutcome> unread(Pod pod, PodLogs.BoundedTail log) {
         String key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
         if (log.text() == null && !log.podGone() && pod.getMetadata().getDeletionTimestamp() == null) {
             int failed = failedSamplesReads.merge(key, 1, Integer::sum);
             if (failed < SAMPLES_LOG_READS) {
-                return new JobOutcome.SamplesLogUnread(pod.getMetadata().getName(), failed);
+                return Optional.of(
+                        new JobOutcome.SamplesLogUnread(pod.getMetadata().getName(), failed));
             }
         }
         failedSamplesReads.remove(key);
-        return new JobOutcome.Completed(terminated(pod).orElseThrow().getMessage(), null, log.text());
+        return Optional.empty();
     }
 
     /**
@@ -248,15 +259,10 @@ public class JobObserver {
             Pod pod = shardPods.get(shard);
             PodLogs.BoundedTail log =
                     logs.tail(pod, BenchmarkJobDependent.CONTAINER, SAMPLES_LOG_LINES, SHARD_LOG_BYTES);
-            String key =
-                    pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-            if (log.text() == null && !log.podGone() && pod.getMetadata().getDeletionTimestamp() == null) {
-                int failed = failedSamplesReads.merge(key, 1, Integer::sum);
-                if (failed < SAMPLES_LOG_READS) {
-                    return new JobOutcome.SamplesLogUnread(pod.getMetadata().getName(), failed);
-                }
+            Optional<JobOutcome> unread = unread(pod, log);
+            if (unread.isPresent()) {
+                return unread.get();
             }
-            failedSamplesReads.remove(key);
             try {
                 ShardResult result = ShardResult.fromLog(log.text());
                 if (result == null) {
